@@ -1,0 +1,37 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include <caf/config.hpp>
+
+#include <boost/version.hpp>
+
+#include <cstdio>
+
+#include "cmd/verbs.hpp"
+#include "support/flags.hpp"
+#include "support/version.hpp"
+
+namespace tessera::cmd {
+
+int version_main(const args& a) {
+  flag_set flags{"tessera version"};
+  auto parsed = flags.parse(a);
+  if (!parsed) {
+    std::fprintf(stderr, "tessera version: %s\n", parsed.err().message.c_str());
+    return exit_usage;
+  }
+  if (flags.help_requested()) {
+    std::fputs(flags.help().c_str(), stdout);
+    return exit_ok;
+  }
+  std::printf("tessera %s\n", build::version);
+  std::printf("git commit: %s\n", build::git_commit);
+  std::printf("build type: %s\n", build::build_type);
+  std::printf("compiler:   %s\n", build::compiler);
+  std::printf("CAF:        %d.%d.%d\n", CAF_MAJOR_VERSION, CAF_MINOR_VERSION,
+              CAF_PATCH_VERSION);
+  std::printf("Boost:      %d.%d.%d\n", BOOST_VERSION / 100000,
+              BOOST_VERSION / 100 % 1000, BOOST_VERSION % 100);
+  return exit_ok;
+}
+
+} // namespace tessera::cmd

@@ -1,0 +1,71 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// The cluster-scoped and policy objects the scheduler reads besides pods and
+/// nodes: namespaces (for namespaceSelector), priority classes (for priority
+/// admission where no API server did it, e.g. simulate) and
+/// PodDisruptionBudgets (for preemption).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/labels.hpp"
+#include "model/pod.hpp"
+#include "model/symbol.hpp"
+
+namespace tessera::model {
+
+struct namespace_info {
+  symbol name;
+  std::string uid;
+  std::string resource_version;
+  label_set labels;
+  bool terminating = false;
+  friend bool operator==(const namespace_info&,
+                         const namespace_info&) = default;
+};
+using namespace_ptr = std::shared_ptr<const namespace_info>;
+
+struct priority_class {
+  std::string name;
+  std::string resource_version;
+  std::int32_t value = 0;
+  bool global_default = false;
+  preemption_policy preemption = preemption_policy::preempt_lower_priority;
+  friend bool operator==(const priority_class&,
+                         const priority_class&) = default;
+};
+using priority_class_ptr = std::shared_ptr<const priority_class>;
+
+/// An intstr.IntOrString such as minAvailable: 2 or "50%".
+struct int_or_percent {
+  std::int32_t value = 0;
+  bool percent = false;
+  friend bool operator==(const int_or_percent&,
+                         const int_or_percent&) = default;
+};
+
+struct disruption_budget {
+  symbol ns;
+  std::string name;
+  std::string uid;
+  std::string resource_version;
+  /// spec.selector; nil matches nothing, empty matches every pod in ns.
+  label_selector selector = label_selector::nothing();
+  std::optional<int_or_percent> min_available;
+  std::optional<int_or_percent> max_unavailable;
+  /// status.disruptionsAllowed; nullopt when the object carries no status
+  /// (objects from files), in which case the reader may compute it.
+  std::optional<std::int32_t> disruptions_allowed;
+  /// status.disruptedPods: pod names already being disrupted.
+  std::vector<std::string> disrupted_pods;
+  friend bool operator==(const disruption_budget&,
+                         const disruption_budget&) = default;
+};
+using disruption_budget_ptr = std::shared_ptr<const disruption_budget>;
+
+} // namespace tessera::model

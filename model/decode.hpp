@@ -1,0 +1,132 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// Decoding Kubernetes objects from JSON (API responses, watch events, files)
+/// and YAML (files, multi-document, `kind: List`) into model types.
+///
+/// Rules, shared by every entry point:
+/// - Unknown fields are ignored, as API clients do.
+/// - A wrong type or a bad value is an error naming the JSON path and the
+///   problem: `spec.containers[0].resources.requests.cpu: invalid quantity
+///   "12x"`. Paths use `.field` and `[index]`; map keys containing dots are
+///   written as `.key` too (`metadata.labels.app.kubernetes.io/name`).
+/// - No input crashes or aborts: malformed JSON/YAML, deep nesting, huge
+///   numbers and wrong types all come back as errors.
+/// - With `decode_options::apply_defaults` (on for files, off for objects from
+///   an API server, which already defaulted them) the API server's defaulting
+///   is applied: node allocatable := capacity when absent, pod schedulerName :=
+///   "default-scheduler", container requests copied from limits when absent.
+///   Priority from priorityClassName is not resolved here (it needs the
+///   PriorityClass objects); see `resolve_priority`.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "model/cluster_objects.hpp"
+#include "model/object.hpp"
+#include "support/error.hpp"
+
+namespace tessera::model {
+
+struct decode_options {
+  bool apply_defaults = true;
+};
+
+/// Decodes one object; the kind comes from the `kind` field.
+[[nodiscard]] expected<object> decode_object_json(
+  std::string_view json, const decode_options& options = {});
+/// Decodes one object of a known kind (list items and watch objects from a
+/// real API server carry no `kind`).
+[[nodiscard]] expected<object> decode_object_json(
+  std::string_view json, object_kind kind, const decode_options& options = {});
+
+[[nodiscard]] expected<pod> decode_pod_json(std::string_view json,
+                                            const decode_options& options = {});
+[[nodiscard]] expected<node> decode_node_json(
+  std::string_view json, const decode_options& options = {});
+
+/// A decoded `<Kind>List` (or `kind: List`).
+struct decoded_list {
+  std::vector<object> items;
+  /// metadata.resourceVersion and metadata.continue of the list.
+  std::string resource_version;
+  std::string continue_token;
+  /// Items that failed to decode ("items[3].spec...: problem"); the other
+  /// items are still returned, so one bad object never hides the rest.
+  std::vector<error> skipped;
+};
+
+/// Decodes a list. `item_kind` is used for items without a `kind` field; when
+/// absent it is derived from the list kind ("PodList" -> Pod).
+[[nodiscard]] expected<decoded_list> decode_list_json(
+  std::string_view json, std::optional<object_kind> item_kind = {},
+  const decode_options& options = {});
+
+enum class watch_event_type : std::uint8_t {
+  added,
+  modified,
+  deleted,
+  bookmark,
+  error
+};
+
+/// One line of a watch stream.
+struct watch_event {
+  watch_event_type type = watch_event_type::added;
+  /// The object for added / modified / deleted.
+  std::optional<object> obj;
+  /// metadata.resourceVersion of the object (bookmarks included).
+  std::string resource_version;
+  /// A BOOKMARK annotated `k8s.io/initial-events-end: "true"`.
+  bool initial_events_end = false;
+  /// For ERROR events: the Status code, reason and message.
+  int code = 0;
+  std::string reason;
+  std::string message;
+};
+
+/// Decodes one watch event line for a watch on `kind`.
+[[nodiscard]] expected<watch_event> decode_watch_event_json(
+  std::string_view line, object_kind kind, const decode_options& options = {});
+
+/// The objects of a manifest file.
+struct manifest {
+  std::vector<object> objects;
+  /// Non-fatal notices, e.g. "doc 3: kind Service is not used; skipped".
+  std::vector<std::string> warnings;
+};
+
+/// Decodes a file's text: JSON (one object or a list) or YAML (one or more
+/// documents separated by `---`, each an object or a `kind: List`). Errors
+/// read `doc N: <path>: <problem>` with N counted from 1; callers prefix the
+/// file name.
+[[nodiscard]] expected<manifest> decode_manifest(
+  std::string_view text, const decode_options& options = {});
+
+/// Converts YAML text to one JSON text per non-empty document (plain scalars
+/// typed as YAML 1.2's core schema: null, booleans, integers, floats; quoted
+/// scalars stay strings). Used for templates and config files.
+[[nodiscard]] expected<std::vector<std::string>> yaml_documents_to_json(
+  std::string_view text);
+
+/// Decodes a v1.NodeAffinity / v1.TopologySpreadConstraint given as JSON text
+/// (used by config/ for plugin args). `path` prefixes every error path, e.g.
+/// "profiles[0].pluginConfig[1].args.addedAffinity". Selectors' matchLabelKeys
+/// cannot be merged here (there is no pod), so they are kept as given.
+[[nodiscard]] expected<node_affinity> decode_node_affinity_json(
+  std::string_view json, std::string_view path);
+[[nodiscard]] expected<topology_spread_constraint>
+decode_topology_spread_constraint_json(std::string_view json,
+                                       std::string_view path);
+
+/// Fills `p.priority` and `p.preemption` from its priorityClassName (or the
+/// global default class) as the Priority admission plugin does. Returns an
+/// error naming the class when it does not exist:
+/// `no PriorityClass with name x was found`.
+[[nodiscard]] error resolve_priority(
+  pod& p, const std::vector<priority_class_ptr>& classes);
+
+} // namespace tessera::model

@@ -1,0 +1,3 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+// Placeholder: tests in progress (issue #2).

@@ -1,0 +1,127 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `node_info`: kube-scheduler's NodeInfo. A node together with the pods bound
+/// or assumed on it and the aggregates Filter and Score read:
+/// - `requested`: sum of the pods' effective requests;
+/// - `non_zero_requested`: the same with the scoring defaults;
+/// - `used_ports`: host ports in use;
+/// - `image_sizes`: normalized image name -> size for images on the node;
+/// - `pods_with_affinity` / `pods_with_required_anti_affinity`: the subsets of
+///   pods that InterPodAffinity has to look at.
+///
+/// A node_info is built and changed by its single owner (the cache, or a
+/// plugin simulating preemption on a private copy) through the mutators below,
+/// which update the aggregates incrementally. Once shared it is immutable:
+/// actors exchange `node_info_ptr` (`shared_ptr<const node_info>`) and a change
+/// makes a new copy. The node may be null when pods reference a node the cache
+/// has not seen (or no longer has).
+#pragma once
+
+#include <boost/container/small_vector.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "model/node.hpp"
+#include "model/pod.hpp"
+#include "model/resource_list.hpp"
+#include "model/symbol.hpp"
+
+namespace tessera::model {
+
+struct image_size {
+  /// Normalized image name.
+  symbol name;
+  std::int64_t size_bytes = 0;
+  friend bool operator==(const image_size&, const image_size&) = default;
+};
+
+class node_info {
+public:
+  node_info() = default;
+  explicit node_info(node_ptr n);
+
+  /// The node object; null for a placeholder holding pods of an unknown node.
+  const node* get_node() const noexcept {
+    return node_.get();
+  }
+  const node_ptr& node_pointer() const noexcept {
+    return node_;
+  }
+  /// The node's name (also known for placeholders, from their pods).
+  symbol name() const noexcept {
+    return name_;
+  }
+
+  /// Replaces the node object, keeping the pods.
+  void set_node(node_ptr n);
+  /// Clears the node object (node deleted while pods remain).
+  void clear_node();
+  /// Adds a pod and updates every aggregate.
+  void add_pod(pod_ptr p);
+  /// Removes the pod with the same identity (see pod::same_identity); returns
+  /// false when it is not here.
+  bool remove_pod(const pod& p);
+  /// Replaces the pod with the same identity; false when it is not here.
+  bool update_pod(pod_ptr p);
+
+  const std::vector<pod_ptr>& pods() const noexcept {
+    return pods_;
+  }
+  const std::vector<pod_ptr>& pods_with_affinity() const noexcept {
+    return pods_with_affinity_;
+  }
+  const std::vector<pod_ptr>& pods_with_required_anti_affinity()
+    const noexcept {
+    return pods_with_required_anti_affinity_;
+  }
+  const resource_list& requested() const noexcept {
+    return requested_;
+  }
+  const resource_list& non_zero_requested() const noexcept {
+    return non_zero_requested_;
+  }
+  /// The node's allocatable (all zero for a placeholder).
+  const resource_list& allocatable() const noexcept;
+  /// Host ports in use, one entry per pod port.
+  const std::vector<host_port>& used_ports() const noexcept {
+    return used_ports_;
+  }
+  /// True when `port` conflicts with a port in use.
+  bool port_in_use(const host_port& port) const noexcept;
+  /// Images on the node by normalized name, sorted by symbol id.
+  const auto& image_sizes() const noexcept {
+    return image_sizes_;
+  }
+  /// Size of an image on this node, or 0 when absent.
+  std::int64_t image_size_of(symbol normalized_name) const noexcept;
+
+  /// The cache's generation stamp of the last change (0 = never stamped).
+  std::uint64_t generation() const noexcept {
+    return generation_;
+  }
+  void set_generation(std::uint64_t g) noexcept {
+    generation_ = g;
+  }
+
+private:
+  void index_images();
+  void account(const pod& p, int sign);
+
+  node_ptr node_;
+  symbol name_;
+  std::vector<pod_ptr> pods_;
+  std::vector<pod_ptr> pods_with_affinity_;
+  std::vector<pod_ptr> pods_with_required_anti_affinity_;
+  resource_list requested_;
+  resource_list non_zero_requested_;
+  std::vector<host_port> used_ports_;
+  boost::container::small_vector<image_size, 4> image_sizes_;
+  std::uint64_t generation_ = 0;
+};
+
+using node_info_ptr = std::shared_ptr<const node_info>;
+
+} // namespace tessera::model

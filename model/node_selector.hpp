@@ -1,0 +1,58 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `node_selector` (v1.NodeSelector) and its terms, as used by required node
+/// affinity, preferred scheduling terms and NodeAffinityArgs.addedAffinity.
+///
+/// Semantics, as kube-scheduler applies them: terms are ORed; within a term all
+/// matchExpressions (on node labels) and matchFields (only `metadata.name`)
+/// are ANDed; a term with neither matches nothing; an empty term list matches
+/// nothing. Gt and Lt compare the label value and the single requirement value
+/// as integers; a label that is not an integer does not match.
+#pragma once
+
+#include <boost/container/small_vector.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include "model/labels.hpp"
+#include "model/symbol.hpp"
+
+namespace tessera::model {
+
+struct node_selector_requirement {
+  enum class op : std::uint8_t { in, not_in, exists, does_not_exist, gt, lt };
+  symbol key;
+  op oper = op::in;
+  boost::container::small_vector<symbol, 2> values;
+  /// The parsed integer of `values[0]` for gt / lt.
+  std::int64_t number = 0;
+
+  /// Matches against a label set (matchExpressions).
+  bool matches(const label_set& labels) const noexcept;
+  /// Matches against a field value (matchFields on metadata.name); only In
+  /// and NotIn are meaningful there.
+  bool matches_field(symbol value) const noexcept;
+  friend bool operator==(const node_selector_requirement&,
+                         const node_selector_requirement&) = default;
+};
+
+struct node_selector_term {
+  std::vector<node_selector_requirement> match_expressions;
+  /// Requirements on `metadata.name` (the only supported field).
+  std::vector<node_selector_requirement> match_fields;
+
+  bool matches(const label_set& node_labels, symbol node_name) const noexcept;
+  friend bool operator==(const node_selector_term&,
+                         const node_selector_term&) = default;
+};
+
+struct node_selector {
+  std::vector<node_selector_term> terms;
+
+  bool matches(const label_set& node_labels, symbol node_name) const noexcept;
+  friend bool operator==(const node_selector&, const node_selector&) = default;
+};
+
+} // namespace tessera::model

@@ -1,0 +1,35 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `object`: any Kubernetes object kind the scheduler consumes, as one
+/// immutable shared value. Sources (files, watches, the embedded store) hand
+/// these to the cache.
+#pragma once
+
+#include <string_view>
+#include <variant>
+
+#include "model/cluster_objects.hpp"
+#include "model/node.hpp"
+#include "model/pod.hpp"
+
+namespace tessera::model {
+
+enum class object_kind : std::uint8_t {
+  pod,
+  node,
+  namespace_,
+  priority_class,
+  pod_disruption_budget,
+};
+
+/// "Pod", "Node", "Namespace", "PriorityClass", "PodDisruptionBudget".
+std::string_view to_string(object_kind k) noexcept;
+
+using object = std::variant<pod_ptr, node_ptr, namespace_ptr,
+                            priority_class_ptr, disruption_budget_ptr>;
+
+/// The kind of a held object.
+object_kind kind_of(const object& o) noexcept;
+
+} // namespace tessera::model

@@ -1,0 +1,186 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `pod`: the scheduling-relevant part of a v1.Pod, plus values derived once
+/// at decode time so that Filter and Score never recompute them:
+/// - `requests`: the effective request kube-scheduler uses (containers summed,
+///   init containers and restartable "sidecar" init containers folded in by
+///   the max rule, pod-level `spec.resources.requests` for cpu and memory when
+///   set, plus `spec.overhead`);
+/// - `non_zero_requests`: the same with the scoring defaults (100m cpu,
+///   200Mi memory for a container that requests none), used only by scoring;
+/// - host ports, normalized image names, and affinity flags.
+/// Call `complete()` after changing spec fields; decoders and test builders do.
+/// Shared between actors as `pod_ptr` (`shared_ptr<const pod>`).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "model/affinity.hpp"
+#include "model/labels.hpp"
+#include "model/resource_list.hpp"
+#include "model/symbol.hpp"
+#include "model/taint.hpp"
+#include "model/topology_spread.hpp"
+
+namespace tessera::model {
+
+enum class pod_phase : std::uint8_t {
+  pending,
+  running,
+  succeeded,
+  failed,
+  unknown
+};
+std::string_view to_string(pod_phase p) noexcept;
+
+enum class preemption_policy : std::uint8_t { preempt_lower_priority, never };
+
+/// Scoring defaults for containers without cpu / memory requests.
+inline constexpr std::int64_t default_milli_cpu_request = 100;
+inline constexpr std::int64_t default_memory_request = 200 * 1024 * 1024;
+
+/// A host port a pod occupies on its node (container ports with hostPort > 0).
+struct host_port {
+  /// "0.0.0.0" when the API left hostIP empty.
+  symbol ip;
+  /// "TCP" when the API left protocol empty.
+  symbol protocol;
+  std::int32_t port = 0;
+  friend bool operator==(const host_port&, const host_port&) = default;
+};
+
+/// True when two host ports conflict: same protocol and port, and equal IPs
+/// or either IP is 0.0.0.0.
+bool conflicts(const host_port& a, const host_port& b) noexcept;
+
+struct container {
+  std::string name;
+  std::string image;
+  /// Scheduling-relevant requests as written (limits already copied into
+  /// missing requests by the API server or by decoding defaults).
+  resource_list requests;
+  /// Whether cpu / memory requests were present at all (an explicit 0 counts
+  /// as present for the scoring defaults).
+  bool has_cpu_request = false;
+  bool has_memory_request = false;
+  std::vector<host_port> host_ports;
+  /// Init container with restartPolicy: Always (a sidecar).
+  bool restartable = false;
+  friend bool operator==(const container&, const container&) = default;
+};
+
+struct volume {
+  std::string name;
+  /// The volume source's field name, e.g. "persistentVolumeClaim",
+  /// "emptyDir", "hostPath".
+  std::string type;
+  /// For persistentVolumeClaim volumes.
+  std::string claim_name;
+  friend bool operator==(const volume&, const volume&) = default;
+};
+
+struct owner_reference {
+  std::string kind;
+  std::string name;
+  std::string uid;
+  bool controller = false;
+  friend bool operator==(const owner_reference&,
+                         const owner_reference&) = default;
+};
+
+/// The PodScheduled condition as last written (to avoid redundant patches).
+struct pod_scheduled_condition {
+  std::string status;
+  std::string reason;
+  std::string message;
+  friend bool operator==(const pod_scheduled_condition&,
+                         const pod_scheduled_condition&) = default;
+};
+
+struct pod {
+  // metadata
+  symbol ns;
+  std::string name;
+  std::string uid;
+  std::string resource_version;
+  /// Seconds since the epoch (creationTimestamp); 0 when absent.
+  std::int64_t creation_unix = 0;
+  std::int64_t generation = 0;
+  label_set labels;
+  std::vector<owner_reference> owners;
+  /// metadata.deletionTimestamp is set.
+  bool deleting = false;
+
+  // spec
+  symbol scheduler_name;
+  std::string priority_class_name;
+  /// spec.priority after admission (0 when absent).
+  std::int32_t priority = 0;
+  preemption_policy preemption = preemption_policy::preempt_lower_priority;
+  symbol node_name;
+  std::vector<std::string> scheduling_gates;
+  /// spec.nodeSelector as a label set (every pair must match node labels).
+  label_set node_selector;
+  affinity_spec affinity;
+  std::vector<toleration> tolerations;
+  std::vector<topology_spread_constraint> topology_spread_constraints;
+  std::vector<container> containers;
+  std::vector<container> init_containers;
+  std::vector<volume> volumes;
+  resource_list overhead;
+  /// spec.resources.requests (pod-level resources), when set.
+  std::optional<resource_list> pod_level_requests;
+
+  // status
+  pod_phase phase = pod_phase::pending;
+  symbol nominated_node_name;
+  /// status.startTime in seconds since the epoch, when set.
+  std::optional<std::int64_t> start_unix;
+  std::optional<pod_scheduled_condition> scheduled_condition;
+
+  // derived by complete()
+  resource_list requests;
+  resource_list non_zero_requests;
+  std::vector<host_port> host_ports;
+  /// Normalized images of containers and init containers (":latest" added
+  /// to untagged names), in container order, duplicates kept.
+  std::vector<symbol> images;
+  /// Has any pod affinity or anti-affinity term (required or preferred).
+  bool has_pod_affinity_terms = false;
+  bool has_required_anti_affinity = false;
+
+  /// Recomputes the derived fields from the spec.
+  void complete();
+
+  /// "namespace/name".
+  std::string key() const;
+  /// True when the pod is bound to a node.
+  bool is_bound() const noexcept {
+    return !node_name.empty();
+  }
+  /// True for Succeeded and Failed.
+  bool is_terminal() const noexcept {
+    return phase == pod_phase::succeeded || phase == pod_phase::failed;
+  }
+  /// Same identity: equal UIDs when both have one, else equal keys.
+  bool same_identity(const pod& other) const noexcept;
+
+  friend bool operator==(const pod&, const pod&) = default;
+};
+
+using pod_ptr = std::shared_ptr<const pod>;
+
+/// The effective request of a set of containers, as kube-scheduler computes
+/// it (see the file comment); `non_zero` applies the scoring defaults per
+/// container first. Exposed for tests and for the API server's defaulting.
+resource_list compute_pod_requests(const pod& p, bool non_zero);
+
+/// Appends ":latest" when the image reference carries no tag.
+std::string normalize_image_name(std::string_view image);
+
+} // namespace tessera::model
