@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# SPDX-FileCopyrightText: 2026 The tessera authors
+# SPDX-License-Identifier: Apache-2.0
+#
+# Configures and builds tessera. Usage: scripts/build.sh [Release|Debug|asan]
+# [ninja targets...]. Release builds into build/, others into build-<type>/.
+# The binary ends up at <build dir>/bin/tessera.
+set -euo pipefail
+
+root_dir="$(cd "$(dirname "$0")/.." && pwd)"
+build_type="${1:-Release}"
+shift || true
+case "$build_type" in
+  Release) build_dir="$root_dir/build" ;;
+  Debug|asan) build_dir="$root_dir/build-$build_type" ;;
+  *) echo "build.sh: unknown build type '$build_type' (Release, Debug, asan)" >&2
+     exit 2 ;;
+esac
+
+# Two compile jobs: the machines have 2 cores and the heavy TUs need ~1 GB.
+jobs="${TESSERA_JOBS:-2}"
+cmake -S "$root_dir" -B "$build_dir" -G Ninja -DCMAKE_BUILD_TYPE="$build_type" >/dev/null
+ninja -C "$build_dir" -j "$jobs" "$@"
+echo "build.sh: binary at $build_dir/bin/tessera"
