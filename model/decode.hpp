@@ -15,9 +15,20 @@
 /// - With `decode_options::apply_defaults` (on for files, off for objects from
 ///   an API server, which already defaulted them) the API server's defaulting
 ///   is applied: node allocatable := capacity when absent, pod schedulerName :=
-///   "default-scheduler", container requests copied from limits when absent.
-///   Priority from priorityClassName is not resolved here (it needs the
-///   PriorityClass objects); see `resolve_priority`.
+///   "default-scheduler", container requests copied from limits when absent,
+///   pod-level requests from pod-level limits, host ports from container
+///   ports under hostNetwork, a volume without source is an emptyDir, a pod
+///   with only generateName gets a name, a namespace gets its
+///   `kubernetes.io/metadata.name` label. Priority from priorityClassName is
+///   not resolved here (it needs the PriorityClass objects); see
+///   `resolve_priority`.
+/// - Always: a namespaced object without namespace is in "default"; the
+///   matchLabelKeys / mismatchLabelKeys of pod affinity terms and spread
+///   constraints are merged into their selectors with the pod's own label
+///   values (a requirement the selector already has is not added twice).
+/// - Values the API server rejects and that would change what the scheduler
+///   does are errors, e.g. an In requirement without values, a toleration
+///   with an empty key and operator Equal, a negative quantity.
 #pragma once
 
 #include <optional>
@@ -95,7 +106,8 @@ struct watch_event {
 /// The objects of a manifest file.
 struct manifest {
   std::vector<object> objects;
-  /// Non-fatal notices, e.g. "doc 3: kind Service is not used; skipped".
+  /// Non-fatal notices, e.g.
+  /// "doc 3: kind Service is not used by the scheduler; skipped".
   std::vector<std::string> warnings;
 };
 
@@ -106,9 +118,17 @@ struct manifest {
 [[nodiscard]] expected<manifest> decode_manifest(
   std::string_view text, const decode_options& options = {});
 
-/// Converts YAML text to one JSON text per non-empty document (plain scalars
-/// typed as YAML 1.2's core schema: null, booleans, integers, floats; quoted
-/// scalars stay strings). Used for templates and config files.
+/// Converts YAML text to one JSON text per non-empty document. Plain scalars
+/// are typed as Kubernetes' YAML library (sigs.k8s.io/yaml, go-yaml v2,
+/// YAML 1.1 rules) types them, so that a file means what it means to
+/// kubectl: null is `~`/`null`/`Null`/`NULL`/empty; booleans are
+/// `true`/`True`/`TRUE`, `yes`/`Yes`/`YES`, `y`/`Y`, `on`/`On`/`ON` and their
+/// false counterparts; integers may carry a sign, `0x`/`0o`/`0b`, a leading
+/// `0` (octal) and `_`; floats look like `1.5`, `.5`, `1e3`. Quoted and block
+/// scalars stay strings; aliases and merge keys are resolved; non-string map
+/// keys become their text. Nesting is limited to 64 levels and alias
+/// expansion to a size proportional to the input. Used for templates and
+/// config files.
 [[nodiscard]] expected<std::vector<std::string>> yaml_documents_to_json(
   std::string_view text);
 

@@ -10,15 +10,15 @@
 /// `labelSelector`. NotIn and DoesNotExist are true when the key is absent.
 #pragma once
 
+#include "model/symbol.hpp"
+#include "support/error.hpp"
+
 #include <boost/container/small_vector.hpp>
 
 #include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
-
-#include "model/symbol.hpp"
-#include "support/error.hpp"
 
 namespace tessera::model {
 
@@ -70,8 +70,8 @@ struct label_requirement {
   boost::container::small_vector<symbol, 2> values;
 
   bool matches(const label_set& labels) const noexcept;
-  friend bool operator==(const label_requirement&,
-                         const label_requirement&) = default;
+  friend bool operator==(const label_requirement&, const label_requirement&)
+    = default;
 };
 
 class label_selector {
@@ -80,11 +80,16 @@ public:
   static label_selector nothing();
   /// The empty selector: matches everything.
   static label_selector everything();
-  /// From matchLabels and matchExpressions (already validated).
+  /// From matchLabels and matchExpressions (already validated); values are
+  /// sorted and deduplicated, requirements ordered by key text.
   static label_selector from_requirements(std::vector<label_requirement> reqs);
 
   /// Parses the string form used in `?labelSelector=`: comma-separated
-  /// `k=v`, `k==v`, `k!=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`.
+  /// `k=v`, `k==v`, `k!=v`, `k in (a,b)`, `k notin (a,b)`, `k`, `!k`, with
+  /// blanks allowed between tokens. Keys and values are checked as
+  /// apimachinery does (qualified names, 63-character label values); a
+  /// missing value is the empty value (`k=`, `k in ()`). The numeric `k>n` /
+  /// `k<n` forms are rejected. The empty string gives the empty selector.
   [[nodiscard]] static expected<label_selector> parse(std::string_view text);
 
   bool matches(const label_set& labels) const noexcept;
@@ -98,14 +103,17 @@ public:
   const std::vector<label_requirement>& requirements() const noexcept {
     return requirements_;
   }
-  /// Adds one more ANDed requirement (used to merge matchLabelKeys).
+  /// Adds one more ANDed requirement (used to merge matchLabelKeys); the
+  /// nil selector stays nil.
   void add(label_requirement req);
 
-  /// The string form, e.g. "app=web,tier in (a,b)" ("<none>" for nothing).
+  /// The string form, e.g. "app=web,tier in (a,b)": requirements ordered by
+  /// key, values sorted, one-value In / NotIn written `k=v` / `k!=v`;
+  /// "<none>" for nothing and "" for everything.
   std::string to_string() const;
 
-  friend bool operator==(const label_selector&,
-                         const label_selector&) = default;
+  friend bool operator==(const label_selector&, const label_selector&)
+    = default;
 
 private:
   std::vector<label_requirement> requirements_;

@@ -16,18 +16,23 @@
 /// actors exchange `node_info_ptr` (`shared_ptr<const node_info>`) and a change
 /// makes a new copy. The node may be null when pods reference a node the cache
 /// has not seen (or no longer has).
+///
+/// Like upstream, removing a pod moves the last pod into its slot, and
+/// updating a pod removes it and appends the new version. The resource
+/// aggregates never keep zero-valued scalar entries, so removing every pod
+/// gives back lists equal to the empty ones.
 #pragma once
+
+#include "model/node.hpp"
+#include "model/pod.hpp"
+#include "model/resource_list.hpp"
+#include "model/symbol.hpp"
 
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
 #include <memory>
 #include <vector>
-
-#include "model/node.hpp"
-#include "model/pod.hpp"
-#include "model/resource_list.hpp"
-#include "model/symbol.hpp"
 
 namespace tessera::model {
 
@@ -55,14 +60,15 @@ public:
     return name_;
   }
 
-  /// Replaces the node object, keeping the pods.
+  /// Replaces the node object, keeping the pods, and re-indexes the node's
+  /// images (a null node behaves as clear_node).
   void set_node(node_ptr n);
   /// Clears the node object (node deleted while pods remain).
   void clear_node();
   /// Adds a pod and updates every aggregate.
   void add_pod(pod_ptr p);
-  /// Removes the pod with the same identity (see pod::same_identity); returns
-  /// false when it is not here.
+  /// Removes the pod with the same identity (see pod::same_identity),
+  /// subtracting the stored version; returns false when it is not here.
   bool remove_pod(const pod& p);
   /// Replaces the pod with the same identity; false when it is not here.
   bool update_pod(pod_ptr p);
@@ -73,8 +79,8 @@ public:
   const std::vector<pod_ptr>& pods_with_affinity() const noexcept {
     return pods_with_affinity_;
   }
-  const std::vector<pod_ptr>& pods_with_required_anti_affinity()
-    const noexcept {
+  const std::vector<pod_ptr>&
+  pods_with_required_anti_affinity() const noexcept {
     return pods_with_required_anti_affinity_;
   }
   const resource_list& requested() const noexcept {

@@ -9,15 +9,22 @@
 /// are ANDed; a term with neither matches nothing; an empty term list matches
 /// nothing. Gt and Lt compare the label value and the single requirement value
 /// as integers; a label that is not an integer does not match.
+///
+/// A requirement upstream would refuse to build (In / NotIn without values,
+/// Exists / DoesNotExist with values, Gt / Lt without exactly one value, a
+/// field requirement other than In / NotIn with one value) never matches, so
+/// its term never matches. As in kube-scheduler, field requirements are not
+/// checked against a node without a name, and a field other than
+/// `metadata.name` reads as the empty string.
 #pragma once
+
+#include "model/labels.hpp"
+#include "model/symbol.hpp"
 
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
 #include <vector>
-
-#include "model/labels.hpp"
-#include "model/symbol.hpp"
 
 namespace tessera::model {
 
@@ -35,7 +42,8 @@ struct node_selector_requirement {
   /// and NotIn are meaningful there.
   bool matches_field(symbol value) const noexcept;
   friend bool operator==(const node_selector_requirement&,
-                         const node_selector_requirement&) = default;
+                         const node_selector_requirement&)
+    = default;
 };
 
 struct node_selector_term {
@@ -44,8 +52,8 @@ struct node_selector_term {
   std::vector<node_selector_requirement> match_fields;
 
   bool matches(const label_set& node_labels, symbol node_name) const noexcept;
-  friend bool operator==(const node_selector_term&,
-                         const node_selector_term&) = default;
+  friend bool operator==(const node_selector_term&, const node_selector_term&)
+    = default;
 };
 
 struct node_selector {

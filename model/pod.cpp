@@ -1,3 +1,222 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-// Placeholder: implementation in progress (issue #2).
+#include "model/pod.hpp"
+
+#include <string_view>
+
+namespace tessera::model {
+
+namespace {
+
+constexpr std::string_view any_ip = "0.0.0.0";
+constexpr std::string_view default_protocol = "TCP";
+
+// Which scoring defaults to apply to containers that lack a request.
+struct scoring_defaults {
+  bool cpu = false;
+  bool memory = false;
+};
+
+resource_list container_request(const container& c, scoring_defaults d) {
+  resource_list r = c.requests;
+  if (d.cpu && !c.has_cpu_request)
+    r.milli_cpu = saturating_add(r.milli_cpu, default_milli_cpu_request);
+  if (d.memory && !c.has_memory_request)
+    r.memory = saturating_add(r.memory, default_memory_request);
+  return r;
+}
+
+// Containers and init containers folded as the sidecar KEP describes:
+// regular containers and sidecars run together for the pod's whole life; an
+// ordinary init container runs alone beside the sidecars started before it;
+// the pod needs the larger of the two.
+resource_list aggregate_containers(const pod& p, scoring_defaults d) {
+  resource_list running;
+  for (const auto& c : p.containers)
+    running.add(container_request(c, d));
+
+  resource_list sidecars;
+  resource_list init_peak;
+  for (const auto& c : p.init_containers) {
+    auto own = container_request(c, d);
+    if (c.restartable) {
+      running.add(own);
+      sidecars.add(own);
+      init_peak.max_with(sidecars);
+    } else {
+      own.add(sidecars);
+      init_peak.max_with(own);
+    }
+  }
+  running.max_with(init_peak);
+  return running;
+}
+
+bool is_hugepages(symbol name) noexcept {
+  return name.view().starts_with(resource_names::hugepages_prefix);
+}
+
+// Pod-level requests count as set when they name a resource that pod-level
+// resources support: cpu, memory or hugepages-*. A zero cpu or memory is
+// read as "not given" (resource_list cannot tell the two apart; validation
+// requires pod-level requests to cover the containers' sum, so a real pod
+// with an explicit zero has zero container requests too).
+bool has_pod_level_requests(const pod& p) noexcept {
+  if (!p.pod_level_requests)
+    return false;
+  const auto& pl = *p.pod_level_requests;
+  if (pl.milli_cpu != 0 || pl.memory != 0)
+    return true;
+  for (const auto& s : pl.scalars())
+    if (is_hugepages(s.name))
+      return true;
+  return false;
+}
+
+void apply_pod_level(resource_list& total, const resource_list& pod_level) {
+  if (pod_level.milli_cpu != 0)
+    total.milli_cpu = pod_level.milli_cpu;
+  if (pod_level.memory != 0)
+    total.memory = pod_level.memory;
+  for (const auto& s : pod_level.scalars())
+    if (is_hugepages(s.name))
+      total.set_scalar(s.name, s.value);
+}
+
+bool any_container(const pod& p, bool container::*flag) noexcept {
+  for (const auto& c : p.containers)
+    if (c.*flag)
+      return true;
+  for (const auto& c : p.init_containers)
+    if (c.*flag)
+      return true;
+  return false;
+}
+
+// With pod-level requests, kube-scheduler only substitutes a default for a
+// resource that nothing names: no container, no pod-level entry, no
+// overhead.
+scoring_defaults defaults_for(const pod& p) noexcept {
+  if (!has_pod_level_requests(p))
+    return {true, true};
+  const auto& pl = *p.pod_level_requests;
+  bool cpu_named = any_container(p, &container::has_cpu_request)
+                   || pl.milli_cpu != 0 || p.overhead.milli_cpu != 0;
+  bool memory_named = any_container(p, &container::has_memory_request)
+                      || pl.memory != 0 || p.overhead.memory != 0;
+  return {!cpu_named, !memory_named};
+}
+
+host_port with_defaults(host_port hp) {
+  if (hp.ip.empty())
+    hp.ip = symbol{any_ip};
+  if (hp.protocol.empty())
+    hp.protocol = symbol{default_protocol};
+  return hp;
+}
+
+void collect_ports(const container& c, std::vector<host_port>& out) {
+  for (const auto& hp : c.host_ports)
+    if (hp.port > 0)
+      out.push_back(with_defaults(hp));
+}
+
+bool has_terms(const std::optional<pod_affinity>& a) noexcept {
+  return a && !a->empty();
+}
+
+} // namespace
+
+std::string_view to_string(pod_phase p) noexcept {
+  switch (p) {
+  case pod_phase::pending:
+    return "Pending";
+  case pod_phase::running:
+    return "Running";
+  case pod_phase::succeeded:
+    return "Succeeded";
+  case pod_phase::failed:
+    return "Failed";
+  case pod_phase::unknown:
+    return "Unknown";
+  }
+  return "Unknown";
+}
+
+bool conflicts(const host_port& a, const host_port& b) noexcept {
+  if (a.port <= 0 || a.port != b.port)
+    return false;
+  auto protocol_of = [](const host_port& hp) {
+    return hp.protocol.empty() ? default_protocol : hp.protocol.view();
+  };
+  if (protocol_of(a) != protocol_of(b))
+    return false;
+  auto ip_of
+    = [](const host_port& hp) { return hp.ip.empty() ? any_ip : hp.ip.view(); };
+  auto ip_a = ip_of(a);
+  auto ip_b = ip_of(b);
+  return ip_a == ip_b || ip_a == any_ip || ip_b == any_ip;
+}
+
+resource_list compute_pod_requests(const pod& p, bool non_zero) {
+  scoring_defaults d = non_zero ? defaults_for(p) : scoring_defaults{};
+  auto total = aggregate_containers(p, d);
+  if (has_pod_level_requests(p))
+    apply_pod_level(total, *p.pod_level_requests);
+  total.add(p.overhead);
+  return total;
+}
+
+std::string normalize_image_name(std::string_view image) {
+  auto colon = image.rfind(':');
+  auto slash = image.rfind('/');
+  bool tagged = colon != std::string_view::npos
+                && (slash == std::string_view::npos || colon > slash);
+  std::string out{image};
+  if (!tagged)
+    out += ":latest";
+  return out;
+}
+
+void pod::complete() {
+  requests = compute_pod_requests(*this, false);
+  non_zero_requests = compute_pod_requests(*this, true);
+
+  // Sidecars hold their ports for the pod's whole life, so they count like
+  // regular containers; ordinary init containers do not.
+  host_ports.clear();
+  for (const auto& c : init_containers)
+    if (c.restartable)
+      collect_ports(c, host_ports);
+  for (const auto& c : containers)
+    collect_ports(c, host_ports);
+
+  images.clear();
+  images.reserve(containers.size() + init_containers.size());
+  for (const auto& c : containers)
+    images.emplace_back(normalize_image_name(c.image));
+  for (const auto& c : init_containers)
+    images.emplace_back(normalize_image_name(c.image));
+
+  has_pod_affinity_terms
+    = has_terms(affinity.pod) || has_terms(affinity.pod_anti);
+  has_required_anti_affinity
+    = affinity.pod_anti && !affinity.pod_anti->required.empty();
+}
+
+std::string pod::key() const {
+  std::string out;
+  out.reserve(ns.view().size() + 1 + name.size());
+  out.append(ns.view());
+  out += '/';
+  out += name;
+  return out;
+}
+
+bool pod::same_identity(const pod& other) const noexcept {
+  if (!uid.empty() && !other.uid.empty())
+    return uid == other.uid;
+  return ns == other.ns && name == other.name;
+}
+
+} // namespace tessera::model

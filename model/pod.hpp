@@ -5,20 +5,17 @@
 /// at decode time so that Filter and Score never recompute them:
 /// - `requests`: the effective request kube-scheduler uses (containers summed,
 ///   init containers and restartable "sidecar" init containers folded in by
-///   the max rule, pod-level `spec.resources.requests` for cpu and memory when
-///   set, plus `spec.overhead`);
+///   the max rule, pod-level `spec.resources.requests` for cpu, memory and
+///   hugepages-* when set, plus `spec.overhead`);
 /// - `non_zero_requests`: the same with the scoring defaults (100m cpu,
 ///   200Mi memory for a container that requests none), used only by scoring;
-/// - host ports, normalized image names, and affinity flags.
+///   with pod-level requests a default applies only to a resource that no
+///   container, pod-level entry or overhead names;
+/// - host ports (containers and sidecars), normalized image names, and
+///   affinity flags.
 /// Call `complete()` after changing spec fields; decoders and test builders do.
 /// Shared between actors as `pod_ptr` (`shared_ptr<const pod>`).
 #pragma once
-
-#include <cstdint>
-#include <memory>
-#include <optional>
-#include <string>
-#include <vector>
 
 #include "model/affinity.hpp"
 #include "model/labels.hpp"
@@ -26,6 +23,12 @@
 #include "model/symbol.hpp"
 #include "model/taint.hpp"
 #include "model/topology_spread.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace tessera::model {
 
@@ -54,8 +57,9 @@ struct host_port {
   friend bool operator==(const host_port&, const host_port&) = default;
 };
 
-/// True when two host ports conflict: same protocol and port, and equal IPs
-/// or either IP is 0.0.0.0.
+/// True when two host ports conflict: same protocol and port (> 0), and equal
+/// IPs or either IP is 0.0.0.0. An empty IP reads as 0.0.0.0 and an empty
+/// protocol as TCP.
 bool conflicts(const host_port& a, const host_port& b) noexcept;
 
 struct container {
@@ -89,8 +93,8 @@ struct owner_reference {
   std::string name;
   std::string uid;
   bool controller = false;
-  friend bool operator==(const owner_reference&,
-                         const owner_reference&) = default;
+  friend bool operator==(const owner_reference&, const owner_reference&)
+    = default;
 };
 
 /// The PodScheduled condition as last written (to avoid redundant patches).
@@ -99,7 +103,8 @@ struct pod_scheduled_condition {
   std::string reason;
   std::string message;
   friend bool operator==(const pod_scheduled_condition&,
-                         const pod_scheduled_condition&) = default;
+                         const pod_scheduled_condition&)
+    = default;
 };
 
 struct pod {
@@ -115,6 +120,9 @@ struct pod {
   std::vector<owner_reference> owners;
   /// metadata.deletionTimestamp is set.
   bool deleting = false;
+  /// status.conditions has DisruptionTarget=True with reason
+  /// PreemptionByScheduler: a preemption victim being terminated.
+  bool disrupted_by_preemption = false;
 
   // spec
   symbol scheduler_name;
@@ -133,7 +141,8 @@ struct pod {
   std::vector<container> init_containers;
   std::vector<volume> volumes;
   resource_list overhead;
-  /// spec.resources.requests (pod-level resources), when set.
+  /// spec.resources.requests (pod-level resources), when set. Only cpu,
+  /// memory and hugepages-* are used; a zero cpu or memory counts as absent.
   std::optional<resource_list> pod_level_requests;
 
   // status
@@ -146,9 +155,11 @@ struct pod {
   // derived by complete()
   resource_list requests;
   resource_list non_zero_requests;
+  /// Host ports of sidecars (restartable init containers, in order) then of
+  /// regular containers; only hostPort > 0, with ip / protocol defaulted.
   std::vector<host_port> host_ports;
-  /// Normalized images of containers and init containers (":latest" added
-  /// to untagged names), in container order, duplicates kept.
+  /// Normalized images (":latest" added to untagged names) of the regular
+  /// containers, then of the init containers, duplicates kept.
   std::vector<symbol> images;
   /// Has any pod affinity or anti-affinity term (required or preferred).
   bool has_pod_affinity_terms = false;

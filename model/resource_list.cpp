@@ -1,3 +1,233 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-// Placeholder: implementation in progress (issue #2).
+#include "model/resource_list.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace tessera::model {
+
+namespace {
+// A named scope of its own: unity builds merge the anonymous namespaces of
+// all model sources, and these helper names are common.
+namespace resource_name_rules {
+
+constexpr std::string_view native_domain = "kubernetes.io/";
+constexpr std::string_view quota_prefix = "requests.";
+constexpr std::size_t max_subdomain_length = 253;
+constexpr std::size_t max_name_part_length = 63;
+
+bool is_lower_alnum(char c) noexcept {
+  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
+}
+
+bool is_alnum(char c) noexcept {
+  return is_lower_alnum(c) || (c >= 'A' && c <= 'Z');
+}
+
+/// One DNS-1123 label: lowercase alphanumerics and '-', alphanumeric at both
+/// ends. (The subdomain rule limits only the total length, not each label.)
+bool is_dns_label(std::string_view label) noexcept {
+  if (label.empty() || !is_lower_alnum(label.front())
+      || !is_lower_alnum(label.back()))
+    return false;
+  return std::all_of(label.begin(), label.end(),
+                     [](char c) { return is_lower_alnum(c) || c == '-'; });
+}
+
+/// Dot-separated DNS-1123 labels (the length limit is checked by the caller).
+bool is_dns_subdomain(std::string_view s) noexcept {
+  for (;;) {
+    const auto dot = s.find('.');
+    if (!is_dns_label(s.substr(0, dot)))
+      return false;
+    if (dot == std::string_view::npos)
+      return true;
+    s.remove_prefix(dot + 1);
+  }
+}
+
+/// The name part of a qualified name: 1-63 characters of [-A-Za-z0-9_.],
+/// alphanumeric at both ends.
+bool is_qualified_name_part(std::string_view s) noexcept {
+  if (s.empty() || s.size() > max_name_part_length || !is_alnum(s.front())
+      || !is_alnum(s.back()))
+    return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return is_alnum(c) || c == '-' || c == '_' || c == '.';
+  });
+}
+
+bool is_extended(std::string_view name) noexcept {
+  const auto slash = name.find('/');
+  // No '/' or a kubernetes.io/ name: a native resource.
+  if (slash == std::string_view::npos
+      || name.find(native_domain) != std::string_view::npos)
+    return false;
+  if (name.starts_with(quota_prefix))
+    return false;
+  // "requests.<name>" must be a qualified name: exactly one '/', a DNS
+  // subdomain before it ("requests." is itself a valid first label).
+  if (name.find('/', slash + 1) != std::string_view::npos)
+    return false;
+  const auto prefix = name.substr(0, slash);
+  return quota_prefix.size() + prefix.size() <= max_subdomain_length
+         && is_dns_subdomain(prefix)
+         && is_qualified_name_part(name.substr(slash + 1));
+}
+
+bool is_scalar(std::string_view name) noexcept {
+  return name.find(native_domain) != std::string_view::npos
+         || name.starts_with(resource_names::hugepages_prefix)
+         || name.starts_with(resource_names::attachable_volumes_prefix)
+         || is_extended(name);
+}
+
+/// Where `name` is or would be in a vector sorted by symbol id.
+template <class Scalars> auto slot_of(Scalars& scalars, symbol name) {
+  return std::lower_bound(
+    scalars.begin(), scalars.end(), name,
+    [](const scalar_resource& r, symbol n) { return r.name < n; });
+}
+
+/// mine[n] = op(mine[n] or 0, v) for each (n, v) in theirs.
+template <class Op>
+void combine_scalars(
+  boost::container::small_vector<scalar_resource, 2>& mine,
+  const boost::container::small_vector<scalar_resource, 2>& theirs, Op op) {
+  for (const auto& entry : theirs) {
+    auto it = slot_of(mine, entry.name);
+    if (it != mine.end() && it->name == entry.name)
+      it->value = op(it->value, entry.value);
+    else
+      mine.insert(it, scalar_resource{entry.name, op(0, entry.value)});
+  }
+}
+
+} // namespace resource_name_rules
+} // namespace
+
+bool is_extended_resource(std::string_view name) noexcept {
+  return resource_name_rules::is_extended(name);
+}
+
+resource_kind classify_resource(std::string_view name) noexcept {
+  if (name == resource_names::cpu)
+    return resource_kind::cpu;
+  if (name == resource_names::memory)
+    return resource_kind::memory;
+  if (name == resource_names::ephemeral_storage)
+    return resource_kind::ephemeral_storage;
+  if (name == resource_names::pods)
+    return resource_kind::pods;
+  return resource_name_rules::is_scalar(name) ? resource_kind::scalar
+                                              : resource_kind::ignored;
+}
+
+std::int64_t saturating_add(std::int64_t a, std::int64_t b) noexcept {
+  std::int64_t sum = 0;
+  if (!__builtin_add_overflow(a, b, &sum))
+    return sum;
+  return b > 0 ? std::numeric_limits<std::int64_t>::max()
+               : std::numeric_limits<std::int64_t>::min();
+}
+
+std::int64_t saturating_sub(std::int64_t a, std::int64_t b) noexcept {
+  std::int64_t difference = 0;
+  if (!__builtin_sub_overflow(a, b, &difference))
+    return difference;
+  return b < 0 ? std::numeric_limits<std::int64_t>::max()
+               : std::numeric_limits<std::int64_t>::min();
+}
+
+std::int64_t resource_list::scalar(symbol name) const noexcept {
+  auto it = resource_name_rules::slot_of(scalars_, name);
+  return it != scalars_.end() && it->name == name ? it->value : 0;
+}
+
+void resource_list::set_scalar(symbol name, std::int64_t value) {
+  auto it = resource_name_rules::slot_of(scalars_, name);
+  if (it != scalars_.end() && it->name == name)
+    it->value = value;
+  else
+    scalars_.insert(it, scalar_resource{name, value});
+}
+
+std::int64_t resource_list::get(symbol name) const noexcept {
+  switch (classify_resource(name.view())) {
+  case resource_kind::cpu:
+    return milli_cpu;
+  case resource_kind::memory:
+    return memory;
+  case resource_kind::ephemeral_storage:
+    return ephemeral_storage;
+  case resource_kind::pods:
+    return pods;
+  case resource_kind::scalar:
+    return scalar(name);
+  case resource_kind::ignored:
+    break;
+  }
+  return 0;
+}
+
+bool resource_list::set(symbol name, std::int64_t value) {
+  switch (classify_resource(name.view())) {
+  case resource_kind::cpu:
+    milli_cpu = value;
+    return true;
+  case resource_kind::memory:
+    memory = value;
+    return true;
+  case resource_kind::ephemeral_storage:
+    ephemeral_storage = value;
+    return true;
+  case resource_kind::pods:
+    pods = value;
+    return true;
+  case resource_kind::scalar:
+    set_scalar(name, value);
+    return true;
+  case resource_kind::ignored:
+    break;
+  }
+  return false;
+}
+
+void resource_list::add(const resource_list& other) noexcept {
+  milli_cpu = saturating_add(milli_cpu, other.milli_cpu);
+  memory = saturating_add(memory, other.memory);
+  ephemeral_storage
+    = saturating_add(ephemeral_storage, other.ephemeral_storage);
+  pods = saturating_add(pods, other.pods);
+  resource_name_rules::combine_scalars(scalars_, other.scalars_,
+                                       saturating_add);
+}
+
+void resource_list::subtract(const resource_list& other) noexcept {
+  milli_cpu = saturating_sub(milli_cpu, other.milli_cpu);
+  memory = saturating_sub(memory, other.memory);
+  ephemeral_storage
+    = saturating_sub(ephemeral_storage, other.ephemeral_storage);
+  pods = saturating_sub(pods, other.pods);
+  resource_name_rules::combine_scalars(scalars_, other.scalars_,
+                                       saturating_sub);
+}
+
+void resource_list::max_with(const resource_list& other) {
+  milli_cpu = std::max(milli_cpu, other.milli_cpu);
+  memory = std::max(memory, other.memory);
+  ephemeral_storage = std::max(ephemeral_storage, other.ephemeral_storage);
+  pods = std::max(pods, other.pods);
+  resource_name_rules::combine_scalars(
+    scalars_, other.scalars_,
+    [](std::int64_t a, std::int64_t b) { return std::max(a, b); });
+}
+
+bool resource_list::is_zero() const noexcept {
+  return milli_cpu == 0 && memory == 0 && ephemeral_storage == 0
+         && std::all_of(scalars_.begin(), scalars_.end(),
+                        [](const scalar_resource& r) { return r.value == 0; });
+}
+
+} // namespace tessera::model

@@ -2,19 +2,20 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `taint` and `toleration` with Kubernetes' matching rules:
-/// - keys equal, or an empty toleration key with operator Exists (tolerates
-///   every taint);
+/// - keys equal, or an empty toleration key, which matches every key (API
+///   validation allows an empty key only with operator Exists, which then
+///   tolerates every taint; the matcher, like upstream's, does not check);
 /// - effects equal, or an empty toleration effect (matches every effect);
 /// - operator Exists matches any value; Equal (also the empty operator)
 ///   requires equal values.
 #pragma once
 
+#include "model/symbol.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <span>
 #include <string_view>
-
-#include "model/symbol.hpp"
 
 namespace tessera::model {
 
@@ -50,12 +51,13 @@ struct toleration {
 };
 
 /// True when some toleration in `tolerations` tolerates `t`.
-bool tolerated(const taint& t, std::span<const toleration> tolerations) noexcept;
+bool tolerated(const taint& t,
+               std::span<const toleration> tolerations) noexcept;
 
 /// The first taint with effect NoSchedule or NoExecute that no toleration
 /// tolerates, or nullptr (TaintToleration's filter rule).
-const taint* find_untolerated_hard_taint(
-  std::span<const taint> taints,
-  std::span<const toleration> tolerations) noexcept;
+const taint*
+find_untolerated_hard_taint(std::span<const taint> taints,
+                            std::span<const toleration> tolerations) noexcept;
 
 } // namespace tessera::model
