@@ -3,18 +3,18 @@
 
 /// Typed args of every in-tree plugin (the `pluginConfig[].args` of
 /// KubeSchedulerConfiguration v1), with upstream's v1 defaults as member
-/// initializers. Parsing, defaulting of nested lists and validation live in
-/// config/scheduler_config.cpp; plugins read these structs as they are.
+/// initializers. Decoding, defaulting of nested lists and validation live in
+/// config/plugin_args.cpp; plugins read these structs as they are.
 #pragma once
+
+#include "model/affinity.hpp"
+#include "model/topology_spread.hpp"
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
-
-#include "model/affinity.hpp"
-#include "model/topology_spread.hpp"
 
 namespace tessera::config {
 
@@ -30,7 +30,8 @@ struct utilization_shape_point {
   std::int32_t utilization = 0;
   std::int32_t score = 0;
   friend bool operator==(const utilization_shape_point&,
-                         const utilization_shape_point&) = default;
+                         const utilization_shape_point&)
+    = default;
 };
 
 struct scoring_strategy {
@@ -43,8 +44,8 @@ struct scoring_strategy {
   std::vector<resource_spec> resources{{"cpu", 1}, {"memory", 1}};
   /// requestedToCapacityRatio.shape; required for that type.
   std::vector<utilization_shape_point> shape;
-  friend bool operator==(const scoring_strategy&,
-                         const scoring_strategy&) = default;
+  friend bool operator==(const scoring_strategy&, const scoring_strategy&)
+    = default;
 };
 
 struct node_resources_fit_args {
@@ -52,27 +53,29 @@ struct node_resources_fit_args {
   std::vector<std::string> ignored_resource_groups;
   scoring_strategy strategy;
   friend bool operator==(const node_resources_fit_args&,
-                         const node_resources_fit_args&) = default;
+                         const node_resources_fit_args&)
+    = default;
 };
 
 struct node_resources_balanced_allocation_args {
   std::vector<resource_spec> resources{{"cpu", 1}, {"memory", 1}};
   friend bool operator==(const node_resources_balanced_allocation_args&,
-                         const node_resources_balanced_allocation_args&) =
-    default;
+                         const node_resources_balanced_allocation_args&)
+    = default;
 };
 
 struct inter_pod_affinity_args {
   std::int32_t hard_pod_affinity_weight = 1;
   bool ignore_preferred_terms_of_existing_pods = false;
   friend bool operator==(const inter_pod_affinity_args&,
-                         const inter_pod_affinity_args&) = default;
+                         const inter_pod_affinity_args&)
+    = default;
 };
 
 struct node_affinity_args {
   std::optional<model::node_affinity> added_affinity;
-  friend bool operator==(const node_affinity_args&,
-                         const node_affinity_args&) = default;
+  friend bool operator==(const node_affinity_args&, const node_affinity_args&)
+    = default;
 };
 
 struct pod_topology_spread_args {
@@ -80,28 +83,33 @@ struct pod_topology_spread_args {
   std::vector<model::topology_spread_constraint> default_constraints;
   defaulting defaulting_type = defaulting::system;
   friend bool operator==(const pod_topology_spread_args&,
-                         const pod_topology_spread_args&) = default;
+                         const pod_topology_spread_args&)
+    = default;
 };
 
 struct default_preemption_args {
   std::int32_t min_candidate_nodes_percentage = 10;
   std::int32_t min_candidate_nodes_absolute = 100;
   friend bool operator==(const default_preemption_args&,
-                         const default_preemption_args&) = default;
+                         const default_preemption_args&)
+    = default;
 };
 
 struct volume_binding_args {
   std::int64_t bind_timeout_seconds = 600;
+  /// Storage-capacity scoring shape. Always empty: tessera follows v1.36,
+  /// where the StorageCapacityScoring gate is off, so a given `shape` is
+  /// rejected as upstream rejects it with the gate off.
   std::vector<utilization_shape_point> shape;
-  friend bool operator==(const volume_binding_args&,
-                         const volume_binding_args&) = default;
+  friend bool operator==(const volume_binding_args&, const volume_binding_args&)
+    = default;
 };
 
 /// Args of one plugin; monostate for plugins without args.
-using plugin_args =
-  std::variant<std::monostate, node_resources_fit_args,
-               node_resources_balanced_allocation_args, inter_pod_affinity_args,
-               node_affinity_args, pod_topology_spread_args,
-               default_preemption_args, volume_binding_args>;
+using plugin_args = std::variant<std::monostate, node_resources_fit_args,
+                                 node_resources_balanced_allocation_args,
+                                 inter_pod_affinity_args, node_affinity_args,
+                                 pod_topology_spread_args,
+                                 default_preemption_args, volume_binding_args>;
 
 } // namespace tessera::config

@@ -1,0 +1,179 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "config/field_errors.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <limits>
+#include <numeric>
+
+namespace tessera::config::detail {
+
+std::string go_quote(std::string_view text) {
+  std::string out;
+  out.reserve(text.size() + 2);
+  out += '"';
+  for (unsigned char c : text) {
+    switch (c) {
+    case '"':
+      out += "\\\"";
+      break;
+    case '\\':
+      out += "\\\\";
+      break;
+    case '\n':
+      out += "\\n";
+      break;
+    case '\t':
+      out += "\\t";
+      break;
+    case '\r':
+      out += "\\r";
+      break;
+    default:
+      if (c < 0x20 || c == 0x7f) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02x", c);
+        out += buf;
+      } else {
+        out += static_cast<char>(c);
+      }
+    }
+  }
+  out += '"';
+  return out;
+}
+
+std::string child(std::string_view path, std::string_view name) {
+  if (path.empty())
+    return std::string{name};
+  std::string out{path};
+  out += '.';
+  out += name;
+  return out;
+}
+
+std::string index(std::string_view path, std::size_t i) {
+  std::string out{path};
+  out += '[';
+  out += std::to_string(i);
+  out += ']';
+  return out;
+}
+
+std::string show(std::int64_t value) {
+  return std::to_string(value);
+}
+
+std::string show(std::string_view value) {
+  return go_quote(value);
+}
+
+std::string show_bool(bool value) {
+  return value ? "true" : "false";
+}
+
+void field_errors::invalid(std::string_view path, std::string_view value,
+                           std::string_view detail) {
+  std::string line{path};
+  line += ": Invalid value: ";
+  line += value;
+  if (!detail.empty()) {
+    line += ": ";
+    line += detail;
+  }
+  push_line(std::move(line));
+}
+
+void field_errors::required(std::string_view path, std::string_view detail) {
+  std::string line{path};
+  line += ": Required value";
+  if (!detail.empty()) {
+    line += ": ";
+    line += detail;
+  }
+  push_line(std::move(line));
+}
+
+void field_errors::duplicate(std::string_view path, std::string_view value) {
+  std::string line{path};
+  line += ": Duplicate value: ";
+  line += value;
+  push_line(std::move(line));
+}
+
+void field_errors::not_supported(
+  std::string_view path, std::string_view value,
+  const std::vector<std::string_view>& supported) {
+  std::string line{path};
+  line += ": Unsupported value: ";
+  line += value;
+  if (!supported.empty()) {
+    line += ": supported values: ";
+    for (std::size_t i = 0; i < supported.size(); ++i) {
+      if (i > 0)
+        line += ", ";
+      line += go_quote(supported[i]);
+    }
+  }
+  push_line(std::move(line));
+}
+
+void field_errors::forbidden(std::string_view path, std::string_view detail) {
+  std::string line{path};
+  line += ": Forbidden";
+  if (!detail.empty()) {
+    line += ": ";
+    line += detail;
+  }
+  push_line(std::move(line));
+}
+
+void field_errors::unknown_field(std::string_view path) {
+  push_line("strict decoding error: unknown field " + go_quote(path));
+}
+
+void field_errors::duplicate_field(std::string_view path) {
+  push_line("strict decoding error: duplicate field " + go_quote(path));
+}
+
+void field_errors::add(std::string line) {
+  push_line(std::move(line));
+}
+
+void field_errors::append(const field_errors& other) {
+  lines_.insert(lines_.end(), other.lines_.begin(), other.lines_.end());
+  positions_.insert(positions_.end(), other.positions_.begin(),
+                    other.positions_.end());
+}
+
+void field_errors::push_line(std::string line) {
+  lines_.push_back(std::move(line));
+  positions_.push_back(-1);
+}
+
+void field_errors::set_position(long offset) {
+  if (!positions_.empty())
+    positions_.back() = offset;
+}
+
+void field_errors::sort_by_position() {
+  std::vector<std::size_t> order(lines_.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  auto key = [&](std::size_t i) {
+    return positions_[i] < 0 ? std::numeric_limits<long>::max() : positions_[i];
+  };
+  std::stable_sort(
+    order.begin(), order.end(),
+    [&](std::size_t a, std::size_t b) { return key(a) < key(b); });
+  std::vector<std::string> lines;
+  std::vector<long> positions;
+  for (auto i : order) {
+    lines.push_back(std::move(lines_[i]));
+    positions.push_back(positions_[i]);
+  }
+  lines_ = std::move(lines);
+  positions_ = std::move(positions);
+}
+
+} // namespace tessera::config::detail
