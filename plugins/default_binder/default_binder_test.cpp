@@ -1,0 +1,53 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "plugins/default_binder/default_binder.hpp"
+#include "plugins/framework/profile.hpp"
+#include "plugins/framework/registry.hpp"
+#include "test/support/builders.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+namespace tessera::plugins::default_binder_test {
+
+TEST(default_binder, accepts_every_pod) {
+  struct test_case {
+    std::string name;
+    model::pod_ptr pod;
+    std::string node;
+  };
+  const std::vector<test_case> cases = {
+    {"plain pod", test::make_pod("p").build(), "n1"},
+    {"pod in another namespace", test::make_pod("q").ns("team").build(), "n2"},
+    {"high-priority pod with a nominated node",
+     test::make_pod("r").priority(1000).nominated_node("n3").build(), "n3"},
+  };
+  default_binder plugin;
+  cycle_state state;
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    status s = plugin.accepts(state, *tc.pod, model::symbol{tc.node});
+    EXPECT_EQ(s.get_code(), code::success);
+    EXPECT_EQ(s.message(), "");
+  }
+}
+
+TEST(default_binder, in_a_profile) {
+  registry reg;
+  ASSERT_FALSE(reg.add(
+    "DefaultBinder",
+    [](const config::plugin_args&) -> expected<std::shared_ptr<plugin>> {
+      return make_default_binder();
+    }));
+  config::profile_config cfg;
+  cfg.plugins.bind = {{"DefaultBinder", 0}};
+  auto prof = profile::build(cfg, reg, 0);
+  ASSERT_TRUE(prof) << prof.err().message;
+  ASSERT_EQ((*prof)->bind().size(), 1u);
+  EXPECT_EQ((*prof)->bind()[0]->name(), "DefaultBinder");
+  EXPECT_TRUE((*prof)->events().empty());
+}
+
+} // namespace tessera::plugins::default_binder_test

@@ -1,0 +1,64 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `pdb_split`: potential preemption victims grouped by whether deleting them
+/// would violate a PodDisruptionBudget, with kube-scheduler's rules:
+///
+/// - A budget applies to a pod when it is in the pod's namespace and its
+///   selector matches the pod's labels. A nil or empty selector matches no
+///   pod here (upstream skips empty selectors), and neither does any
+///   selector match a pod without labels.
+/// - Each budget starts from status.disruptionsAllowed; a budget without
+///   status allows none. Walking the pods in the given order, every
+///   applying budget is decremented once per pod, except for pods listed in
+///   its status.disruptedPods (the API server already counted them); a pod
+///   violates when any applying budget goes below zero.
+///
+/// `pdb_disruptions_allowed` computes what the disruption controller would
+/// write into status.disruptionsAllowed, for budgets read without a status
+/// (objects from files). The cache, which sees every pod, may call it when
+/// it publishes the cluster_context; shards only see their own nodes.
+#pragma once
+
+#include "model/cluster_objects.hpp"
+#include "model/pod.hpp"
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace tessera::plugins {
+
+struct pdb_split {
+  /// Pods whose deletion would take a budget below zero, in input order.
+  std::vector<model::pod_ptr> violating;
+  /// The others, in input order.
+  std::vector<model::pod_ptr> non_violating;
+};
+
+/// True when `budget` applies to `p` under the preemption rules above.
+bool pdb_applies_to(const model::disruption_budget& budget,
+                    const model::pod& p) noexcept;
+
+/// Groups `pods` (most important first) by PDB violation, keeping order.
+pdb_split
+split_by_pdb_violation(std::span<const model::pod_ptr> pods,
+                       std::span<const model::disruption_budget_ptr> budgets);
+
+/// The disruption controller's disruptionsAllowed for `budget` given every
+/// pod of the cluster (`pods`, any namespace):
+/// - matching pods: the budget's namespace and selector (nil matches none,
+///   empty matches all, as the controller lists them);
+/// - healthy: Running, not being deleted, not in disruptedPods (tessera does
+///   not track readiness, so Running stands for Ready);
+/// - minAvailable as a number: desired = that number, expected = matching
+///   pods; minAvailable as a percentage or maxUnavailable: expected = the
+///   matching pods that have a controller (the controller sums the scale of
+///   their controllers, which tessera does not see), and the percentage is
+///   rounded up; desired = minAvailable, or expected - maxUnavailable (>= 0);
+/// - result = healthy - desired, and 0 when negative or when expected is 0
+///   (also when neither minAvailable nor maxUnavailable is set).
+std::int32_t pdb_disruptions_allowed(const model::disruption_budget& budget,
+                                     std::span<const model::pod_ptr> pods);
+
+} // namespace tessera::plugins

@@ -1,0 +1,52 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `cluster_context`: the cluster-wide facts plugins read besides the
+/// per-node `node_info`s, published by the cache as one immutable value per
+/// generation. It holds what upstream's plugins get from listers and the
+/// snapshot's cluster-level lists: namespaces (namespaceSelector), image
+/// spread (ImageLocality), PodDisruptionBudgets (preemption), the node count,
+/// and counters that let InterPodAffinity skip its node scan when no pod in
+/// the cluster has affinity terms.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <unordered_map>
+#include <vector>
+
+#include "model/cluster_objects.hpp"
+#include "model/symbol.hpp"
+
+namespace tessera::plugins {
+
+struct cluster_context {
+  /// Cache generation this context was built at.
+  std::uint64_t generation = 0;
+  /// Number of nodes (with a node object) in the cluster.
+  std::int64_t node_count = 0;
+  /// Normalized image name -> number of nodes that have it.
+  std::unordered_map<model::symbol, std::int32_t> image_node_counts;
+  /// Namespaces by name.
+  std::unordered_map<model::symbol, model::namespace_ptr> namespaces;
+  std::vector<model::disruption_budget_ptr> disruption_budgets;
+  /// Pods (bound or assumed) with any pod affinity / anti-affinity term.
+  std::int64_t pods_with_affinity = 0;
+  /// Pods (bound or assumed) with required pod anti-affinity.
+  std::int64_t pods_with_required_anti_affinity = 0;
+
+  /// Labels of a namespace, or nullptr when unknown.
+  const model::label_set* namespace_labels(model::symbol ns) const noexcept {
+    auto it = namespaces.find(ns);
+    return it == namespaces.end() ? nullptr : &it->second->labels;
+  }
+  /// Number of nodes that have `image` (0 when none).
+  std::int32_t nodes_with_image(model::symbol image) const noexcept {
+    auto it = image_node_counts.find(image);
+    return it == image_node_counts.end() ? 0 : it->second;
+  }
+};
+
+using cluster_context_ptr = std::shared_ptr<const cluster_context>;
+
+} // namespace tessera::plugins

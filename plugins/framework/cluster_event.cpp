@@ -1,0 +1,67 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "plugins/framework/cluster_event.hpp"
+
+namespace tessera::plugins {
+
+namespace {
+
+// Upstream names the action part after the most specific change.
+std::string action_label(action a) {
+  struct named {
+    action value;
+    const char* text;
+  };
+  static constexpr named names[] = {
+    {action::add, "Add"},
+    {action::remove, "Delete"},
+    {action::update_node_allocatable, "UpdateNodeAllocatable"},
+    {action::update_node_label, "UpdateNodeLabel"},
+    {action::update_node_taint, "UpdateNodeTaint"},
+    {action::update_node_condition, "UpdateNodeCondition"},
+    {action::update_node_annotation, "UpdateNodeAnnotation"},
+    {action::update_pod_label, "UpdatePodLabel"},
+    {action::update_pod_scale_down, "UpdatePodScaleDown"},
+    {action::update_pod_toleration, "UpdatePodToleration"},
+    {action::update_pod_scheduling_gates_eliminated,
+     "UpdatePodSchedulingGatesEliminated"},
+    {action::update_other, "Update"},
+  };
+  if (a == action::all)
+    return "*";
+  if (a == action::update)
+    return "Update";
+  std::string out;
+  for (const auto& n : names)
+    if (intersects(a, n.value)) {
+      if (!out.empty())
+        out += "|";
+      out += n.text;
+    }
+  return out;
+}
+
+} // namespace
+
+std::string cluster_event::label() const {
+  std::string resource_name;
+  switch (resource) {
+    case event_resource::pod:
+      resource_name = "Pod";
+      break;
+    case event_resource::node:
+      resource_name = "Node";
+      break;
+    case event_resource::namespace_:
+      resource_name = "Namespace";
+      break;
+    case event_resource::pod_disruption_budget:
+      resource_name = "PodDisruptionBudget";
+      break;
+    case event_resource::wildcard:
+      return actions == action::all ? "*" : "*" + action_label(actions);
+  }
+  return resource_name + action_label(actions);
+}
+
+} // namespace tessera::plugins

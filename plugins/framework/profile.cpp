@@ -1,0 +1,230 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "plugins/framework/profile.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace tessera::plugins {
+
+namespace {
+
+// Finds or instantiates the plugin `name`, so that a plugin enabled at several
+// extension points is one instance with one cycle-state slot.
+class plugin_pool {
+public:
+  plugin_pool(const config::profile_config& cfg, const registry& reg)
+    : cfg_(cfg), reg_(reg) {
+  }
+
+  expected<plugin*> get(const std::string& name) {
+    if (auto it = by_name_.find(name); it != by_name_.end())
+      return it->second.get();
+    const plugin_factory* factory = reg_.find(name);
+    if (factory == nullptr)
+      return make_error(ec::invalid_input, "\"" + name + "\" does not exist");
+    config::plugin_args args;
+    if (auto it = cfg_.plugin_config.find(name); it != cfg_.plugin_config.end())
+      args = it->second;
+    auto made = (*factory)(args);
+    if (!made)
+      return make_error(ec::invalid_input, "initializing plugin \"" + name
+                                             + "\": " + made.err().message);
+    auto& slot = by_name_[name];
+    slot = std::move(*made);
+    order_.push_back(slot);
+    return slot.get();
+  }
+
+  std::vector<std::shared_ptr<plugin>> take() {
+    return std::move(order_);
+  }
+
+private:
+  const config::profile_config& cfg_;
+  const registry& reg_;
+  std::map<std::string, std::shared_ptr<plugin>> by_name_;
+  std::vector<std::shared_ptr<plugin>> order_;
+};
+
+template <class Interface>
+error collect(plugin_pool& pool, const std::vector<config::plugin_ref>& refs,
+              const char* point, std::vector<const Interface*>& out) {
+  for (const auto& ref : refs) {
+    auto p = pool.get(ref.name);
+    if (!p)
+      return p.err();
+    auto* typed = dynamic_cast<const Interface*>(*p);
+    if (typed == nullptr)
+      return make_error(ec::invalid_input, "plugin \"" + ref.name
+                                             + "\" does not extend " + point
+                                             + " plugin");
+    out.push_back(typed);
+  }
+  return {};
+}
+
+} // namespace
+
+expected<std::shared_ptr<const profile>>
+profile::build(const config::profile_config& cfg, const registry& reg,
+               std::int32_t global_percentage) {
+  auto prof = std::make_shared<profile>();
+  prof->scheduler_name_ = cfg.scheduler_name;
+  prof->percentage_ = cfg.percentage_of_nodes_to_score.value_or(
+    global_percentage);
+  plugin_pool pool{cfg, reg};
+  const auto& sets = cfg.plugins;
+  error err;
+  auto run = [&](auto&& step) {
+    if (!err)
+      err = step();
+  };
+  run([&] {
+    return collect(pool, sets.pre_enqueue, "PreEnqueue", prof->pre_enqueue_);
+  });
+  std::vector<const queue_sort_plugin*> sorts;
+  run([&] { return collect(pool, sets.queue_sort, "QueueSort", sorts); });
+  run([&] {
+    return collect(pool, sets.pre_filter, "PreFilter", prof->pre_filter_);
+  });
+  run([&] { return collect(pool, sets.filter, "Filter", prof->filter_); });
+  run([&] {
+    return collect(pool, sets.post_filter, "PostFilter", prof->post_filter_);
+  });
+  run([&] {
+    return collect(pool, sets.pre_score, "PreScore", prof->pre_score_);
+  });
+  std::vector<const score_plugin*> scores;
+  run([&] { return collect(pool, sets.score, "Score", scores); });
+  run([&] { return collect(pool, sets.reserve, "Reserve", prof->reserve_); });
+  run([&] { return collect(pool, sets.permit, "Permit", prof->permit_); });
+  run([&] { return collect(pool, sets.pre_bind, "PreBind", prof->pre_bind_); });
+  run([&] { return collect(pool, sets.bind, "Bind", prof->bind_); });
+  run([&] {
+    return collect(pool, sets.post_bind, "PostBind", prof->post_bind_);
+  });
+  if (err)
+    return err;
+  if (sorts.size() > 1)
+    return make_error(ec::invalid_input,
+                      "only one queue sort plugin can be enabled");
+  prof->queue_sort_ = sorts.empty() ? nullptr : sorts.front();
+  for (std::size_t i = 0; i < scores.size(); ++i) {
+    std::int64_t weight = sets.score[i].weight > 0 ? sets.score[i].weight : 1;
+    prof->score_.push_back(
+      {scores[i], weight, dynamic_cast<const feasible_summarizer*>(scores[i])});
+  }
+  prof->plugins_ = pool.take();
+  if (prof->plugins_.size() > max_plugins_per_profile)
+    return make_error(ec::invalid_input, "too many plugins in profile");
+  for (std::size_t i = 0; i < prof->plugins_.size(); ++i)
+    prof->plugins_[i]->bind_context({i});
+  // Node scans serve PreFilter and PreScore state; a plugin enabled at
+  // either point that implements node_scanner gets its scan.
+  for (const auto& p : prof->plugins_) {
+    auto* scanner = dynamic_cast<const node_scanner*>(p.get());
+    if (scanner == nullptr)
+      continue;
+    bool at_pre_filter = std::any_of(
+      prof->pre_filter_.begin(), prof->pre_filter_.end(),
+      [&](auto* x) { return static_cast<const plugin*>(x) == p.get(); });
+    bool at_pre_score = std::any_of(
+      prof->pre_score_.begin(), prof->pre_score_.end(),
+      [&](auto* x) { return static_cast<const plugin*>(x) == p.get(); });
+    if (at_pre_filter || at_pre_score)
+      prof->scanners_.push_back(scanner);
+  }
+  for (const auto& p : prof->plugins_)
+    for (auto& e : p->events_to_register())
+      prof->events_.push_back({std::string{p->name()}, std::move(e)});
+  return std::shared_ptr<const profile>{std::move(prof)};
+}
+
+const plugin* profile::find(std::string_view name) const noexcept {
+  for (const auto& p : plugins_)
+    if (p->name() == name)
+      return p.get();
+  return nullptr;
+}
+
+status profile::run_filters(const cycle_state& state, const model::pod& p,
+                            const model::node_info& node,
+                            bool node_local_only) const {
+  for (const auto* f : filter_) {
+    if (state.skip_filter.test(f->slot()))
+      continue;
+    if (node_local_only && !f->node_local())
+      continue;
+    status s = f->filter(state, p, node);
+    if (!s.ok()) {
+      if (!s.is_rejected()) {
+        std::string msg = "running \"" + std::string{f->name()}
+                          + "\" filter plugin: " + s.message();
+        s = status::make_error(std::move(msg));
+      }
+      s.set_plugin(f->name());
+      return s;
+    }
+  }
+  return {};
+}
+
+status profile::run_filters_with_nominated(
+  const cycle_state& state, const model::pod& p, const model::node_info& node,
+  std::span<const model::pod_ptr> nominated) const {
+  // Keep only higher-or-equal priority pods other than `p` itself.
+  std::vector<model::pod_ptr> relevant;
+  for (const auto& n : nominated)
+    if (n && n->priority >= p.priority && !n->same_identity(p))
+      relevant.push_back(n);
+  if (relevant.empty())
+    return run_filters(state, p, node);
+  // First pass: as if the nominated pods were already running here.
+  model::node_info with_nominated = node;
+  cycle_state state_with = state;
+  for (const auto& n : relevant) {
+    with_nominated.add_pod(n);
+    if (auto s = run_add_pod(state_with, p, *n, with_nominated);
+        !s.ok())
+      return s;
+  }
+  status first = run_filters(state_with, p, with_nominated);
+  if (!first.ok())
+    return first;
+  // Second pass: some filters (affinity) may pass only thanks to them.
+  return run_filters(state, p, node);
+}
+
+status profile::run_add_pod(cycle_state& state, const model::pod& to_schedule,
+                            const model::pod& added,
+                            const model::node_info& node) const {
+  for (const auto* pf : pre_filter_) {
+    if (!pf->has_extensions() || state.skip_filter.test(pf->slot()))
+      continue;
+    status s = pf->add_pod(state, to_schedule, added, node);
+    if (!s.ok())
+      return status::make_error("running AddPod on PreFilter plugin \""
+                                + std::string{pf->name()}
+                                + "\": " + s.message());
+  }
+  return {};
+}
+
+status profile::run_remove_pod(cycle_state& state,
+                               const model::pod& to_schedule,
+                               const model::pod& removed,
+                               const model::node_info& node) const {
+  for (const auto* pf : pre_filter_) {
+    if (!pf->has_extensions() || state.skip_filter.test(pf->slot()))
+      continue;
+    status s = pf->remove_pod(state, to_schedule, removed, node);
+    if (!s.ok())
+      return status::make_error("running RemovePod on PreFilter plugin \""
+                                + std::string{pf->name()}
+                                + "\": " + s.message());
+  }
+  return {};
+}
+
+} // namespace tessera::plugins

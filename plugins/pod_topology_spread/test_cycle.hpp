@@ -1,0 +1,199 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// Test helpers for PodTopologySpread: one scheduling cycle of the plugin
+/// alone — PreFilter, PreScore, the node scan and the feasible-set summaries
+/// each split over a number of shards, then merged — so tests can check that
+/// any shard split gives the single-shard result.
+#pragma once
+
+#include "model/node_info.hpp"
+#include "model/pod.hpp"
+#include "plugins/framework/cluster_context.hpp"
+#include "plugins/framework/cycle_state.hpp"
+#include "plugins/pod_topology_spread/pod_topology_spread.hpp"
+#include "test/support/builders.hpp"
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace tessera::plugins::pod_topology_spread_test {
+
+inline constexpr const char* zone_key = "topology.kubernetes.io/zone";
+inline constexpr const char* host_key = "kubernetes.io/hostname";
+
+inline const std::string ok = "Success";
+inline const std::string skew_fail
+  = "Unschedulable: node(s) didn't match pod topology spread constraints";
+inline const std::string label_fail
+  = "UnschedulableAndUnresolvable: node(s) didn't match pod topology spread "
+    "constraints (missing required label)";
+
+/// The cluster facts PodTopologySpread reads (the node count).
+inline cluster_context
+spread_context(const std::vector<model::node_info_ptr>& nodes) {
+  cluster_context ctx;
+  for (const auto& ni : nodes)
+    if (ni->get_node() != nullptr)
+      ++ctx.node_count;
+  return ctx;
+}
+
+/// A node: name, zone ("" = none), extra labels, and whether it carries an
+/// untolerated NoSchedule taint.
+struct spread_node {
+  std::string name;
+  std::string zone;
+  test::label_pairs labels = {};
+  bool tainted = false;
+};
+
+/// Node infos for `specs`, each pod on the node its spec.nodeName names.
+inline std::vector<model::node_info_ptr>
+spread_nodes(const std::vector<spread_node>& specs,
+             const std::vector<model::pod_ptr>& pods) {
+  std::vector<model::node_info_ptr> out;
+  for (const auto& s : specs) {
+    auto b = test::make_node(s.name);
+    if (!s.zone.empty())
+      b.zone(s.zone);
+    for (const auto& [k, v] : s.labels)
+      b.label(k, v);
+    if (s.tainted)
+      b.taint("dedicated", "x", "NoSchedule");
+    std::vector<model::pod_ptr> here;
+    for (const auto& p : pods)
+      if (p->node_name == s.name)
+        here.push_back(p);
+    out.push_back(test::make_node_info_ptr(b.build(), here));
+  }
+  return out;
+}
+
+/// `count` pods labelled app=<app> on `node` in `ns`.
+inline std::vector<model::pod_ptr> pods_on(const std::string& node, int count,
+                                           const std::string& app = "web",
+                                           const std::string& ns = "default") {
+  std::vector<model::pod_ptr> out;
+  for (int i = 0; i < count; ++i)
+    out.push_back(test::make_pod(node + "-" + app + "-" + std::to_string(i))
+                    .ns(ns)
+                    .label("app", app)
+                    .node(node)
+                    .build());
+  return out;
+}
+
+/// Concatenates pod lists.
+inline std::vector<model::pod_ptr>
+all_of(std::initializer_list<std::vector<model::pod_ptr>> lists) {
+  std::vector<model::pod_ptr> out;
+  for (const auto& l : lists)
+    out.insert(out.end(), l.begin(), l.end());
+  return out;
+}
+
+/// A constraint as the API would carry it.
+inline model::topology_spread_constraint
+constraint(const char* key, std::int32_t max_skew, bool hard,
+           const test::label_pairs& labels = {{"app", "web"}}) {
+  model::topology_spread_constraint c;
+  c.topology_key = model::symbol{key};
+  c.max_skew = max_skew;
+  c.action
+    = hard
+        ? model::topology_spread_constraint::when_unsatisfiable::do_not_schedule
+        : model::topology_spread_constraint::when_unsatisfiable::
+          schedule_anyway;
+  c.selector = test::match_labels(labels);
+  return c;
+}
+
+struct spread_cycle {
+  cycle_state state{1};
+  bool pre_filter_skipped = false;
+  bool pre_score_skipped = false;
+  bool scanned = false;
+};
+
+/// Runs PreFilter, PreScore and the node scan with the nodes dealt to
+/// `shards` shards round-robin, then merges the partials.
+inline spread_cycle prepare(const pod_topology_spread& plugin,
+                            const model::pod& p,
+                            const std::vector<model::node_info_ptr>& nodes,
+                            std::size_t shards = 1) {
+  spread_cycle out;
+  auto ctx = spread_context(nodes);
+  if (plugin.pre_filter(out.state, p, ctx).result.is_skip()) {
+    out.pre_filter_skipped = true;
+    out.state.skip_filter.set(plugin.slot());
+  }
+  if (plugin.pre_score(out.state, p, ctx).is_skip()) {
+    out.pre_score_skipped = true;
+    out.state.skip_score.set(plugin.slot());
+  }
+  if (!plugin.wants_scan(out.state, p))
+    return out;
+  out.scanned = true;
+  std::vector<std::vector<model::node_info_ptr>> split(shards);
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    split[i % shards].push_back(nodes[i]);
+  std::vector<scan_partial_ptr> partials;
+  for (const auto& part : split)
+    partials.push_back(plugin.scan(out.state, p, part));
+  plugin.merge(out.state, p, std::move(partials));
+  return out;
+}
+
+inline std::string describe_status(const status& s) {
+  if (s.ok())
+    return "Success";
+  return std::string{to_string(s.get_code())} + ": " + s.message();
+}
+
+/// Filter outcomes of every node (Success when the Filter is skipped).
+inline std::vector<std::string>
+filter_all(const pod_topology_spread& plugin, const cycle_state& state,
+           const model::pod& p,
+           const std::vector<model::node_info_ptr>& nodes) {
+  std::vector<std::string> out;
+  for (const auto& ni : nodes)
+    out.push_back(state.skip_filter.test(plugin.slot())
+                    ? "Success"
+                    : describe_status(plugin.filter(state, p, *ni)));
+  return out;
+}
+
+struct spread_scores {
+  std::vector<std::int64_t> raw;
+  std::vector<std::int64_t> normalized;
+};
+
+/// Summarizes `feasible` over `shards` shards, merges, then scores and
+/// normalizes every feasible node (empty when Score is skipped).
+inline spread_scores score_feasible(
+  const pod_topology_spread& plugin, cycle_state& state, const model::pod& p,
+  const std::vector<model::node_info_ptr>& feasible, std::size_t shards = 1) {
+  spread_scores out;
+  if (state.skip_score.test(plugin.slot()) || !plugin.wants_summary(state))
+    return out;
+  std::vector<std::vector<const model::node_info*>> split(shards);
+  for (std::size_t i = 0; i < feasible.size(); ++i)
+    split[(i + 1) % shards].push_back(feasible[i].get());
+  std::vector<feasible_summary_ptr> parts;
+  for (const auto& part : split)
+    parts.push_back(plugin.summarize(state, p, part));
+  plugin.merge_summaries(state, p, std::move(parts));
+  std::vector<node_score> list;
+  for (const auto& ni : feasible) {
+    out.raw.push_back(plugin.score(state, p, *ni));
+    list.push_back({ni->name(), out.raw.back()});
+  }
+  plugin.normalize_scores(state, p, list);
+  for (const auto& s : list)
+    out.normalized.push_back(s.score);
+  return out;
+}
+
+} // namespace tessera::plugins::pod_topology_spread_test
