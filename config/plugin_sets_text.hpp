@@ -36,7 +36,7 @@ inline std::string describe(const plugin_sets& sets) {
 /// The text form of the default profile's plugins.
 inline const std::string& default_plugin_text() {
   static const std::string text
-    = "preEnqueue: SchedulingGates DefaultPreemption\n"
+    = "preEnqueue: SchedulingGates\n"
       "queueSort: PrioritySort\n"
       "preFilter: NodeAffinity NodePorts NodeResourcesFit VolumeRestrictions "
       "NodeVolumeLimits VolumeBinding VolumeZone PodTopologySpread "
