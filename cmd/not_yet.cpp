@@ -22,9 +22,6 @@ int run_main(const args&) {
 int simulate_main(const args&) {
   return not_yet("simulate", 4);
 }
-int cluster_main(const args&) {
-  return not_yet("cluster", 5);
-}
 int perf_main(const args&) {
   return not_yet("perf", 8);
 }

@@ -1,0 +1,88 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "io/apiserver/resources.hpp"
+
+namespace tessera::apiserver {
+
+namespace {
+
+constexpr std::string_view full_verbs
+  = "create,delete,deletecollection,get,list,patch,update,watch";
+
+constexpr std::array<resource_info, 9> table = {{
+  {"", "v1", "pods", "pod", "Pod", "PodList", true, storage_kind::pod,
+   resource_view::stored, "po", full_verbs, true, false},
+  {"", "v1", "nodes", "node", "Node", "NodeList", false, storage_kind::node,
+   resource_view::stored, "no", full_verbs, true, false},
+  {"", "v1", "namespaces", "namespace", "Namespace", "NamespaceList", false,
+   storage_kind::namespace_, resource_view::stored, "ns",
+   "create,delete,get,list,patch,update,watch", true, false},
+  {"", "v1", "events", "event", "Event", "EventList", true, storage_kind::event,
+   resource_view::stored, "ev", full_verbs, false, false},
+  {"events.k8s.io", "v1", "events", "event", "Event", "EventList", true,
+   storage_kind::event, resource_view::events_v1, "ev", full_verbs, false,
+   false},
+  {"coordination.k8s.io", "v1", "leases", "lease", "Lease", "LeaseList", true,
+   storage_kind::lease, resource_view::stored, "", full_verbs, false, true},
+  {"policy", "v1", "poddisruptionbudgets", "poddisruptionbudget",
+   "PodDisruptionBudget", "PodDisruptionBudgetList", true,
+   storage_kind::pod_disruption_budget, resource_view::stored, "pdb",
+   full_verbs, true, false},
+  {"scheduling.k8s.io", "v1", "priorityclasses", "priorityclass",
+   "PriorityClass", "PriorityClassList", false, storage_kind::priority_class,
+   resource_view::stored, "pc", full_verbs, false, false},
+  // The legacy bindings collection (POST only, pod named by the body).
+  {"", "v1", "bindings", "binding", "Binding", "BindingList", true,
+   storage_kind::pod, resource_view::stored, "", "create", false, false},
+}};
+
+constexpr std::array<std::string_view, 4> groups
+  = {"coordination.k8s.io/v1", "events.k8s.io/v1", "policy/v1",
+     "scheduling.k8s.io/v1"};
+
+} // namespace
+
+std::string resource_info::api_version() const {
+  if (group.empty())
+    return std::string{version};
+  std::string out{group};
+  out += '/';
+  out += version;
+  return out;
+}
+
+std::string resource_info::qualified_name() const {
+  if (group.empty())
+    return std::string{name};
+  std::string out{name};
+  out += '.';
+  out += group;
+  return out;
+}
+
+std::span<const resource_info> all_resources() noexcept {
+  return {table.data(), table.size()};
+}
+
+const resource_info* find_resource(std::string_view group,
+                                   std::string_view version,
+                                   std::string_view name) noexcept {
+  for (const auto& r : table)
+    if (r.group == group && r.version == version && r.name == name)
+      return &r;
+  return nullptr;
+}
+
+const resource_info& primary_resource(storage_kind storage) noexcept {
+  for (const auto& r : table)
+    if (r.storage == storage && r.view == resource_view::stored
+        && r.name != "bindings")
+      return r;
+  return table[0];
+}
+
+std::span<const std::string_view> api_groups() noexcept {
+  return {groups.data(), groups.size()};
+}
+
+} // namespace tessera::apiserver

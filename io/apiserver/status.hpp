@@ -1,0 +1,150 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `api_status`: a Kubernetes `Status` failure (HTTP code, machine reason,
+/// human message, details), the error type of every store and handler call.
+/// `tessera::error` has too few codes to tell 409 AlreadyExists from 409
+/// Conflict or 400 from 422, and the wire must say which, so the API server
+/// keeps the full Status and converts to `tessera::error` (`to_error`) only
+/// at its edges. `api_result<T>` is `expected<T>` with this error type. The
+/// builders below produce upstream's exact messages (apiserver-subset §4.5).
+#pragma once
+
+#include "support/error.hpp"
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
+#include <vector>
+
+namespace tessera::apiserver {
+
+/// One entry of `details.causes` (422 Invalid).
+struct status_cause {
+  /// "FieldValueRequired", "FieldValueInvalid", "FieldValueForbidden", ...
+  std::string reason;
+  std::string message;
+  std::string field;
+};
+
+/// A failure Status as the API server sends it.
+struct api_status {
+  /// HTTP status code: 400, 403, 404, 409, 410, 422, 500, ...
+  int code = 500;
+  /// Machine-readable reason: NotFound, AlreadyExists, Conflict, Invalid, ...
+  std::string reason;
+  std::string message;
+  /// details.name, details.group, details.kind (the resource for most
+  /// reasons, the Kind for Invalid); empty fields are omitted.
+  std::string name;
+  std::string group;
+  std::string kind;
+  std::vector<status_cause> causes;
+  /// details.retryAfterSeconds for 429/504; 0 = absent.
+  int retry_after_seconds = 0;
+
+  /// The Status object as JSON text (`{"kind":"Status",...}`).
+  std::string to_json() const;
+};
+
+/// Maps a Status onto the project-wide error codes.
+error to_error(const api_status& s);
+
+/// A value or an api_status.
+template <class T> class [[nodiscard]] api_result {
+public:
+  api_result(T value) : state_(std::in_place_index<0>, std::move(value)) {
+  }
+  api_result(api_status err) : state_(std::in_place_index<1>, std::move(err)) {
+  }
+  bool has_value() const noexcept {
+    return state_.index() == 0;
+  }
+  explicit operator bool() const noexcept {
+    return has_value();
+  }
+  T& value() & {
+    return std::get<0>(state_);
+  }
+  const T& value() const& {
+    return std::get<0>(state_);
+  }
+  T&& value() && {
+    return std::get<0>(std::move(state_));
+  }
+  T& operator*() & {
+    return value();
+  }
+  const T& operator*() const& {
+    return value();
+  }
+  T* operator->() {
+    return &value();
+  }
+  const T* operator->() const {
+    return &value();
+  }
+  const api_status& err() const& {
+    return std::get<1>(state_);
+  }
+  api_status&& err() && {
+    return std::get<1>(std::move(state_));
+  }
+
+private:
+  std::variant<T, api_status> state_;
+};
+
+/// Status builders. `resource` is the plural resource qualified by its group
+/// when it has one (`pods`, `leases.coordination.k8s.io`).
+namespace status {
+/// 404 `<resource> "<name>" not found`.
+api_status not_found(std::string_view resource, std::string_view name);
+/// 409 AlreadyExists `<resource> "<name>" already exists`.
+api_status already_exists(std::string_view resource, std::string_view name);
+/// 409 Conflict `Operation cannot be fulfilled on <resource> "<name>": <why>`.
+api_status conflict(std::string_view resource, std::string_view name,
+                    std::string_view why);
+/// The stale-resourceVersion conflict.
+api_status modified_conflict(std::string_view resource, std::string_view name);
+/// 422 Invalid `<Kind>[.<group>] "<name>" is invalid: <causes>`.
+api_status invalid(std::string_view kind, std::string_view group,
+                   std::string_view name, std::vector<status_cause> causes);
+/// 400 BadRequest with `message`.
+api_status bad_request(std::string message);
+/// 403 Forbidden `<resource> "<name>" is forbidden: <why>`.
+api_status forbidden(std::string_view resource, std::string_view name,
+                     std::string_view why);
+/// 410 Expired with `message`.
+api_status expired(std::string message);
+/// 500 InternalError `Internal error occurred: <message>`.
+api_status internal(std::string_view message);
+/// 405 MethodNotAllowed.
+api_status method_not_allowed(std::string_view method,
+                              std::string_view resource);
+/// 415 UnsupportedMediaType.
+api_status unsupported_media_type(std::string_view type);
+/// 406 NotAcceptable.
+api_status not_acceptable(std::string_view accept);
+/// 504 Timeout `Timeout: Too large resource version: <rv>, current: <cur>`.
+api_status too_large_resource_version(std::uint64_t rv, std::uint64_t current);
+/// 401 Unauthorized.
+api_status unauthorized();
+/// 413 RequestEntityTooLarge.
+api_status too_large(std::size_t limit);
+
+/// Field-error cause builders, rendering `<field>: Required value` etc.
+status_cause required(std::string field);
+status_cause invalid_value(std::string field, std::string_view value,
+                           std::string_view detail);
+status_cause forbidden_field(std::string field, std::string_view detail);
+status_cause unsupported_value(std::string field, std::string_view value,
+                               std::string_view supported);
+} // namespace status
+
+/// Escapes `text` as the inside of a JSON string (no quotes added).
+void append_json_escaped(std::string& out, std::string_view text);
+
+} // namespace tessera::apiserver

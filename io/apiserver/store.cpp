@@ -1,0 +1,783 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "io/apiserver/store.hpp"
+
+#include "io/apiserver/admission.hpp"
+#include "io/apiserver/store_state.hpp"
+#include "io/apiserver/time_format.hpp"
+
+#include <boost/json.hpp>
+
+#include <algorithm>
+#include <charconv>
+
+namespace tessera::apiserver {
+
+namespace json = boost::json;
+
+namespace {
+
+std::string_view jstr(const json::object& o, std::string_view key) {
+  if (auto* v = o.if_contains(key))
+    if (auto* s = v->if_string())
+      return {s->data(), s->size()};
+  return {};
+}
+
+json::object& jobj(json::object& parent, std::string_view key) {
+  auto& v = parent[key];
+  if (!v.is_object())
+    v = json::object{};
+  return v.as_object();
+}
+
+const json::object* jobj_at(const json::object& o, std::string_view key) {
+  if (auto* v = o.if_contains(key))
+    return v->if_object();
+  return nullptr;
+}
+
+std::string make_key(std::string_view ns, std::string_view name) {
+  std::string k;
+  if (!ns.empty()) {
+    k.reserve(ns.size() + 1 + name.size());
+    k += ns;
+    k += '/';
+  }
+  k += name;
+  return k;
+}
+
+/// Parses a request body into a JSON object in a fresh arena.
+api_result<json_doc> parse_body(std::string_view body) {
+  json_doc d;
+  std::string error;
+  if (!json_doc::parse(body, d, error))
+    return status::bad_request("couldn't get version/kind; json parse error: "
+                               + error);
+  if (!d.value().is_object())
+    return status::bad_request("couldn't get version/kind; json parse error: "
+                               "the body is not a JSON object");
+  return d;
+}
+
+/// Checks kind/apiVersion of a body against the resource, then stamps the
+/// stored form's kind/apiVersion.
+std::optional<api_status> check_type(const resource_info& res,
+                                     json::object& obj) {
+  auto kind = jstr(obj, "kind");
+  auto api = jstr(obj, "apiVersion");
+  std::string want_api = res.api_version();
+  if (!api.empty() && api != want_api)
+    return status::bad_request(
+      "the API version in the data (" + std::string{api}
+      + ") does not match the expected API version (" + want_api + ")");
+  if (!kind.empty() && kind != res.kind)
+    return status::bad_request("the kind in the data (" + std::string{kind}
+                               + ") does not match the expected kind ("
+                               + std::string{res.kind} + ")");
+  obj["kind"] = res.kind;
+  obj["apiVersion"] = want_api;
+  return std::nullopt;
+}
+
+/// Converts a presented document to the stored form (events.k8s.io).
+json_doc to_stored(const resource_info& res, json_doc doc) {
+  if (res.view == resource_view::events_v1)
+    return json_doc::adopt(admission::event_v1_to_core(doc.value()));
+  return doc;
+}
+
+/// A writable copy of a stored document as `res` presents it.
+json_doc to_view(const resource_info& res, const json::value& doc) {
+  if (res.view == resource_view::events_v1)
+    return json_doc::adopt(admission::event_core_to_v1(doc));
+  return json_doc::copy_of(doc);
+}
+
+std::string storage_error_key(const resource_info& res, std::string_view ns,
+                              std::string_view name) {
+  std::string key = "/registry/";
+  key += res.name;
+  key += '/';
+  if (!ns.empty()) {
+    key += ns;
+    key += '/';
+  }
+  key += name;
+  return key;
+}
+
+api_status precondition_failed(const resource_info& res, std::string_view ns,
+                               std::string_view name, std::string_view what,
+                               std::string_view want, std::string_view have) {
+  std::string why = "StorageError: invalid object, Code: 4, Key: "
+                    + storage_error_key(res, ns, name)
+                    + ", ResourceVersion: 0, AdditionalErrorMsg: Precondition "
+                      "failed: ";
+  why += what;
+  why += " in precondition: ";
+  why += want;
+  why += ", ";
+  why += what;
+  why += " in object meta: ";
+  why += have;
+  return status::conflict(res.qualified_name(), name, why);
+}
+
+} // namespace
+
+// ---- store_state ----------------------------------------------------------
+
+store_state::store_state(store_config c) : cfg(std::move(c)) {
+  clk = cfg.time ? cfg.time : &system_clock::instance();
+  std::uint64_t seed = cfg.seed;
+  if (seed == 0)
+    seed
+      = std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32);
+  rng.seed(seed);
+  rv = cfg.initial_resource_version;
+  if (rv == 0)
+    rv = static_cast<std::uint64_t>(
+      std::chrono::duration_cast<std::chrono::microseconds>(
+        std::chrono::system_clock::now().time_since_epoch())
+        .count());
+  compacted = rv;
+  if (cfg.history_size == 0)
+    cfg.history_size = 1;
+}
+
+std::string store_state::new_uid() {
+  std::uint64_t a = rng();
+  std::uint64_t b = rng();
+  a = (a & 0xffffffffffff0fffull) | 0x0000000000004000ull;
+  b = (b & 0x3fffffffffffffffull) | 0x8000000000000000ull;
+  char buf[40];
+  std::snprintf(
+    buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
+    static_cast<unsigned>(a >> 32), static_cast<unsigned>((a >> 16) & 0xffff),
+    static_cast<unsigned>(a & 0xffff), static_cast<unsigned>(b >> 48),
+    static_cast<unsigned long long>(b & 0xffffffffffffull));
+  return buf;
+}
+
+object_ptr store_state::commit(storage_kind storage, event_type type,
+                               json_doc doc, object_ptr prev) {
+  std::uint64_t next = ++rv;
+  jobj(doc.value().as_object(), "metadata")["resourceVersion"]
+    = std::to_string(next);
+  auto obj = stored_object::make(storage, doc.value());
+  if (storage == storage_kind::priority_class) {
+    if (type == event_type::deleted) {
+      priority_classes.erase(obj->name());
+    } else {
+      const auto& d = doc.value().as_object();
+      priority_class_info pc;
+      if (auto* v = d.if_contains("value"); v && v->is_int64())
+        pc.info.value = static_cast<std::int32_t>(v->as_int64());
+      pc.info.preemption_policy = std::string{jstr(d, "preemptionPolicy")};
+      if (auto* g = d.if_contains("globalDefault"); g && g->is_bool())
+        pc.global_default = g->as_bool();
+      priority_classes.insert_or_assign(obj->name(), std::move(pc));
+    }
+  }
+  auto& map = objects[static_cast<std::size_t>(storage)];
+  if (type == event_type::deleted)
+    map.erase(obj->key());
+  else
+    map.insert_or_assign(obj->key(), current_object{obj});
+  ++stats.writes;
+  if (storage == storage_kind::pod && type != event_type::deleted) {
+    // Only the three transitions touch the timing table.
+    auto node = obj->attrs().field("spec.nodeName");
+    auto prev_node = prev ? prev->attrs().field("spec.nodeName") : nullptr;
+    bool bound = node && !node->empty() && (!prev_node || prev_node->empty());
+    auto phase = obj->attrs().field("status.phase");
+    auto prev_phase = prev ? prev->attrs().field("status.phase") : nullptr;
+    bool running = phase && *phase == "Running"
+                   && (!prev_phase || *prev_phase != "Running");
+    if (type == event_type::added || bound || running) {
+      auto now = clk->now();
+      auto& t = timings[obj->key()];
+      if (type == event_type::added)
+        t = pod_timing{now, std::nullopt, std::nullopt};
+      if (bound)
+        t.bound = now;
+      if (running)
+        t.running = now;
+    }
+  }
+  history.push_back(history_record{next, storage, type, obj, std::move(prev)});
+  while (history.size() > cfg.history_size) {
+    compacted = history.front().rv;
+    history.pop_front();
+  }
+  fan_out(history.back());
+  return obj;
+}
+
+// ---- store: construction and reads ---------------------------------------
+
+store::store(store_config config)
+  : state_(std::make_shared<store_state>(std::move(config))) {
+  if (!state_->cfg.bootstrap)
+    return;
+  const auto* ns = find_resource("", "v1", "namespaces");
+  for (const char* name :
+       {"default", "kube-system", "kube-public", "kube-node-lease"}) {
+    auto r = create(*ns, "",
+                    std::string{R"({"metadata":{"name":")"} + name + "\"}}");
+    (void)r;
+  }
+  const auto* pc = find_resource("scheduling.k8s.io", "v1", "priorityclasses");
+  auto r1 = create(
+    *pc, "",
+    R"({"metadata":{"name":"system-node-critical"},"value":2000001000,)"
+    R"("description":"Used for system critical pods that must not be moved from their current node."})");
+  auto r2 = create(
+    *pc, "",
+    R"({"metadata":{"name":"system-cluster-critical"},"value":2000000000,)"
+    R"("description":"Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."})");
+  (void)r1;
+  (void)r2;
+}
+
+store::~store() {
+  close_watchers();
+}
+
+const clock& store::time() const noexcept {
+  return *state_->clk;
+}
+
+std::uint64_t store::resource_version() const {
+  std::lock_guard lock{state_->mu};
+  return state_->rv;
+}
+
+std::uint64_t store::compacted_resource_version() const {
+  std::lock_guard lock{state_->mu};
+  return state_->compacted;
+}
+
+api_result<object_ptr> store::get(const resource_info& res, std::string_view ns,
+                                  std::string_view name) const {
+  object_ptr obj;
+  {
+    std::lock_guard lock{state_->mu};
+    auto& map = state_->objects[static_cast<std::size_t>(res.storage)];
+    auto it = map.find(make_key(res.namespaced ? ns : "", name));
+    if (it != map.end())
+      obj = it->second.obj;
+  }
+  if (!obj)
+    return status::not_found(res.qualified_name(), name);
+  return present(res, obj);
+}
+
+// ---- writes ---------------------------------------------------------------
+
+api_result<object_ptr> store::create(const resource_info& res,
+                                     std::string_view ns, std::string_view body,
+                                     const write_options& options) {
+  auto parsed = parse_body(body);
+  if (!parsed)
+    return parsed.err();
+  json_doc doc = std::move(*parsed);
+  if (auto e = check_type(res, doc.value().as_object()))
+    return *e;
+  doc = to_stored(res, std::move(doc));
+  auto& root = doc.value().as_object();
+  auto& req_meta = jobj(root, "metadata");
+  if (res.namespaced) {
+    auto body_ns = jstr(req_meta, "namespace");
+    if (body_ns.empty())
+      req_meta["namespace"] = ns;
+    else if (!ns.empty() && body_ns != ns)
+      return status::bad_request("the namespace of the provided object does "
+                                 "not match the namespace sent on the request");
+  } else {
+    req_meta.erase("namespace");
+  }
+  if (!jstr(req_meta, "resourceVersion").empty())
+    return status::internal("resourceVersion should not be set on objects to "
+                            "be created");
+  // Fields only the server sets.
+  for (std::string_view k :
+       {"uid", "creationTimestamp", "deletionTimestamp",
+        "deletionGracePeriodSeconds", "selfLink", "managedFields"})
+    req_meta.erase(k);
+  const std::string obj_ns{jstr(req_meta, "namespace")};
+  // From here on `root` may grow, which invalidates references into it:
+  // metadata is looked up afresh after each step that inserts keys.
+  admission::apply_defaults(res.storage, root);
+  if (res.storage == storage_kind::pod)
+    admission::reset_pod_status(root);
+
+  auto& st = *state_;
+  std::lock_guard lock{st.mu};
+  auto& map = st.objects[static_cast<std::size_t>(res.storage)];
+  if (res.namespaced) {
+    auto& nss = st.objects[static_cast<std::size_t>(storage_kind::namespace_)];
+    if (nss.find(obj_ns) == nss.end())
+      return status::not_found("namespaces", obj_ns);
+  }
+  std::string name{jstr(jobj(root, "metadata"), "name")};
+  if (name.empty()) {
+    auto& meta = jobj(root, "metadata");
+    auto prefix = jstr(meta, "generateName");
+    if (!prefix.empty()) {
+      static constexpr char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
+      for (int attempt = 0; attempt < 16; ++attempt) {
+        std::string candidate{prefix};
+        for (int i = 0; i < 5; ++i)
+          candidate += alphabet[st.rng() % (sizeof alphabet - 1)];
+        if (map.find(make_key(obj_ns, candidate)) == map.end()) {
+          name = std::move(candidate);
+          break;
+        }
+      }
+      meta["name"] = name;
+    }
+  }
+  if (res.storage == storage_kind::namespace_)
+    admission::apply_defaults(res.storage, root); // label needs the name
+  if (res.storage == storage_kind::pod) {
+    std::optional<admission::priority_info> global;
+    for (const auto& [k, pc] : st.priority_classes)
+      if (pc.global_default)
+        global = pc.info;
+    auto err = admission::resolve_priority(
+      root,
+      [&](std::string_view cls) -> std::optional<admission::priority_info> {
+        auto it = st.priority_classes.find(cls);
+        if (it == st.priority_classes.end())
+          return std::nullopt;
+        return it->second.info;
+      },
+      global);
+    if (err)
+      return *err;
+    admission::add_default_tolerations(root);
+  }
+  auto causes = admission::validate(res.storage, root);
+  if (!causes.empty())
+    return status::invalid(res.kind, res.group, name, std::move(causes));
+  if (res.storage == storage_kind::priority_class) {
+    auto* g = root.if_contains("globalDefault");
+    if (g && g->is_bool() && g->as_bool())
+      for (const auto& [k, pc] : st.priority_classes) {
+        if (pc.global_default)
+          return status::invalid(
+            res.kind, res.group, name,
+            {status::invalid_value("globalDefault", "true",
+                                   "globalDefault is already set by " + k)});
+      }
+  }
+  auto key = make_key(obj_ns, name);
+  if (map.find(key) != map.end())
+    return status::already_exists(res.qualified_name(), name);
+  auto& meta = jobj(root, "metadata");
+  meta["uid"] = st.new_uid();
+  meta["creationTimestamp"] = format_time(st.clk->wall_now());
+  if (res.storage == storage_kind::pod
+      || res.storage == storage_kind::pod_disruption_budget)
+    meta["generation"] = 1;
+  if (options.dry_run)
+    return present(res, stored_object::make(res.storage, doc.value()));
+  auto obj = st.commit(res.storage, event_type::added, std::move(doc), nullptr);
+  if (res.storage == storage_kind::event && st.cfg.event_limit > 0) {
+    // The event ring: drop the oldest events beyond the limit.
+    st.event_order.push_back(key);
+    while (map.size() > st.cfg.event_limit && !st.event_order.empty()) {
+      auto it = map.find(st.event_order.front());
+      st.event_order.pop_front();
+      if (it != map.end()) {
+        auto victim = it->second.obj;
+        st.commit(storage_kind::event, event_type::deleted, victim->parse(),
+                  victim);
+      }
+    }
+    if (st.event_order.size() > 2 * st.cfg.event_limit)
+      std::erase_if(st.event_order,
+                    [&](const std::string& k) { return !map.contains(k); });
+  }
+  return present(res, obj);
+}
+
+namespace {
+
+/// Finishes an update or patch under the lock: status/spec split,
+/// immutable metadata, defaults, validation, no-op detection, commit.
+api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
+                                     const object_ptr& old,
+                                     const json::value& old_doc, json_doc doc,
+                                     subresource sub, bool dry_run) {
+  auto& root = doc.value().as_object();
+  const auto& old_root = old_doc.as_object();
+  if (sub == subresource::status) {
+    // Only status changes; everything else is the stored object's.
+    json::value merged(old_doc, doc.value().storage());
+    if (auto* s = root.if_contains("status"))
+      merged.as_object()["status"] = *s;
+    else
+      merged.as_object().erase("status");
+    doc.value() = std::move(merged);
+  } else if (res.has_status) {
+    auto* s = old_root.if_contains("status");
+    auto* cur = root.if_contains("status");
+    if (!s)
+      root.erase("status");
+    else if (!cur || *cur != *s)
+      root["status"] = *s;
+  }
+  auto& new_root = doc.value().as_object();
+  auto& meta = jobj(new_root, "metadata");
+  const json::object* old_meta = jobj_at(old_root, "metadata");
+  for (std::string_view k :
+       {"uid", "creationTimestamp", "deletionTimestamp",
+        "deletionGracePeriodSeconds", "generation", "namespace", "name"}) {
+    meta.erase(k);
+    if (old_meta)
+      if (auto* v = old_meta->if_contains(k))
+        meta[k] = *v;
+  }
+  meta.erase("managedFields");
+  meta.erase("selfLink");
+  new_root["kind"] = old_root.at("kind");
+  new_root["apiVersion"] = old_root.at("apiVersion");
+  admission::apply_defaults(res.storage, new_root);
+  auto& meta2 = jobj(new_root, "metadata");
+  auto causes = admission::validate(res.storage, new_root);
+  if (!causes.empty())
+    return status::invalid(res.kind, res.group, old->name(), std::move(causes));
+  auto* old_spec = old_root.if_contains("spec");
+  auto* new_spec = new_root.if_contains("spec");
+  const bool spec_changed = (old_spec == nullptr) != (new_spec == nullptr)
+                            || (old_spec && *old_spec != *new_spec);
+  if (spec_changed && res.storage == storage_kind::pod
+      && sub == subresource::main && old_spec && new_spec
+      && old_spec->is_object() && new_spec->is_object())
+    if (auto cause = admission::check_pod_spec_update(old_spec->as_object(),
+                                                      new_spec->as_object()))
+      return status::invalid(res.kind, res.group, old->name(), {*cause});
+  // Bump generation on spec changes for kinds that track it.
+  if (res.storage == storage_kind::pod
+      || res.storage == storage_kind::pod_disruption_budget) {
+    if (spec_changed) {
+      std::int64_t gen = 1;
+      if (auto* g = meta2.if_contains("generation"); g && g->is_int64())
+        gen = g->as_int64() + 1;
+      meta2["generation"] = gen;
+    }
+  }
+  meta2["resourceVersion"] = std::to_string(old->resource_version());
+  if (doc.value() == old_doc) {
+    ++st.stats.noop_writes;
+    return present(res, old);
+  }
+  if (dry_run)
+    return present(res, stored_object::make(res.storage, doc.value()));
+  return present(
+    res, st.commit(res.storage, event_type::modified, std::move(doc), old));
+}
+
+} // namespace
+
+api_result<object_ptr> store::update(const resource_info& res,
+                                     std::string_view ns, std::string_view name,
+                                     std::string_view body, subresource sub,
+                                     const write_options& options) {
+  auto parsed = parse_body(body);
+  if (!parsed)
+    return parsed.err();
+  json_doc doc = std::move(*parsed);
+  if (auto e = check_type(res, doc.value().as_object()))
+    return *e;
+  doc = to_stored(res, std::move(doc));
+  auto& meta = jobj(doc.value().as_object(), "metadata");
+  auto body_name = jstr(meta, "name");
+  if (body_name != name)
+    return status::bad_request(
+      "the name of the object (" + std::string{body_name}
+      + ") does not match the name on the URL (" + std::string{name} + ")");
+  if (res.namespaced) {
+    auto body_ns = jstr(meta, "namespace");
+    if (!body_ns.empty() && body_ns != ns)
+      return status::bad_request("the namespace of the provided object does "
+                                 "not match the namespace sent on the request");
+  }
+  const std::string body_rv{jstr(meta, "resourceVersion")};
+  auto& st = *state_;
+  std::lock_guard lock{st.mu};
+  auto& map = st.objects[static_cast<std::size_t>(res.storage)];
+  auto it = map.find(make_key(res.namespaced ? ns : "", name));
+  if (it == map.end())
+    return status::not_found(res.qualified_name(), name);
+  object_ptr old = it->second.obj;
+  json_doc old_parsed = old->parse();
+  const json::value& old_doc = old_parsed.value();
+  if (body_rv.empty()) {
+    if (res.requires_resource_version)
+      return status::invalid(
+        res.kind, res.group, name,
+        {status::invalid_value("metadata.resourceVersion", "0x0",
+                               "must be specified for an update")});
+  } else if (body_rv != std::to_string(old->resource_version())) {
+    return status::modified_conflict(res.qualified_name(), name);
+  }
+  return finish_update(st, res, old, old_doc, std::move(doc), sub,
+                       options.dry_run);
+}
+
+api_result<object_ptr> store::patch(const resource_info& res,
+                                    std::string_view ns, std::string_view name,
+                                    patch_type type, std::string_view body,
+                                    subresource sub,
+                                    const write_options& options) {
+  if (type == patch_type::apply)
+    return status::unsupported_media_type("application/apply-patch+yaml");
+  json::error_code ec;
+  json::value patch_doc = json::parse(body, ec);
+  if (ec)
+    return status::bad_request("error decoding patch: " + ec.message());
+  auto& st = *state_;
+  std::lock_guard lock{st.mu};
+  auto& map = st.objects[static_cast<std::size_t>(res.storage)];
+  auto it = map.find(make_key(res.namespaced ? ns : "", name));
+  if (it == map.end())
+    return status::not_found(res.qualified_name(), name);
+  object_ptr old = it->second.obj;
+  json_doc old_parsed = old->parse();
+  const json::value& old_doc = old_parsed.value();
+  json_doc doc = to_view(res, old_doc);
+  if (auto err = apply_patch(doc.value(), patch_doc, type, res.storage))
+    return status::invalid(res.kind, res.group, name,
+                           {status_cause{"FieldValueInvalid", *err, ""}});
+  if (!doc.value().is_object())
+    return status::bad_request("the patch produced a non-object");
+  auto& meta = jobj(doc.value().as_object(), "metadata");
+  auto patched_rv = jstr(meta, "resourceVersion");
+  if (!patched_rv.empty()
+      && patched_rv != std::to_string(old->resource_version()))
+    return status::modified_conflict(res.qualified_name(), name);
+  if (jstr(meta, "name") != name)
+    return status::bad_request("the name of the object cannot be changed by "
+                               "a patch");
+  doc = to_stored(res, std::move(doc));
+  return finish_update(st, res, old, old_doc, std::move(doc), sub,
+                       options.dry_run);
+}
+
+api_result<delete_result> store::remove(const resource_info& res,
+                                        std::string_view ns,
+                                        std::string_view name,
+                                        const delete_options& opts) {
+  auto& st = *state_;
+  std::lock_guard lock{st.mu};
+  auto& map = st.objects[static_cast<std::size_t>(res.storage)];
+  auto key = make_key(res.namespaced ? ns : "", name);
+  auto it = map.find(key);
+  if (it == map.end())
+    return status::not_found(res.qualified_name(), name);
+  object_ptr old = it->second.obj;
+  // The final state, and for a graceful deletion the next one, start from
+  // a fresh parse of the current version.
+  json_doc doc = old->parse();
+  if (opts.precondition_uid && *opts.precondition_uid != old->uid())
+    return precondition_failed(res, ns, name, "UID", *opts.precondition_uid,
+                               old->uid());
+  if (opts.precondition_resource_version
+      && *opts.precondition_resource_version
+           != std::to_string(old->resource_version()))
+    return precondition_failed(res, ns, name, "ResourceVersion",
+                               *opts.precondition_resource_version,
+                               std::to_string(old->resource_version()));
+  if (res.storage == storage_kind::pod) {
+    const auto& root = doc.value().as_object();
+    const json::object* spec = jobj_at(root, "spec");
+    std::int64_t grace = 30;
+    if (opts.grace_period_seconds) {
+      grace = *opts.grace_period_seconds;
+    } else if (spec) {
+      if (auto* g = spec->if_contains("terminationGracePeriodSeconds");
+          g && g->is_int64())
+        grace = g->as_int64();
+    }
+    auto node = old->attrs().field("spec.nodeName");
+    auto phase = old->attrs().field("status.phase");
+    if (!node || node->empty()
+        || (phase && (*phase == "Succeeded" || *phase == "Failed")))
+      grace = 0;
+    if (grace < 0)
+      grace = 1;
+    if (grace > 0) {
+      auto deadline = st.clk->wall_now() + std::chrono::seconds(grace);
+      const json::object* meta = jobj_at(root, "metadata");
+      if (meta && meta->contains("deletionTimestamp")) {
+        auto cur = parse_time(jstr(*meta, "deletionTimestamp"));
+        if (cur && *cur <= deadline)
+          return delete_result{present(res, old), false};
+      }
+      auto& m = jobj(doc.value().as_object(), "metadata");
+      m["deletionTimestamp"] = format_time(deadline);
+      m["deletionGracePeriodSeconds"] = grace;
+      if (opts.dry_run)
+        return delete_result{
+          present(res, stored_object::make(res.storage, doc.value())), false};
+      auto obj
+        = st.commit(res.storage, event_type::modified, std::move(doc), old);
+      return delete_result{present(res, obj), false};
+    }
+  }
+  if (opts.dry_run)
+    return delete_result{present(res, old), true};
+  if (res.storage == storage_kind::namespace_) {
+    // Namespace termination, simplified: its contents go at once.
+    std::string prefix = std::string{name} + '/';
+    for (std::size_t s = 0; s < storage_kind_count; ++s) {
+      auto& m = st.objects[s];
+      std::vector<std::string> doomed;
+      for (auto i = m.lower_bound(prefix);
+           i != m.end() && i->first.compare(0, prefix.size(), prefix) == 0; ++i)
+        doomed.push_back(i->first);
+      for (const auto& k : doomed) {
+        auto i = m.find(k);
+        auto o = i->second.obj;
+        st.commit(static_cast<storage_kind>(s), event_type::deleted, o->parse(),
+                  o);
+      }
+    }
+  }
+  auto obj = st.commit(res.storage, event_type::deleted, std::move(doc), old);
+  return delete_result{present(res, obj), true};
+}
+
+api_result<object_ptr> store::bind(const binding& b) {
+  static const resource_info& pods = primary_resource(storage_kind::pod);
+  if (b.node.empty())
+    return status::invalid("Binding", "", b.name,
+                           {status::required("target.name")});
+  auto& st = *state_;
+  std::lock_guard lock{st.mu};
+  auto& map = st.objects[static_cast<std::size_t>(storage_kind::pod)];
+  auto it = map.find(make_key(b.ns, b.name));
+  if (it == map.end())
+    return status::not_found("pods", b.name);
+  object_ptr old = it->second.obj;
+  if (st.bind_fail_fraction > 0
+      && std::uniform_real_distribution<double>(0, 1)(st.rng)
+           < st.bind_fail_fraction) {
+    ++st.stats.bind_conflicts;
+    return status::internal(
+      "injected binding failure (--fault-bind-error-rate)");
+  }
+  if (!b.uid.empty() && b.uid != old->uid()) {
+    ++st.stats.bind_conflicts;
+    return precondition_failed(pods, b.ns, b.name, "UID", b.uid, old->uid());
+  }
+  if (!b.resource_version.empty()
+      && b.resource_version != std::to_string(old->resource_version())) {
+    ++st.stats.bind_conflicts;
+    return precondition_failed(pods, b.ns, b.name, "ResourceVersion",
+                               b.resource_version,
+                               std::to_string(old->resource_version()));
+  }
+  // Checked on the parse that becomes the new version.
+  json_doc doc = old->parse();
+  const auto& root = doc.value().as_object();
+  const json::object* meta = jobj_at(root, "metadata");
+  const json::object* spec = jobj_at(root, "spec");
+  auto fail = [&](std::string why) {
+    ++st.stats.bind_conflicts;
+    return status::conflict("pods/binding", b.name, why);
+  };
+  if (meta && meta->contains("deletionTimestamp"))
+    return fail("pod " + b.name
+                + " is being deleted, cannot be assigned to a host");
+  if (spec) {
+    auto node = jstr(*spec, "nodeName");
+    if (!node.empty())
+      return fail("pod " + b.name + " is already assigned to node \""
+                  + std::string{node} + "\"");
+    if (auto* g = spec->if_contains("schedulingGates");
+        g && g->is_array() && !g->as_array().empty())
+      return fail("pod " + b.name + " has non-empty .spec.schedulingGates");
+  }
+  auto& r = doc.value().as_object();
+  jobj(r, "spec")["nodeName"] = b.node;
+  if (!b.annotations.empty()) {
+    auto& ann = jobj(jobj(r, "metadata"), "annotations");
+    for (const auto& [k, v] : b.annotations)
+      ann[k] = v;
+  }
+  auto& status_obj = jobj(r, "status");
+  auto& cv = status_obj["conditions"];
+  if (!cv.is_array())
+    cv = json::array{};
+  auto& conds = cv.as_array();
+  json::object cond;
+  cond["type"] = "PodScheduled";
+  cond["status"] = "True";
+  cond["lastProbeTime"] = nullptr;
+  cond["lastTransitionTime"] = format_time(st.clk->wall_now());
+  bool replaced = false;
+  for (auto& c : conds)
+    if (auto* co = c.if_object(); co && jstr(*co, "type") == "PodScheduled") {
+      c = cond;
+      replaced = true;
+    }
+  if (!replaced)
+    conds.push_back(std::move(cond));
+  ++st.stats.binds;
+  return st.commit(storage_kind::pod, event_type::modified, std::move(doc),
+                   old);
+}
+
+// ---- timings, stats, faults -------------------------------------------------
+
+std::optional<pod_timing> store::timing(std::string_view ns,
+                                        std::string_view name) const {
+  std::lock_guard lock{state_->mu};
+  auto it = state_->timings.find(make_key(ns, name));
+  if (it == state_->timings.end())
+    return std::nullopt;
+  return it->second;
+}
+
+std::vector<std::pair<std::string, pod_timing>> store::timings() const {
+  std::lock_guard lock{state_->mu};
+  return {state_->timings.begin(), state_->timings.end()};
+}
+
+void store::clear_timings() {
+  std::lock_guard lock{state_->mu};
+  state_->timings.clear();
+}
+
+store_stats store::stats() const {
+  std::lock_guard lock{state_->mu};
+  auto s = state_->stats;
+  s.watchers_open = 0;
+  for (const auto& ws : state_->watchers)
+    s.watchers_open += ws.size();
+  return s;
+}
+
+void store::compact(std::size_t keep) {
+  std::lock_guard lock{state_->mu};
+  auto& st = *state_;
+  while (st.history.size() > keep) {
+    st.compacted = st.history.front().rv;
+    st.history.pop_front();
+  }
+  if (st.history.empty())
+    st.compacted = st.rv;
+}
+
+void store::fail_binds(double fraction) {
+  std::lock_guard lock{state_->mu};
+  state_->bind_fail_fraction = std::clamp(fraction, 0.0, 1.0);
+}
+
+} // namespace tessera::apiserver

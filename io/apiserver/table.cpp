@@ -1,0 +1,312 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "io/apiserver/table.hpp"
+
+#include "io/apiserver/time_format.hpp"
+
+#include <boost/json.hpp>
+
+#include <set>
+
+namespace tessera::apiserver {
+
+namespace json = boost::json;
+
+namespace {
+
+struct column {
+  const char* name;
+  const char* type;
+  const char* format;
+  const char* description;
+  int priority;
+};
+
+constexpr column pod_columns[] = {
+  {"Name", "string", "name", "Name must be unique within a namespace.", 0},
+  {"Ready", "string", "",
+   "The aggregate readiness state of this pod for accepting traffic.", 0},
+  {"Status", "string", "",
+   "The aggregate status of the containers in this pod.", 0},
+  {"Restarts", "integer", "",
+   "The number of times the containers in this pod have been restarted.", 0},
+  {"Age", "string", "",
+   "CreationTimestamp is a timestamp representing the server time when this "
+   "object was created.",
+   0},
+  {"IP", "string", "",
+   "IP address allocated to the pod. Routable at least within the cluster. "
+   "Empty if not yet allocated.",
+   1},
+  {"Node", "string", "",
+   "NodeName is a request to schedule this pod onto a specific node.", 1},
+  {"Nominated Node", "string", "",
+   "nominatedNodeName is set when this pod preempts other pods on the node.",
+   1},
+  {"Readiness Gates", "string", "",
+   "If specified, all readiness gates will be evaluated for pod readiness.", 1},
+};
+
+constexpr column node_columns[] = {
+  {"Name", "string", "name", "Name must be unique within a namespace.", 0},
+  {"Status", "string", "", "The status of the node", 0},
+  {"Roles", "string", "", "The roles of the node", 0},
+  {"Age", "string", "",
+   "CreationTimestamp is a timestamp representing the server time when this "
+   "object was created.",
+   0},
+  {"Version", "string", "", "Kubelet Version reported by the node.", 0},
+  {"Internal-IP", "string", "",
+   "List of addresses reachable to the node. Queried from cloud provider, if "
+   "available.",
+   1},
+  {"External-IP", "string", "",
+   "List of addresses reachable to the node. Queried from cloud provider, if "
+   "available.",
+   1},
+  {"OS-Image", "string", "",
+   "OS Image reported by the node from /etc/os-release (e.g. Debian GNU/Linux "
+   "7 (wheezy)).",
+   1},
+  {"Kernel-Version", "string", "",
+   "Kernel Version reported by the node from 'uname -r' (e.g. "
+   "3.16.0-0.bpo.4-amd64).",
+   1},
+  {"Container-Runtime", "string", "",
+   "ContainerRuntime Version reported by the node through runtime remote API "
+   "(e.g. containerd://1.4.2).",
+   1},
+};
+
+std::string_view tstr(const json::object* o, std::string_view key) {
+  if (o)
+    if (auto* v = o->if_contains(key))
+      if (auto* s = v->if_string())
+        return {s->data(), s->size()};
+  return {};
+}
+
+const json::object* tobj(const json::object* o, std::string_view key) {
+  if (o)
+    if (auto* v = o->if_contains(key))
+      return v->if_object();
+  return nullptr;
+}
+
+const json::array* tarr(const json::object* o, std::string_view key) {
+  if (o)
+    if (auto* v = o->if_contains(key))
+      return v->if_array();
+  return nullptr;
+}
+
+std::string or_none(std::string_view s) {
+  return s.empty() ? std::string{"<none>"} : std::string{s};
+}
+
+std::string age_of(const json::object* meta,
+                   std::chrono::system_clock::time_point now) {
+  auto t = parse_time(tstr(meta, "creationTimestamp"));
+  if (!t)
+    return "<unknown>";
+  return format_age(now - *t);
+}
+
+json::array pod_cells(const json::object& pod,
+                      std::chrono::system_clock::time_point now) {
+  const json::object* meta = tobj(&pod, "metadata");
+  const json::object* spec = tobj(&pod, "spec");
+  const json::object* status = tobj(&pod, "status");
+  std::size_t total = 0;
+  if (auto* cs = tarr(spec, "containers"))
+    total = cs->size();
+  std::size_t ready = 0;
+  std::int64_t restarts = 0;
+  std::string reason{tstr(status, "phase")};
+  if (!tstr(status, "reason").empty())
+    reason = tstr(status, "reason");
+  if (auto* statuses = tarr(status, "containerStatuses")) {
+    for (const auto& c : *statuses) {
+      auto* co = c.if_object();
+      if (!co)
+        continue;
+      if (auto* r = co->if_contains("ready"); r && r->is_bool() && r->as_bool())
+        ++ready;
+      if (auto* rc = co->if_contains("restartCount"); rc && rc->is_int64())
+        restarts += rc->as_int64();
+      const json::object* state = tobj(co, "state");
+      if (auto* w = tobj(state, "waiting"); w && !tstr(w, "reason").empty())
+        reason = tstr(w, "reason");
+    }
+  }
+  if (meta && meta->contains("deletionTimestamp"))
+    reason = "Terminating";
+  if (reason.empty())
+    reason = "Pending";
+  json::array cells;
+  cells.emplace_back(tstr(meta, "name"));
+  cells.emplace_back(std::to_string(ready) + "/" + std::to_string(total));
+  cells.emplace_back(reason);
+  cells.emplace_back(restarts);
+  cells.emplace_back(age_of(meta, now));
+  cells.emplace_back(or_none(tstr(status, "podIP")));
+  cells.emplace_back(or_none(tstr(spec, "nodeName")));
+  cells.emplace_back(or_none(tstr(status, "nominatedNodeName")));
+  cells.emplace_back("<none>");
+  return cells;
+}
+
+json::array node_cells(const json::object& node,
+                       std::chrono::system_clock::time_point now) {
+  const json::object* meta = tobj(&node, "metadata");
+  const json::object* spec = tobj(&node, "spec");
+  const json::object* status = tobj(&node, "status");
+  std::string state = "Unknown";
+  if (auto* conds = tarr(status, "conditions"))
+    for (const auto& c : *conds)
+      if (auto* co = c.if_object(); co && tstr(co, "type") == "Ready")
+        state = tstr(co, "status") == "True" ? "Ready" : "NotReady";
+  if (spec)
+    if (auto* u = spec->if_contains("unschedulable");
+        u && u->is_bool() && u->as_bool())
+      state += ",SchedulingDisabled";
+  std::set<std::string> role_set;
+  if (auto* labels = tobj(meta, "labels"))
+    for (const auto& kv : *labels) {
+      std::string_view k = kv.key();
+      constexpr std::string_view prefix = "node-role.kubernetes.io/";
+      std::string_view role;
+      if (k.substr(0, prefix.size()) == prefix)
+        role = k.substr(prefix.size());
+      else if (k == "kubernetes.io/role" && kv.value().is_string())
+        role = kv.value().as_string();
+      if (!role.empty())
+        role_set.emplace(role);
+    }
+  std::string roles;
+  for (const auto& r : role_set) {
+    if (!roles.empty())
+      roles += ',';
+    roles += r;
+  }
+  std::string internal_ip, external_ip;
+  if (auto* addrs = tarr(status, "addresses"))
+    for (const auto& a : *addrs)
+      if (auto* ao = a.if_object()) {
+        if (tstr(ao, "type") == "InternalIP" && internal_ip.empty())
+          internal_ip = tstr(ao, "address");
+        if (tstr(ao, "type") == "ExternalIP" && external_ip.empty())
+          external_ip = tstr(ao, "address");
+      }
+  const json::object* info = tobj(status, "nodeInfo");
+  json::array cells;
+  cells.emplace_back(tstr(meta, "name"));
+  cells.emplace_back(state);
+  cells.emplace_back(or_none(roles));
+  cells.emplace_back(age_of(meta, now));
+  cells.emplace_back(tstr(info, "kubeletVersion"));
+  cells.emplace_back(or_none(internal_ip));
+  cells.emplace_back(or_none(external_ip));
+  cells.emplace_back(or_none(tstr(info, "osImage")));
+  cells.emplace_back(or_none(tstr(info, "kernelVersion")));
+  cells.emplace_back(or_none(tstr(info, "containerRuntimeVersion")));
+  return cells;
+}
+
+json::array column_definitions(const resource_info& res) {
+  json::array out;
+  auto add = [&](const column& c) {
+    json::object o;
+    o["name"] = c.name;
+    o["type"] = c.type;
+    o["format"] = c.format;
+    o["description"] = c.description;
+    o["priority"] = c.priority;
+    out.push_back(std::move(o));
+  };
+  if (res.storage == storage_kind::pod)
+    for (const auto& c : pod_columns)
+      add(c);
+  else
+    for (const auto& c : node_columns)
+      add(c);
+  return out;
+}
+
+json::object row_for(const resource_info& res, const stored_object& obj,
+                     std::chrono::system_clock::time_point now) {
+  auto parsed = obj.parse();
+  const auto& doc = parsed.value().as_object();
+  json::object row;
+  row["cells"] = res.storage == storage_kind::pod ? pod_cells(doc, now)
+                                                  : node_cells(doc, now);
+  json::object partial;
+  partial["kind"] = "PartialObjectMetadata";
+  partial["apiVersion"] = "meta.k8s.io/v1";
+  if (auto* m = doc.if_contains("metadata"))
+    partial["metadata"] = *m;
+  row["object"] = std::move(partial);
+  return row;
+}
+
+} // namespace
+
+bool has_table(const resource_info& resource) noexcept {
+  return resource.view == resource_view::stored
+         && (resource.storage == storage_kind::pod
+             || resource.storage == storage_kind::node)
+         && resource.name != "bindings";
+}
+
+std::string render_table(const resource_info& res,
+                         const std::vector<object_ptr>& items,
+                         std::uint64_t resource_version,
+                         std::string_view continue_token,
+                         std::int64_t remaining_item_count,
+                         std::chrono::system_clock::time_point now) {
+  json::object t;
+  t["kind"] = "Table";
+  t["apiVersion"] = "meta.k8s.io/v1";
+  json::object meta;
+  meta["resourceVersion"] = std::to_string(resource_version);
+  if (!continue_token.empty()) {
+    meta["continue"] = continue_token;
+    if (remaining_item_count >= 0)
+      meta["remainingItemCount"] = remaining_item_count;
+  }
+  t["metadata"] = std::move(meta);
+  t["columnDefinitions"] = column_definitions(res);
+  json::array rows;
+  rows.reserve(items.size());
+  for (const auto& o : items)
+    rows.push_back(row_for(res, *o, now));
+  t["rows"] = std::move(rows);
+  return json::serialize(t);
+}
+
+std::string render_table_event(const resource_info& res, const watch_event& ev,
+                               bool with_columns,
+                               std::chrono::system_clock::time_point now) {
+  std::string out = "{\"type\":\"";
+  out += to_string(ev.type);
+  out += "\",\"object\":";
+  if (ev.type == event_type::bookmark || ev.type == event_type::error) {
+    out += ev.object->json();
+  } else {
+    json::object t;
+    t["kind"] = "Table";
+    t["apiVersion"] = "meta.k8s.io/v1";
+    t["metadata"] = json::object{
+      {"resourceVersion", std::to_string(ev.object->resource_version())}};
+    if (with_columns)
+      t["columnDefinitions"] = column_definitions(res);
+    else
+      t["columnDefinitions"] = nullptr;
+    t["rows"] = json::array{row_for(res, *ev.object, now)};
+    out += json::serialize(t);
+  }
+  out += "}\n";
+  return out;
+}
+
+} // namespace tessera::apiserver
