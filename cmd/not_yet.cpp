@@ -19,9 +19,6 @@ int not_yet(const char* verb, int issue) {
 int run_main(const args&) {
   return not_yet("run", 6);
 }
-int simulate_main(const args&) {
-  return not_yet("simulate", 4);
-}
 int perf_main(const args&) {
   return not_yet("perf", 8);
 }

@@ -1,0 +1,72 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/behaviors.hpp"
+
+#include <caf/all.hpp>
+
+namespace tessera::actors {
+
+namespace {
+
+// The binder's CAF-side ports: the sink's completion comes back as a
+// message, so binder_state only ever runs inside the actor.
+struct binder_cell : binder_ports {
+  static inline const char* name = "binder";
+
+  binder_actor::stateful_pointer<binder_cell> self = nullptr;
+  cluster_sink* out = nullptr;
+  cache_actor cache_handle;
+  queue_actor queue_handle;
+  std::unique_ptr<binder_state> state;
+
+  void start_bind(std::uint64_t id, const model::pod_ptr& pod,
+                  model::symbol node) override {
+    auto me = caf::actor_cast<binder_actor>(self);
+    out->bind(pod, node, [me, id](error err) {
+      caf::anon_send(me, bind_done_atom::value, id,
+                     static_cast<std::uint8_t>(err.code), err.message);
+    });
+  }
+  void finish_binding(const model::pod_ptr& pod) override {
+    self->send(cache_handle, finish_atom::value, pod);
+  }
+  void forget(const model::pod_ptr& pod) override {
+    self->send(cache_handle, forget_atom::value, pod);
+  }
+  void bound(bind_outcome_ptr o) override {
+    self->send(queue_handle, bound_atom::value, std::move(o));
+  }
+  cluster_sink& sink() override {
+    return *out;
+  }
+};
+
+binder_actor::behavior_type
+binder(binder_actor::stateful_pointer<binder_cell> self, binder_config cfg,
+       cluster_sink* sink, cache_actor c, queue_actor q) {
+  auto& cell = self->state;
+  cell.self = self;
+  cell.out = sink;
+  cell.cache_handle = std::move(c);
+  cell.queue_handle = std::move(q);
+  cell.state = std::make_unique<binder_state>(cfg, cell);
+  return {
+    [self](bind_atom, const bind_request_ptr& req) {
+      self->state.state->on_request(req);
+    },
+    [self](bind_done_atom, std::uint64_t id, std::uint8_t code,
+           const std::string& message) {
+      error err{static_cast<ec>(code), message};
+      self->state.state->on_done(id, err);
+    },
+  };
+}
+
+} // namespace
+
+binder_actor spawn_binder(caf::actor_system& sys, binder_config cfg,
+                          cluster_sink& sink, cache_actor c, queue_actor q) {
+  return sys.spawn(binder, cfg, &sink, std::move(c), std::move(q));
+}
+
+} // namespace tessera::actors

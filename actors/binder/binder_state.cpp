@@ -1,0 +1,152 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/binder/binder_state.hpp"
+
+#include "support/log.hpp"
+
+namespace tessera::actors {
+
+binder_state::binder_state(binder_config cfg, binder_ports& ports)
+  : cfg_(cfg), ports_(ports) {
+  if (cfg_.bind_concurrency == 0)
+    cfg_.bind_concurrency = 1;
+}
+
+void binder_state::on_request(bind_request_ptr req) {
+  if (running_.size() >= cfg_.bind_concurrency) {
+    waiting_.push_back(std::move(req));
+    return;
+  }
+  start(std::move(req));
+}
+
+void binder_state::start(bind_request_ptr req) {
+  std::uint64_t id = ++next_id_;
+  auto [it, fresh] = running_.emplace(id, binding{req, *req->state});
+  binding& b = it->second;
+  const plugins::profile& prof = *req->profile;
+  const model::pod& p = *req->pod;
+  for (const auto* r : prof.reserve()) {
+    plugins::status s = r->reserve(b.state, p, req->node);
+    if (!s.ok()) {
+      fail(b, id,
+           "running Reserve plugin \"" + std::string{r->name()}
+             + "\": " + s.message(),
+           true);
+      return;
+    }
+  }
+  for (const auto* pm : prof.permit()) {
+    std::int64_t timeout_ms = 0;
+    plugins::status s = pm->permit(b.state, p, req->node, timeout_ms);
+    if (s.get_code() == plugins::code::wait) {
+      // No in-tree plugin waits; out-of-tree waiting is not supported yet.
+      fail(b, id,
+           "permit plugin \"" + std::string{pm->name()}
+             + "\" asked to wait, which tessera does not support yet",
+           true);
+      return;
+    }
+    if (!s.ok()) {
+      fail(b, id,
+           "running Permit plugin \"" + std::string{pm->name()}
+             + "\": " + s.message(),
+           true);
+      return;
+    }
+  }
+  for (const auto* pb : prof.pre_bind()) {
+    plugins::status s = pb->pre_bind(b.state, p, req->node);
+    if (!s.ok()) {
+      fail(b, id,
+           "running PreBind plugin \"" + std::string{pb->name()}
+             + "\": " + s.message(),
+           true);
+      return;
+    }
+  }
+  bool accepted = false;
+  for (const auto* bp : prof.bind()) {
+    plugins::status s = bp->accepts(b.state, p, req->node);
+    if (s.is_skip())
+      continue;
+    if (!s.ok()) {
+      fail(b, id,
+           "running Bind plugin \"" + std::string{bp->name()}
+             + "\": " + s.message(),
+           true);
+      return;
+    }
+    accepted = true;
+    break;
+  }
+  if (!accepted) {
+    fail(b, id, "all bind plugins skipped the pod", true);
+    return;
+  }
+  ports_.start_bind(id, req->pod, req->node);
+}
+
+void binder_state::on_done(std::uint64_t id, const error& err) {
+  auto it = running_.find(id);
+  if (it == running_.end())
+    return;
+  binding& b = it->second;
+  const bind_request& req = *b.req;
+  if (err) {
+    // A pod deleted meanwhile is not a failure worth reporting.
+    bool report = err.code != ec::not_found;
+    fail(b, id,
+         "binding rejected: running Bind plugin \"DefaultBinder\": "
+           + err.message,
+         report);
+    return;
+  }
+  for (const auto* pb : req.profile->post_bind())
+    pb->post_bind(b.state, *req.pod, req.node);
+  ports_.finish_binding(req.pod);
+  ports_.sink().scheduled(req.pod, req.node);
+  TLOG_V(2, "successfully bound pod to node", "pod", req.pod->key(), "node",
+         req.node.view(), "evaluatedNodes", req.evaluated_nodes,
+         "feasibleNodes", req.feasible_nodes);
+  auto out = std::make_shared<bind_outcome>();
+  out->pod = req.pod;
+  out->bound = true;
+  running_.erase(it);
+  ports_.bound(std::move(out));
+  next();
+}
+
+void binder_state::fail(binding& b, std::uint64_t id,
+                        const std::string& message, bool report) {
+  bind_request_ptr req = b.req;
+  const auto& reserve = req->profile->reserve();
+  for (auto r = reserve.rbegin(); r != reserve.rend(); ++r)
+    (*r)->unreserve(b.state, *req->pod, req->node);
+  ports_.forget(req->pod);
+  if (report) {
+    failure_report f;
+    f.reason = "SchedulerError";
+    f.message = message;
+    ports_.sink().unschedulable(req->pod, f);
+  }
+  TLOG_V(2, "binding failed", "pod", req->pod->key(), "node",
+         req->node.view(), "err", message);
+  auto out = std::make_shared<bind_outcome>();
+  out->pod = req->pod;
+  out->bound = false;
+  out->message = message;
+  running_.erase(id);
+  ports_.bound(std::move(out));
+  next();
+}
+
+void binder_state::next() {
+  while (!waiting_.empty() && running_.size() < cfg_.bind_concurrency) {
+    bind_request_ptr req = std::move(waiting_.front());
+    waiting_.pop_front();
+    start(std::move(req));
+  }
+}
+
+} // namespace tessera::actors

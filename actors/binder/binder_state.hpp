@@ -1,0 +1,79 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `binder_state`: the binding cycle, without CAF. For each assumed pod:
+/// Reserve, Permit, PreBind, then the Bind call through the sink (up to
+/// `bind_concurrency` at once; the rest wait in arrival order), then PostBind.
+///
+///   request ─> Reserve ─> Permit ─> PreBind ─> sink.bind ─ok─> PostBind,
+///      │          │          │         │            │         finish_binding,
+///      │ (waits if │ reject   │ reject  │ reject     │ error    "Scheduled",
+///      │  at limit)└──────────┴─────────┴────────────┘          queue: bound
+///      v                      v
+///   [waiting]      Unreserve (reverse), forget, FailedScheduling, backoff
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <unordered_map>
+
+#include "actors/messages.hpp"
+#include "actors/sink.hpp"
+
+namespace tessera::actors {
+
+struct binder_config {
+  std::size_t bind_concurrency = 64;
+};
+
+/// How the binder reaches the rest of the pipeline.
+class binder_ports {
+public:
+  virtual ~binder_ports() = default;
+  /// Starts the API bind of binding `id`; the completion must come back as
+  /// `binder_state::on_done(id, ...)` inside the binder's context.
+  virtual void start_bind(std::uint64_t id, const model::pod_ptr& pod,
+                          model::symbol node) = 0;
+  virtual void finish_binding(const model::pod_ptr& pod) = 0;
+  virtual void forget(const model::pod_ptr& pod) = 0;
+  virtual void bound(bind_outcome_ptr out) = 0;
+  virtual cluster_sink& sink() = 0;
+};
+
+class binder_state {
+public:
+  static inline const char* name = "binder";
+
+  binder_state(binder_config cfg, binder_ports& ports);
+
+  void on_request(bind_request_ptr req);
+  /// The sink finished binding `id`; an empty error means success.
+  void on_done(std::uint64_t id, const error& err);
+
+  std::size_t in_flight() const noexcept {
+    return running_.size();
+  }
+  std::size_t waiting() const noexcept {
+    return waiting_.size();
+  }
+
+private:
+  struct binding {
+    bind_request_ptr req;
+    plugins::cycle_state state;
+  };
+  void start(bind_request_ptr req);
+  void fail(binding& b, std::uint64_t id, const std::string& message,
+            bool report);
+  void next();
+
+  binder_config cfg_;
+  binder_ports& ports_;
+  std::uint64_t next_id_ = 0;
+  std::deque<bind_request_ptr> waiting_;
+  std::unordered_map<std::uint64_t, binding> running_;
+};
+
+} // namespace tessera::actors

@@ -1,0 +1,184 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `cache_state`: the authoritative cluster state and all its logic, without
+/// CAF. It owns nodes (as node_infos), bound and assumed pods, namespaces and
+/// PodDisruptionBudgets; keeps a generation counter (one step per change);
+/// and produces what the other actors need: per-shard deltas, cluster views
+/// for the coordinator, inputs for the queue.
+///
+/// A pod's life in the cache:
+///
+///   (pending, in the queue)
+///          | assume (validated)
+///          v
+///      [assumed] --forget (bind failed)--> (gone; "assigned pod deleted")
+///          | finish_binding   | informer: pod bound
+///          v                  v
+///      [assumed, binding finished] --informer: bound--> [bound]
+///          | TTL passed (0 = never)              | informer: deleted / terminal
+///          v                                     v
+///        (gone)                                (gone)
+///
+/// Assume validation (architecture.md, "Optimistic assume"): the cycle's
+/// shard views may miss pods assumed since. Node-local filters are re-run on
+/// the chosen node's authoritative node_info; cross-node filters are re-run
+/// after replaying, through the plugins' AddPod/RemovePod, every pod change
+/// the cycle's views had not seen (from a bounded change log). Any failure is
+/// a conflict: nothing changes and the pod is retried.
+#pragma once
+
+#include <cstdint>
+#include <deque>
+#include <memory>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "actors/cache/node_tree.hpp"
+#include "actors/interfaces.hpp"
+#include "actors/messages.hpp"
+#include "actors/source.hpp"
+#include "support/clock.hpp"
+
+namespace tessera::actors {
+
+struct cache_config {
+  std::size_t shards = 1;
+  /// schedulerNames handled by this instance; pending pods of other
+  /// schedulers never reach the queue.
+  std::vector<std::string> scheduler_names{"default-scheduler"};
+  /// Pod and node changes remembered for assume validation.
+  std::size_t change_log_capacity = 16384;
+  /// Lifetime of an assumed pod after its binding finished, if the informer
+  /// never confirms it; zero = never expire (upstream's default).
+  duration assumed_ttl{0};
+};
+
+/// What handling inputs produced; the behavior sends it.
+struct cache_outputs {
+  /// Index = shard; null when the shard has nothing new.
+  std::vector<shard_delta_ptr> deltas;
+  /// Set when the cluster view changed.
+  cluster_view_ptr view;
+  std::vector<queue_input> queue;
+};
+
+class cache_state {
+public:
+  static inline const char* name = "cache";
+
+  cache_state(cache_config cfg, const clock& c);
+
+  /// Applies one object change from the source.
+  void apply(const object_event& ev);
+  /// Validates and records a placement.
+  assume_reply assume(const assume_request& req);
+  /// The pod's binding finished (success); starts its TTL.
+  void finish_binding(const model::pod& p);
+  /// Drops an assumed pod (binding failed).
+  void forget(const model::pod& p);
+  /// Drops assumed pods whose binding finished longer than the TTL ago.
+  void expire(time_point now);
+  /// Takes everything produced since the last call.
+  cache_outputs take_outputs();
+
+  cache_stats stats() const;
+  std::uint64_t generation() const noexcept {
+    return generation_;
+  }
+  /// The current node_info of `node` (tests, diagnostics).
+  model::node_info_ptr node(model::symbol name) const;
+  /// The shard that owns `node`.
+  std::uint32_t shard_of(model::symbol node) const;
+
+private:
+  enum class pod_phase_in_cache : std::uint8_t { assumed, bound };
+  struct pod_entry {
+    model::pod_ptr pod;
+    pod_phase_in_cache phase = pod_phase_in_cache::bound;
+    bool binding_finished = false;
+    std::optional<time_point> deadline;
+  };
+  struct node_entry {
+    model::node_info_ptr published;
+    /// Changes since the last take_outputs(), not yet published.
+    std::shared_ptr<model::node_info> draft;
+    std::uint32_t shard = 0;
+  };
+  struct change {
+    enum class kind : std::uint8_t { pod_added, pod_removed, node_changed };
+    std::uint64_t generation = 0;
+    kind type = kind::pod_added;
+    model::pod_ptr pod;
+    model::symbol node;
+    std::uint32_t shard = 0;
+  };
+
+  void apply_pod(object_event::kind type, const model::pod_ptr& p);
+  void apply_node(object_event::kind type, const model::node_ptr& n);
+  void apply_namespace(object_event::kind type, const model::namespace_ptr& ns);
+  void apply_budget(object_event::kind type,
+                    const model::disruption_budget_ptr& b);
+
+  void add_pod_to_node(const model::pod_ptr& p);
+  void remove_pod_from_node(const model::pod& p);
+  bool responsible_for(const model::pod& p) const;
+  const model::node_info* current(model::symbol node) const;
+  model::node_info& draft(model::symbol node);
+  void log_change(change::kind type, const model::pod_ptr& p,
+                  model::symbol node);
+  void count_affinity(const model::pod& p, int sign);
+  void count_images(const model::node* n, int sign);
+  void emit_event(plugins::event_resource r, plugins::action a,
+                  model::object old_obj, model::object new_obj,
+                  bool has_old, bool has_new);
+  std::string conflict_check(const assume_request& req,
+                             const model::node_info& target) const;
+
+  cache_config cfg_;
+  const clock& clock_;
+  std::uint64_t generation_ = 0;
+  std::uint64_t conflicts_ = 0;
+
+  std::unordered_map<model::symbol, node_entry> nodes_;
+  std::unordered_map<std::string, pod_entry> pods_;
+  /// Pending pods this instance schedules, by key (old objects for updates).
+  std::unordered_map<std::string, model::pod_ptr> pending_;
+  std::unordered_set<model::symbol> dirty_nodes_;
+  std::vector<std::vector<model::symbol>> removed_;
+  node_tree tree_;
+  bool order_dirty_ = false;
+
+  std::unordered_map<model::symbol, model::namespace_ptr> namespaces_;
+  std::unordered_map<std::string, model::disruption_budget_ptr> budgets_;
+  /// Budgets without status: the view recomputes them when pods change.
+  std::size_t statusless_budgets_ = 0;
+  std::unordered_map<model::symbol, std::int32_t> image_counts_;
+  std::int64_t pods_with_affinity_ = 0;
+  std::int64_t pods_with_required_anti_affinity_ = 0;
+  std::size_t assumed_count_ = 0;
+  bool view_dirty_ = true;
+  bool routes_dirty_ = true;
+  std::vector<std::size_t> shard_nodes_;
+  std::shared_ptr<const std::unordered_map<model::symbol, std::uint32_t>>
+    routes_;
+  std::uint64_t context_generation_ = 0;
+
+  std::deque<change> log_;
+  /// Generation of the last pod with required anti-affinity that was new to
+  /// the cache (assumed, or bound without being assumed here).
+  std::uint64_t last_new_anti_affinity_generation_ = 0;
+  /// Every change with a generation above this is in log_.
+  std::uint64_t log_floor_ = 0;
+
+  std::vector<queue_input> queue_out_;
+};
+
+/// A pod's identity key in the cache and queue: its UID, or namespace/name
+/// when it has none (objects from files).
+std::string pod_key(const model::pod& p);
+
+} // namespace tessera::actors

@@ -1,0 +1,629 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/cache/cache_state.hpp"
+#include "actors/shard/shard_state.hpp"
+#include "config/scheduler_config.hpp"
+#include "plugins/framework/registry.hpp"
+#include "test/support/builders.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tessera::actors {
+namespace {
+
+using namespace std::chrono_literals;
+
+plugins::profile_ptr default_profile() {
+  static const plugins::profile_ptr prof = [] {
+    auto cfg = config::default_config();
+    auto built = plugins::profile::build(cfg.profiles.front(),
+                                         plugins::make_in_tree_registry(),
+                                         cfg.percentage_of_nodes_to_score);
+    if (!built)
+      test::builder_failure(built.err().message);
+    return *built;
+  }();
+  return prof;
+}
+
+const char* zone_label = "topology.kubernetes.io/zone";
+
+model::node_ptr node(const std::string& name, const std::string& zone = "",
+                     const char* cpu = "4") {
+  auto b = test::make_node(name).cpu(cpu).memory("16Gi").pods(110);
+  if (!zone.empty())
+    b.zone(zone);
+  return b.build();
+}
+
+// A cache with its shards fed from its deltas, as the cache actor does, and
+// everything it sent to the queue.
+class world {
+public:
+  explicit world(std::size_t shards = 1, cache_config cfg = {})
+    : cache_(
+      [&] {
+        cfg.shards = shards;
+        return cfg;
+      }(),
+      clock_) {
+    for (std::uint32_t s = 0; s < shards; ++s)
+      shards_.emplace_back(s);
+  }
+
+  void apply(object_event::kind k, model::object o) {
+    cache_.apply({k, std::move(o)});
+  }
+  void add(model::object o) {
+    apply(object_event::kind::added, std::move(o));
+  }
+  void modify(model::object o) {
+    apply(object_event::kind::modified, std::move(o));
+  }
+  void remove(model::object o) {
+    apply(object_event::kind::deleted, std::move(o));
+  }
+
+  cache_outputs publish() {
+    cache_outputs out = cache_.take_outputs();
+    for (std::size_t s = 0; s < out.deltas.size(); ++s)
+      if (out.deltas[s])
+        shards_[s].apply(*out.deltas[s]);
+    if (out.view)
+      view_ = out.view;
+    queue_.insert(queue_.end(), out.queue.begin(), out.queue.end());
+    return out;
+  }
+
+  /// A scheduling cycle for `p` on the current shard views (PreFilter,
+  /// PreScore, scans), and the assume request choosing `node` from it.
+  assume_request prepare(const model::pod_ptr& p, const std::string& node) {
+    auto prof = default_profile();
+    auto start = plugins::begin_cycle(*prof, *p, *view_->context);
+    start.state.cluster_owner = view_->context;
+    std::vector<std::vector<plugins::scan_partial_ptr>> partials;
+    assume_request req;
+    for (const auto& s : shards_) {
+      partials.push_back(
+        plugins::run_scans(*prof, start.state, *p, start.scans, s.nodes()));
+      req.shard_generations.push_back(s.generation());
+    }
+    EXPECT_TRUE(plugins::merge_scans(*prof, start.state, *p, start.scans,
+                                     std::move(partials))
+                  .ok());
+    req.pod = p;
+    req.node = model::symbol{node};
+    req.profile = prof;
+    req.state
+      = std::make_shared<const plugins::cycle_state>(std::move(start.state));
+    req.context_generation = view_->generation;
+    return req;
+  }
+
+  assume_reply assume(const assume_request& req) {
+    auto reply = cache_.assume(req);
+    publish();
+    return reply;
+  }
+
+  /// Requested millicores on `name` (-1 when the cache has no such node).
+  std::int64_t cpu_on(const std::string& name) const {
+    auto info = cache_.node(model::symbol{name});
+    return info ? info->requested().milli_cpu : -1;
+  }
+
+  /// The queue inputs so far, readable, and forgets them.
+  std::vector<std::string> take_queue() {
+    std::vector<std::string> out;
+    for (const auto& in : queue_) {
+      switch (in.type) {
+      case queue_input::kind::pod_added:
+        out.push_back("added " + in.new_pod->name);
+        break;
+      case queue_input::kind::pod_updated:
+        out.push_back("updated " + in.old_pod->name);
+        break;
+      case queue_input::kind::pod_deleted:
+        out.push_back("deleted " + in.old_pod->name);
+        break;
+      case queue_input::kind::cluster_event:
+        out.push_back("event " + in.event.label());
+        break;
+      }
+    }
+    queue_.clear();
+    return out;
+  }
+
+  manual_clock clock_;
+  cache_state cache_;
+  std::vector<shard_state> shards_;
+  cluster_view_ptr view_;
+  std::vector<queue_input> queue_;
+};
+
+std::vector<std::string> names(const std::vector<model::node_info_ptr>& v) {
+  std::vector<std::string> out;
+  for (const auto& n : v)
+    out.push_back(n->name().str());
+  return out;
+}
+
+// -------------------------------------------------- deltas and the view
+
+TEST(CacheState, PublishesPerShardDeltasInNodeTreeOrder) {
+  world w{2};
+  const std::vector<std::pair<std::string, std::string>> nodes{
+    {"n0", "a"}, {"n1", "b"}, {"n2", "a"},
+    {"n3", "c"}, {"n4", "b"}, {"n5", "a"}};
+  for (const auto& [name, zone] : nodes)
+    w.add(node(name, zone));
+  auto out = w.publish();
+  // Node-tree order is a n0, b n1, c n3, a n2, b n4, a n5; each shard holds
+  // its own nodes in that order.
+  const std::vector<std::string> tree{"n0", "n1", "n3", "n2", "n4", "n5"};
+  std::size_t total = 0;
+  for (std::uint32_t s = 0; s < 2; ++s) {
+    SCOPED_TRACE("shard " + std::to_string(s));
+    std::vector<std::string> expected;
+    for (const auto& n : tree)
+      if (w.cache_.shard_of(model::symbol{n}) == s)
+        expected.push_back(n);
+    ASSERT_TRUE(out.deltas[s]);
+    ASSERT_TRUE(out.deltas[s]->order);
+    std::vector<std::string> order;
+    for (auto n : *out.deltas[s]->order)
+      order.push_back(n.str());
+    EXPECT_EQ(order, expected);
+    EXPECT_EQ(names(w.shards_[s].nodes()), expected);
+    EXPECT_EQ(out.deltas[s]->generation, w.cache_.generation());
+    EXPECT_EQ(out.view->shard_nodes[s], expected.size());
+    total += expected.size();
+    for (const auto& n : expected)
+      EXPECT_EQ(out.view->node_shard->at(model::symbol{n}), s);
+  }
+  EXPECT_EQ(total, nodes.size());
+  EXPECT_EQ(out.view->context->node_count, 6);
+  EXPECT_EQ(w.take_queue(), std::vector<std::string>(6, "event NodeAdd"));
+
+  // Nothing changed: nothing to publish.
+  auto idle = w.publish();
+  for (const auto& d : idle.deltas)
+    EXPECT_FALSE(d);
+  EXPECT_FALSE(idle.view);
+  EXPECT_TRUE(idle.queue.empty());
+
+  // A pod on n2 touches n2's shard only, without a new order.
+  w.add(test::make_pod("p").cpu("1").node("n2").build());
+  auto one = w.publish();
+  auto owner = w.cache_.shard_of(model::symbol{"n2"});
+  ASSERT_TRUE(one.deltas[owner]);
+  EXPECT_EQ(names(one.deltas[owner]->upserted), std::vector<std::string>{"n2"});
+  EXPECT_FALSE(one.deltas[owner]->order);
+  EXPECT_FALSE(one.deltas[1 - owner]);
+  EXPECT_EQ(w.shards_[owner].find(model::symbol{"n2"})->requested().milli_cpu,
+            1000);
+}
+
+TEST(CacheState, TranslatesObjectChangesIntoQueueInputs) {
+  struct test_case {
+    std::string name;
+    std::function<void(world&)> change;
+    std::vector<std::string> expected;
+  };
+  auto pending = test::make_pod("p").label("app", "a").build();
+  auto relabelled = test::make_pod("p").label("app", "b").build();
+  auto bound = test::make_pod("p").label("app", "a").node("n1").build();
+  auto n1 = node("n1", "z");
+  const std::vector<test_case> cases{
+    {"pending pod added", [&](world& w) { w.add(pending); }, {"added p"}},
+    {"pending pod updated",
+     [&](world& w) {
+       w.add(pending);
+       w.modify(relabelled);
+     },
+     {"added p", "updated p"}},
+    {"pending pod deleted",
+     [&](world& w) {
+       w.add(pending);
+       w.remove(pending);
+     },
+     {"added p", "deleted p"}},
+    {"another scheduler's pod is not ours",
+     [&](world& w) {
+       w.add(test::make_pod("q").scheduler_name("other").build());
+     },
+     {}},
+    {"a pending pod gets bound: gone from the queue, an assigned pod added",
+     [&](world& w) {
+       w.add(pending);
+       w.modify(bound);
+     },
+     {"added p", "deleted p", "event PodAdd"}},
+    {"a bound pod is deleted",
+     [&](world& w) {
+       w.add(bound);
+       w.remove(bound);
+     },
+     {"event PodAdd", "event PodDelete"}},
+    {"a bound pod's labels change",
+     [&](world& w) {
+       w.add(bound);
+       w.modify(test::make_pod("p").label("app", "b").node("n1").build());
+     },
+     {"event PodAdd", "event PodUpdatePodLabel"}},
+    {"node labels change",
+     [&](world& w) {
+       w.modify(test::make_node("n1")
+                  .cpu("4")
+                  .memory("16Gi")
+                  .pods(110)
+                  .zone("z")
+                  .label("tier", "gold")
+                  .build());
+     },
+     {"event NodeUpdateNodeLabel"}},
+    {"node taint added",
+     [&](world& w) {
+       w.modify(test::make_node("n1")
+                  .cpu("4")
+                  .memory("16Gi")
+                  .pods(110)
+                  .zone("z")
+                  .taint("k", "v", "NoSchedule")
+                  .build());
+     },
+     {"event NodeUpdateNodeTaint"}},
+    {"node cordoned",
+     [&](world& w) {
+       w.modify(test::make_node("n1")
+                  .cpu("4")
+                  .memory("16Gi")
+                  .pods(110)
+                  .zone("z")
+                  .unschedulable()
+                  .build());
+     },
+     {"event NodeUpdateNodeTaint"}},
+    {"node grows",
+     [&](world& w) { w.modify(node("n1", "z", "8")); },
+     {"event NodeUpdateNodeAllocatable"}},
+    {"node unchanged", [&](world& w) { w.modify(node("n1", "z")); }, {}},
+    {"node deleted", [&](world& w) { w.remove(n1); }, {"event NodeDelete"}},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    world w;
+    w.add(n1);
+    w.publish();
+    w.take_queue();
+    tc.change(w);
+    w.publish();
+    EXPECT_EQ(w.take_queue(), tc.expected);
+  }
+}
+
+// ------------------------------------------------------- assume checks
+
+// Every case prepares a cycle for `p` choosing `target`, then lets other
+// things happen (the cycle's view goes stale) and only then assumes.
+TEST(CacheState, AssumeValidatesAgainstTheAuthoritativeState) {
+  struct test_case {
+    std::string name;
+    model::pod_ptr p;
+    std::string target;
+    /// What happens between the cycle and its assume.
+    std::function<void(world&)> meanwhile;
+    bool ok;
+    /// Part of the conflict reason.
+    std::string reason;
+  };
+  auto web = [](const std::string& name, const char* where) {
+    return test::make_pod(name)
+      .cpu("500m")
+      .label("app", "web")
+      .node(where)
+      .build();
+  };
+  auto assume_web
+    = [](world& w, const std::string& name, const std::string& where) {
+        auto pod = test::make_pod(name).cpu("500m").label("app", "web").build();
+        auto r = w.assume(w.prepare(pod, where));
+        ASSERT_TRUE(r.ok) << r.reason;
+      };
+  auto anti_web = test::make_pod("b")
+                    .cpu("500m")
+                    .required_anti_affinity("app", "web", zone_label)
+                    .build();
+  const std::vector<test_case> cases{
+    {"fits, nothing happened", test::make_pod("b").cpu("1").build(), "n2",
+     [](world&) {}, true, ""},
+    {"fits, an unrelated pod went elsewhere",
+     test::make_pod("b").cpu("3").build(), "n2",
+     [&](world& w) { assume_web(w, "a", "n1"); }, true, ""},
+    {"overcommit on the chosen node", test::make_pod("b").cpu("3").build(),
+     "n2",
+     [](world& w) {
+       auto a = test::make_pod("a").cpu("2").build();
+       ASSERT_TRUE(w.assume(w.prepare(a, "n2")).ok);
+     },
+     false, "Insufficient cpu"},
+    {"host port taken meanwhile", test::make_pod("b").host_port(8080).build(),
+     "n2",
+     [](world& w) {
+       auto a = test::make_pod("a").host_port(8080).build();
+       ASSERT_TRUE(w.assume(w.prepare(a, "n2")).ok);
+     },
+     false, "ports"},
+    {"a pod matching its anti-affinity appeared in the zone", anti_web, "n2",
+     [&](world& w) { assume_web(w, "a", "n1"); }, false, "anti-affinity"},
+    {"a matching pod in another zone is fine", anti_web, "n2",
+     [&](world& w) { assume_web(w, "a", "n3"); }, true, ""},
+    {"a matching pod bound (not assumed) in the zone", anti_web, "n2",
+     [&](world& w) {
+       w.add(web("a", "n1"));
+       w.publish();
+     },
+     false, "anti-affinity"},
+    {"an existing pod's anti-affinity appeared against it",
+     test::make_pod("b").cpu("500m").label("app", "web").build(), "n2",
+     [](world& w) {
+       auto a = test::make_pod("a")
+                  .cpu("500m")
+                  .required_anti_affinity("app", "web", zone_label)
+                  .build();
+       ASSERT_TRUE(w.assume(w.prepare(a, "n1")).ok);
+     },
+     false, "affinity"},
+    {"the node is gone", test::make_pod("b").cpu("1").build(), "n2",
+     [](world& w) {
+       w.remove(node("n2", "z1"));
+       w.publish();
+     },
+     false, "gone"},
+    {"the node's labels changed", anti_web, "n2",
+     [](world& w) {
+       w.modify(test::make_node("n2")
+                  .cpu("4")
+                  .memory("16Gi")
+                  .pods(110)
+                  .zone("z1")
+                  .label("tier", "gold")
+                  .build());
+       w.publish();
+     },
+     false, "changed"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    world w;
+    w.add(node("n1", "z1"));
+    w.add(node("n2", "z1"));
+    w.add(node("n3", "z2"));
+    w.publish();
+    auto req = w.prepare(tc.p, tc.target);
+    tc.meanwhile(w);
+    auto before = w.cache_.stats();
+    std::int64_t cpu_before = w.cpu_on(tc.target);
+    auto reply = w.assume(req);
+    EXPECT_EQ(reply.ok, tc.ok) << reply.reason;
+    EXPECT_FALSE(reply.duplicate);
+    auto after = w.cache_.stats();
+    if (tc.ok) {
+      ASSERT_TRUE(reply.assumed);
+      EXPECT_EQ(reply.assumed->node_name.str(), tc.target);
+      EXPECT_EQ(after.assumed_pods, before.assumed_pods + 1);
+      EXPECT_EQ(after.conflicts, before.conflicts);
+      EXPECT_EQ(reply.generation, w.cache_.generation());
+      EXPECT_EQ(w.cpu_on(tc.target), cpu_before + tc.p->requests.milli_cpu);
+    } else {
+      EXPECT_NE(reply.reason.find(tc.reason), std::string::npos)
+        << "reason: " << reply.reason;
+      EXPECT_EQ(after.conflicts, before.conflicts + 1);
+      EXPECT_EQ(after.assumed_pods, before.assumed_pods);
+      EXPECT_EQ(w.cpu_on(tc.target), cpu_before) << "a conflict changed state";
+    }
+  }
+}
+
+TEST(CacheState, AssumingTheSamePodTwiceIsADuplicateNotAConflict) {
+  world w;
+  w.add(node("n1"));
+  w.publish();
+  auto p = test::make_pod("p").cpu("1").build();
+  ASSERT_TRUE(w.assume(w.prepare(p, "n1")).ok);
+  auto again = w.assume(w.prepare(p, "n1"));
+  EXPECT_FALSE(again.ok);
+  EXPECT_TRUE(again.duplicate);
+  EXPECT_EQ(w.cache_.stats().conflicts, 0u);
+  EXPECT_EQ(w.cpu_on("n1"), 1000);
+}
+
+TEST(CacheState, AViewOlderThanTheChangeLogConflicts) {
+  cache_config cfg;
+  cfg.change_log_capacity = 4;
+  world w{1, cfg};
+  w.add(node("n1", "z"));
+  w.add(node("n2", "z"));
+  w.publish();
+  auto b = test::make_pod("b")
+             .required_anti_affinity("app", "web", zone_label)
+             .build();
+  auto req = w.prepare(b, "n2");
+  for (int i = 0; i < 8; ++i)
+    w.add(test::make_pod("filler-" + std::to_string(i))
+            .cpu("10m")
+            .node("n1")
+            .build());
+  w.publish();
+  auto reply = w.assume(req);
+  EXPECT_FALSE(reply.ok);
+  EXPECT_NE(reply.reason.find("older than the change log"), std::string::npos)
+    << reply.reason;
+}
+
+// The cluster view (context) only changes with affinity counts, budgets,
+// namespaces or nodes: with plain pods it stays as old as the first sync
+// while the change log rolls over. A cycle whose shard views are current
+// must still be assumable — otherwise every assume conflicts forever once
+// more changes happened than the log holds (a livelock the pipeline
+// benchmark hit at ~5,500 pods with the default 16,384-entry log).
+TEST(CacheState, AnOldContextWithCurrentShardViewsIsNotStale) {
+  cache_config cfg;
+  cfg.change_log_capacity = 4;
+  world w{1, cfg};
+  w.add(node("n1"));
+  w.add(node("n2"));
+  w.publish();
+  for (int i = 0; i < 8; ++i) {
+    auto p = test::make_pod("plain-" + std::to_string(i)).cpu("10m").build();
+    auto r = w.assume(w.prepare(p, i % 2 ? "n1" : "n2"));
+    ASSERT_TRUE(r.ok) << "pod " << i << ": " << r.reason;
+  }
+  EXPECT_EQ(w.cache_.stats().conflicts, 0u);
+}
+
+// -------------------------------------------- after the assume: the binder
+
+TEST(CacheState, ForgetUndoesAnAssume) {
+  world w;
+  w.add(node("n1"));
+  w.publish();
+  w.take_queue();
+  auto p = test::make_pod("p").cpu("1").build();
+  auto reply = w.assume(w.prepare(p, "n1"));
+  ASSERT_TRUE(reply.ok);
+  EXPECT_EQ(w.cpu_on("n1"), 1000);
+  w.cache_.forget(*reply.assumed);
+  w.publish();
+  EXPECT_EQ(w.cpu_on("n1"), 0);
+  EXPECT_EQ(w.cache_.stats().assumed_pods, 0u);
+  EXPECT_EQ(w.shards_[0].find(model::symbol{"n1"})->pods().size(), 0u);
+  // Upstream treats it as an assigned pod's deletion (it frees room).
+  EXPECT_EQ(w.take_queue(), std::vector<std::string>{"event PodDelete"});
+  // Forgetting a pod that is not assumed does nothing.
+  w.add(test::make_pod("bound").cpu("2").node("n1").build());
+  w.publish();
+  w.cache_.forget(*test::make_pod("bound").cpu("2").node("n1").build());
+  EXPECT_EQ(w.cpu_on("n1"), 2000);
+}
+
+TEST(CacheState, TheBoundPodEventConfirmsAnAssumedPod) {
+  struct test_case {
+    std::string name;
+    std::string bound_to;
+  };
+  const std::vector<test_case> cases{
+    {"bound where assumed", "n1"},
+    {"bound elsewhere (another scheduler won)", "n2"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    world w;
+    w.add(node("n1"));
+    w.add(node("n2"));
+    w.publish();
+    auto p = test::make_pod("p").cpu("1").build();
+    auto reply = w.assume(w.prepare(p, "n1"));
+    ASSERT_TRUE(reply.ok);
+    w.cache_.finish_binding(*reply.assumed);
+    w.take_queue();
+    w.modify(test::make_pod("p").cpu("1").node(tc.bound_to).build());
+    w.publish();
+    auto s = w.cache_.stats();
+    EXPECT_EQ(s.pods, 1u);
+    EXPECT_EQ(s.assumed_pods, 0u);
+    EXPECT_EQ(w.cpu_on(tc.bound_to), 1000) << "counted once";
+    std::string other = tc.bound_to == "n1" ? "n2" : "n1";
+    EXPECT_EQ(w.cpu_on(other), 0);
+    EXPECT_EQ(w.take_queue(), std::vector<std::string>{"event PodAdd"});
+    // Confirmed pods are never expired or forgotten.
+    w.cache_.expire(w.clock_.now() + 24h);
+    w.cache_.forget(*reply.assumed);
+    EXPECT_EQ(w.cache_.stats().pods, 1u);
+  }
+}
+
+TEST(CacheState, AssumedPodsExpireOnlyAfterBindingFinishedAndTheTtl) {
+  cache_config cfg;
+  cfg.assumed_ttl = 30s;
+  world w{1, cfg};
+  w.add(node("n1"));
+  w.publish();
+  auto reply = w.assume(w.prepare(test::make_pod("p").cpu("1").build(), "n1"));
+  ASSERT_TRUE(reply.ok);
+  w.cache_.expire(w.clock_.now() + 1h);
+  EXPECT_EQ(w.cache_.stats().assumed_pods, 1u) << "binding not finished yet";
+  w.cache_.finish_binding(*reply.assumed);
+  w.clock_.advance(29s);
+  w.cache_.expire(w.clock_.now());
+  EXPECT_EQ(w.cache_.stats().assumed_pods, 1u);
+  w.clock_.advance(1s);
+  w.cache_.expire(w.clock_.now());
+  w.publish();
+  EXPECT_EQ(w.cache_.stats().assumed_pods, 0u);
+  EXPECT_EQ(w.cpu_on("n1"), 0);
+}
+
+// ------------------------------------------------------- node lifecycle
+
+TEST(CacheState, ADeletedNodeWithPodsLeavesAPlaceholderUntilTheyGo) {
+  world w;
+  w.add(node("n1"));
+  w.add(node("n2"));
+  auto p = test::make_pod("p").cpu("1").node("n1").build();
+  w.add(p);
+  w.publish();
+  w.remove(node("n1"));
+  auto out = w.publish();
+  ASSERT_TRUE(out.deltas[0]);
+  ASSERT_EQ(out.deltas[0]->removed.size(), 1u);
+  EXPECT_EQ(out.deltas[0]->removed[0].str(), "n1");
+  EXPECT_EQ(names(w.shards_[0].nodes()), std::vector<std::string>{"n2"});
+  ASSERT_TRUE(out.view);
+  EXPECT_EQ(out.view->shard_nodes[0], 1u);
+  EXPECT_EQ(out.view->context->node_count, 1);
+  EXPECT_EQ(out.view->node_shard->count(model::symbol{"n1"}), 0u);
+  // The placeholder still accounts for the pod.
+  auto placeholder = w.cache_.node(model::symbol{"n1"});
+  ASSERT_TRUE(placeholder);
+  EXPECT_EQ(placeholder->get_node(), nullptr);
+  EXPECT_EQ(placeholder->pods().size(), 1u);
+  // Assuming onto it is a conflict.
+  auto reply = w.assume(w.prepare(test::make_pod("q").build(), "n1"));
+  EXPECT_FALSE(reply.ok);
+  // The last pod goes: so does the placeholder.
+  w.remove(p);
+  w.publish();
+  EXPECT_FALSE(w.cache_.node(model::symbol{"n1"}));
+  EXPECT_EQ(w.cache_.stats().pods, 0u);
+}
+
+TEST(CacheState, APodBeforeItsNodeIsKeptAndCountedWhenTheNodeArrives) {
+  world w;
+  w.add(test::make_pod("early").cpu("1500m").node("n1").build());
+  auto first = w.publish();
+  EXPECT_FALSE(first.deltas[0] && !first.deltas[0]->upserted.empty())
+    << "a placeholder is not schedulable";
+  w.add(node("n1"));
+  w.publish();
+  ASSERT_EQ(w.shards_[0].nodes().size(), 1u);
+  EXPECT_EQ(w.shards_[0].nodes()[0]->requested().milli_cpu, 1500);
+  EXPECT_EQ(w.cache_.stats().nodes, 1u);
+}
+
+TEST(CacheState, ANodeDeletedAndAddedAgainKeepsItsPods) {
+  world w;
+  w.add(node("n1"));
+  w.add(test::make_pod("p").cpu("1").node("n1").build());
+  w.publish();
+  w.remove(node("n1"));
+  w.publish();
+  w.add(node("n1"));
+  w.publish();
+  ASSERT_EQ(w.shards_[0].nodes().size(), 1u);
+  EXPECT_EQ(w.shards_[0].nodes()[0]->pods().size(), 1u);
+}
+
+} // namespace
+} // namespace tessera::actors

@@ -1,0 +1,429 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/cache/cache_state.hpp"
+#include "actors/coordinator/coordinator_state.hpp"
+#include "actors/shard/shard_state.hpp"
+#include "config/scheduler_config.hpp"
+#include "plugins/framework/registry.hpp"
+#include "test/support/builders.hpp"
+
+#include <gtest/gtest.h>
+
+#include <deque>
+
+namespace tessera::actors {
+namespace {
+
+plugins::profile_ptr default_profile() {
+  static const plugins::profile_ptr prof = [] {
+    auto cfg = config::default_config();
+    auto built = plugins::profile::build(cfg.profiles.front(),
+                                         plugins::make_in_tree_registry(),
+                                         cfg.percentage_of_nodes_to_score);
+    if (!built)
+      test::builder_failure(built.err().message);
+    return *built;
+  }();
+  return prof;
+}
+
+model::node_ptr node(const std::string& name, const char* cpu = "4") {
+  return test::make_node(name).cpu(cpu).memory("16Gi").pods(110).build();
+}
+
+class recording_sink final : public cluster_sink {
+public:
+  void bind(const model::pod_ptr&, model::symbol,
+            std::function<void(error)>) override {
+  }
+  void scheduled(const model::pod_ptr&, model::symbol) override {
+  }
+  void unschedulable(const model::pod_ptr& p,
+                     const failure_report& r) override {
+    failures.push_back(p->name + " " + r.reason + ": " + r.message);
+  }
+  void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
+               model::symbol node) override {
+    preempted.push_back(victim->name + " for " + preemptor->name + " on "
+                        + node.str());
+  }
+  void clear_nomination(const model::pod_ptr&) override {
+  }
+  std::vector<std::string> failures;
+  std::vector<std::string> preempted;
+};
+
+// The coordinator wired synchronously to a real cache_state and real
+// shard_states. Requests and assumes are queued and run in FIFO order by
+// run()/step(), so several cycles interleave deterministically; a shard
+// request waits (goes to the back) while the shard is behind the generation
+// the coordinator requires, as the shard actor does.
+class harness final : public coordinator_ports {
+public:
+  harness(std::size_t shards, std::size_t inflight,
+          std::int32_t max_conflicts = 3)
+    : cache_(
+      [&] {
+        cache_config c;
+        c.shards = shards;
+        return c;
+      }(),
+      clock_),
+      coord_(
+        [&] {
+          coordinator_config c;
+          c.shards = shards;
+          c.max_inflight_cycles = inflight;
+          c.seed = 7;
+          c.max_conflicts = max_conflicts;
+          return c;
+        }(),
+        {default_profile()}, *this) {
+    for (std::uint32_t s = 0; s < shards; ++s)
+      shards_.emplace_back(s);
+  }
+
+  void add(model::object o) {
+    cache_.apply({object_event::kind::added, std::move(o)});
+  }
+  void publish() {
+    auto out = cache_.take_outputs();
+    for (std::size_t s = 0; s < out.deltas.size(); ++s)
+      if (out.deltas[s])
+        shards_[s].apply(*out.deltas[s]);
+    if (out.view)
+      coord_.on_view(out.view);
+  }
+  void work(std::vector<model::pod_ptr> pods, std::int32_t conflicts = 0) {
+    work_batch batch;
+    for (auto& p : pods)
+      batch.pods.push_back(
+        queued_pod_info{std::move(p), 1, ++cycle_, 0, conflicts});
+    coord_.on_work(batch);
+  }
+  bool step() {
+    if (pump_.empty())
+      return false;
+    auto f = std::move(pump_.front());
+    pump_.pop_front();
+    f();
+    return true;
+  }
+  void run() {
+    while (step()) {
+    }
+  }
+
+  // coordinator_ports
+  template <class Reply, class Request, class Work>
+  void serve(std::uint32_t s, Request req, reply<Reply> done, Work work,
+             std::uint64_t min_generation) {
+    pump_.push_back([this, s, req, done, work, min_generation] {
+      if (shards_[s].generation() < min_generation) {
+        serve<Reply>(s, req, done, work, min_generation);
+        return;
+      }
+      if (fail_shards) {
+        done(nullptr);
+        return;
+      }
+      done(std::make_shared<const Reply>(work(shards_[s], *req)));
+    });
+  }
+  void scan(std::uint32_t s, scan_request_ptr req,
+            reply<scan_reply> done) override {
+    log.push_back("scan " + req->pod->name);
+    serve<scan_reply>(
+      s, req, std::move(done),
+      [](shard_state& sh, const scan_request& r) { return sh.scan(r); },
+      req->min_generation);
+  }
+  void filter(std::uint32_t s, filter_request_ptr req,
+              reply<filter_reply> done) override {
+    filters.emplace_back(s, req);
+    log.push_back("filter " + req->pod->name);
+    serve<filter_reply>(
+      s, req, std::move(done),
+      [](shard_state& sh, const filter_request& r) { return sh.filter(r); },
+      req->min_generation);
+  }
+  void score(std::uint32_t s, score_request_ptr req,
+             reply<score_reply> done) override {
+    serve<score_reply>(
+      s, req, std::move(done),
+      [](shard_state& sh, const score_request& r) { return sh.score(r); }, 0);
+  }
+  void preempt(std::uint32_t s, preempt_request_ptr req,
+               reply<preempt_reply> done) override {
+    serve<preempt_reply>(
+      s, req, std::move(done),
+      [](shard_state& sh, const preempt_request& r) { return sh.preempt(r); },
+      0);
+  }
+  void assume(assume_request_ptr req, reply<assume_reply> done) override {
+    log.push_back("assume " + req->pod->name);
+    pump_.push_back([this, req, done] {
+      auto r = std::make_shared<const assume_reply>(cache_.assume(*req));
+      publish();
+      done(r);
+    });
+  }
+  void bind(bind_request_ptr req) override {
+    binds.push_back(req);
+  }
+  void outcome(cycle_outcome_ptr out) override {
+    log.push_back("outcome " + out->pod->name);
+    outcomes.push_back(out);
+  }
+  void want(std::int32_t n) override {
+    wanted += n;
+  }
+  cluster_sink& sink() override {
+    return sink_;
+  }
+
+  const cycle_outcome* outcome_of(const std::string& pod) const {
+    for (const auto& o : outcomes)
+      if (o->pod->name == pod)
+        return o.get();
+    return nullptr;
+  }
+
+  manual_clock clock_;
+  cache_state cache_;
+  std::vector<shard_state> shards_;
+  recording_sink sink_;
+  std::deque<std::function<void()>> pump_;
+  std::vector<std::pair<std::uint32_t, filter_request_ptr>> filters;
+  std::vector<std::string> log;
+  std::vector<cycle_outcome_ptr> outcomes;
+  std::vector<bind_request_ptr> binds;
+  std::int32_t wanted = 0;
+  bool fail_shards = false;
+  std::uint64_t cycle_ = 0;
+  coordinator_state coord_;
+};
+
+using kind = cycle_outcome::kind;
+
+TEST(CoordinatorState, HoldsWorkUntilTheFirstView) {
+  harness h{1, 2};
+  h.coord_.start();
+  EXPECT_EQ(h.wanted, 2);
+  h.add(node("n1"));
+  h.work({test::make_pod("p").cpu("1").build()});
+  h.run();
+  EXPECT_TRUE(h.filters.empty());
+  EXPECT_TRUE(h.outcomes.empty());
+  EXPECT_TRUE(h.sink_.failures.empty());
+  h.publish();
+  h.run();
+  ASSERT_EQ(h.outcomes.size(), 1u);
+  EXPECT_EQ(h.outcomes[0]->type, kind::assumed);
+  ASSERT_EQ(h.binds.size(), 1u);
+  EXPECT_EQ(h.binds[0]->node.str(), "n1");
+  EXPECT_EQ(h.wanted, 3) << "one more pod wanted per finished cycle";
+}
+
+// numFeasibleNodesToFind is computed over all nodes and split over the
+// shards in proportion to their node counts.
+TEST(CoordinatorState, SplitsTheFeasibleNodeQuotaAcrossShards) {
+  harness h{3, 1};
+  for (int i = 0; i < 150; ++i)
+    h.add(node("node-" + std::to_string(i)));
+  h.publish();
+  h.work({test::make_pod("p").cpu("100m").build()});
+  h.run();
+  ASSERT_EQ(h.filters.size(), 3u);
+  std::size_t sum = 0;
+  for (const auto& [s, req] : h.filters) {
+    double share
+      = 100.0 * static_cast<double>(h.shards_[s].nodes().size()) / 150.0;
+    EXPECT_LE(req->quota, h.shards_[s].nodes().size());
+    EXPECT_NEAR(static_cast<double>(req->quota), share, 1.0) << "shard " << s;
+    sum += req->quota;
+  }
+  EXPECT_EQ(sum, 100u) << "numFeasibleNodesToFind(150) = 100";
+  ASSERT_EQ(h.outcomes.size(), 1u);
+  EXPECT_EQ(h.outcomes[0]->type, kind::assumed);
+}
+
+// Two cycles on the same view pick the one node with room; the second
+// assume conflicts and the pod is handed back for an immediate retry.
+TEST(CoordinatorState, ConcurrentCyclesConflictAtAssume) {
+  harness h{1, 2};
+  h.add(node("n1", "1"));
+  h.publish();
+  h.work({test::make_pod("a").cpu("1").build(),
+          test::make_pod("b").cpu("1").build()});
+  h.run();
+  ASSERT_NE(h.outcome_of("a"), nullptr);
+  ASSERT_NE(h.outcome_of("b"), nullptr);
+  EXPECT_EQ(h.outcome_of("a")->type, kind::assumed);
+  EXPECT_EQ(h.outcome_of("b")->type, kind::conflict);
+  EXPECT_EQ(h.coord_.conflicts(), 1u);
+  EXPECT_EQ(h.cache_.stats().conflicts, 1u);
+  EXPECT_TRUE(h.sink_.failures.empty()) << "a conflict is not a failure";
+}
+
+// After an assume on a shard, the next cycle asks that shard for at least
+// the assume's generation, so it sees the assumed pod.
+TEST(CoordinatorState, TheNextCycleWaitsForTheLastAssumesGeneration) {
+  harness h{1, 1};
+  h.add(node("n1", "1"));
+  h.add(node("n2", "1"));
+  h.publish();
+  h.work({test::make_pod("a").cpu("1").build()});
+  h.run();
+  std::uint64_t after_a = h.cache_.generation();
+  h.work({test::make_pod("b").cpu("1").build()});
+  h.run();
+  ASSERT_EQ(h.filters.size(), 2u);
+  EXPECT_GE(h.filters[1].second->min_generation, after_a - 1);
+  EXPECT_GT(h.filters[1].second->min_generation,
+            h.filters[0].second->min_generation);
+  ASSERT_NE(h.outcome_of("b"), nullptr);
+  EXPECT_EQ(h.outcome_of("b")->type, kind::assumed);
+  EXPECT_NE(h.binds[0]->node, h.binds[1]->node);
+}
+
+// A pod that conflicted max_conflicts times runs alone: it starts only
+// when no other cycle is in flight, and nothing starts while it runs.
+TEST(CoordinatorState, APodThatKeepsConflictingRunsAlone) {
+  harness h{1, 4, 3};
+  h.add(node("n1"));
+  h.publish();
+  h.work({test::make_pod("a").cpu("100m").build()});
+  h.work({test::make_pod("loser").cpu("100m").build()}, 3);
+  h.work({test::make_pod("c").cpu("100m").build()});
+  h.run();
+  auto pos = [&](const std::string& line) {
+    return std::find(h.log.begin(), h.log.end(), line) - h.log.begin();
+  };
+  ASSERT_EQ(h.outcomes.size(), 3u);
+  EXPECT_LT(pos("outcome a"), pos("filter loser"))
+    << "started while another cycle was in flight";
+  EXPECT_LT(pos("outcome loser"), pos("filter c"))
+    << "another cycle started while it ran alone";
+}
+
+TEST(CoordinatorState, TriesTheNominatedNodeFirst) {
+  struct test_case {
+    std::string name;
+    const char* nominated_cpu;
+    std::string expected_node;
+    std::size_t filters;
+  };
+  const std::vector<test_case> cases{
+    {"fits there: chosen without scoring", "4", "n2", 1},
+    {"does not fit there: a full pass", "1", "", 2},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    harness h{1, 1};
+    h.add(node("n1"));
+    h.add(node("n2", tc.nominated_cpu));
+    h.add(node("n3"));
+    h.publish();
+    h.work({test::make_pod("p").cpu("2").nominated_node("n2").build()});
+    h.run();
+    ASSERT_EQ(h.filters.size(), tc.filters);
+    const auto& probe = *h.filters[0].second;
+    EXPECT_EQ(probe.quota, 1u);
+    EXPECT_FALSE(probe.rotate);
+    EXPECT_FALSE(probe.score);
+    ASSERT_TRUE(probe.allowed);
+    EXPECT_EQ(probe.allowed->size(), 1u);
+    EXPECT_EQ(probe.allowed->count(model::symbol{"n2"}), 1u);
+    ASSERT_EQ(h.binds.size(), 1u);
+    if (!tc.expected_node.empty())
+      EXPECT_EQ(h.binds[0]->node.str(), tc.expected_node);
+    else
+      EXPECT_NE(h.binds[0]->node.str(), "n2");
+  }
+}
+
+TEST(CoordinatorState, ReportsAFitErrorWhenNoNodeFits) {
+  harness h{2, 1};
+  h.add(node("n1", "1"));
+  h.add(node("n2", "1"));
+  h.add(test::make_node("n3")
+          .cpu("8")
+          .memory("16Gi")
+          .pods(110)
+          .taint("k", "v", "NoSchedule")
+          .build());
+  h.publish();
+  h.work({test::make_pod("p").cpu("2").build()});
+  h.run();
+  ASSERT_EQ(h.outcomes.size(), 1u);
+  EXPECT_EQ(h.outcomes[0]->type, kind::unschedulable);
+  const auto& plugins = h.outcomes[0]->unschedulable_plugins;
+  EXPECT_NE(std::find(plugins.begin(), plugins.end(), "NodeResourcesFit"),
+            plugins.end());
+  EXPECT_NE(std::find(plugins.begin(), plugins.end(), "TaintToleration"),
+            plugins.end());
+  ASSERT_EQ(h.sink_.failures.size(), 1u);
+  EXPECT_EQ(h.sink_.failures[0],
+            "p Unschedulable: 0/3 nodes are available: 1 node(s) had "
+            "untolerated taint(s), 2 Insufficient cpu. preemption: 0/3 nodes "
+            "are available: 3 Preemption is not helpful for scheduling.")
+    << "a request above a node's allocatable is unresolvable there";
+  EXPECT_TRUE(h.binds.empty());
+}
+
+TEST(CoordinatorState, PreemptsLowerPriorityPods) {
+  harness h{1, 1};
+  h.add(node("n1", "2"));
+  h.add(test::make_pod("low").cpu("2").priority(0).node("n1").build());
+  h.publish();
+  h.work({test::make_pod("high").cpu("1").priority(100).build()});
+  h.run();
+  ASSERT_EQ(h.outcomes.size(), 1u);
+  const auto& out = *h.outcomes[0];
+  EXPECT_EQ(out.type, kind::unschedulable);
+  EXPECT_EQ(out.nominated_node.str(), "n1");
+  ASSERT_EQ(out.victims.size(), 1u);
+  EXPECT_EQ(out.victims[0], pod_key(*test::make_pod("low").build()));
+  EXPECT_EQ(h.sink_.preempted, std::vector<std::string>{"low for high on n1"});
+}
+
+TEST(CoordinatorState, AShardThatDoesNotAnswerFailsTheCycle) {
+  harness h{2, 1};
+  h.add(node("n1"));
+  h.add(node("n2"));
+  h.publish();
+  h.fail_shards = true;
+  h.work({test::make_pod("p").build()});
+  h.run();
+  ASSERT_EQ(h.outcomes.size(), 1u);
+  EXPECT_EQ(h.outcomes[0]->type, kind::error);
+  ASSERT_EQ(h.sink_.failures.size(), 1u);
+  EXPECT_EQ(h.sink_.failures[0].rfind("p SchedulerError: ", 0), 0u);
+}
+
+TEST(CoordinatorState, DropsPodsItDoesNotSchedule) {
+  struct test_case {
+    std::string name;
+    model::pod_ptr pod;
+  };
+  const std::vector<test_case> cases{
+    {"another scheduler's pod",
+     test::make_pod("p").scheduler_name("other").build()},
+    {"a pod being deleted", test::make_pod("p").deleting().build()},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    harness h{1, 1};
+    h.add(node("n1"));
+    h.publish();
+    h.work({tc.pod});
+    h.run();
+    ASSERT_EQ(h.outcomes.size(), 1u);
+    EXPECT_EQ(h.outcomes[0]->type, kind::dropped);
+    EXPECT_TRUE(h.filters.empty());
+  }
+}
+
+} // namespace
+} // namespace tessera::actors

@@ -1,0 +1,181 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/memory_cluster.hpp"
+
+#include "actors/cache/cache_state.hpp"
+
+namespace tessera::actors {
+
+memory_cluster::memory_cluster(std::vector<model::object> objects)
+  : initial_(std::move(objects)) {
+  for (const auto& o : initial_) {
+    const auto* p = std::get_if<model::pod_ptr>(&o);
+    if (p == nullptr || !*p)
+      continue;
+    std::string key = pod_key(**p);
+    pods_[key] = *p;
+    if (!(*p)->is_bound() && !(*p)->is_terminal()) {
+      pending_order_.push_back(key);
+      results_[key].pod = *p;
+    }
+  }
+}
+
+void memory_cluster::start(receiver r) {
+  std::lock_guard guard{mutex_};
+  receiver_ = std::move(r);
+  object_events events;
+  events.reserve(initial_.size());
+  for (const auto& o : initial_)
+    events.push_back({object_event::kind::added, o});
+  receiver_->deliver(std::move(events));
+  receiver_->synced();
+}
+
+void memory_cluster::stop() {
+  std::lock_guard guard{mutex_};
+  receiver_.reset();
+}
+
+void memory_cluster::emit(object_event ev) {
+  if (receiver_)
+    receiver_->deliver(object_events{std::move(ev)});
+}
+
+void memory_cluster::apply(object_event ev) {
+  std::lock_guard guard{mutex_};
+  if (const auto* p = std::get_if<model::pod_ptr>(&ev.obj); p && *p) {
+    std::string key = pod_key(**p);
+    if (ev.type == object_event::kind::deleted)
+      pods_.erase(key);
+    else
+      pods_[key] = *p;
+  }
+  emit(std::move(ev));
+}
+
+void memory_cluster::bind(const model::pod_ptr& pod, model::symbol node,
+                          std::function<void(error)> done) {
+  error outcome;
+  {
+    std::lock_guard guard{mutex_};
+    std::string key = pod_key(*pod);
+    auto it = pods_.find(key);
+    if (it == pods_.end()) {
+      outcome = make_error(ec::not_found,
+                           "pods \"" + pod->name + "\" not found");
+    } else if (it->second->is_bound()) {
+      outcome = make_error(ec::conflict,
+                           "Operation cannot be fulfilled on pods/binding \""
+                             + pod->name + "\": pod " + pod->name
+                             + " is already assigned to node \""
+                             + std::string{it->second->node_name.view()}
+                             + "\"");
+    } else {
+      // As the API server's binding: nodeName set, nomination kept, one
+      // MODIFIED event.
+      auto bound = std::make_shared<model::pod>(*it->second);
+      bound->node_name = node;
+      bound->resource_version = std::to_string(++resource_version_);
+      bound->scheduled_condition = model::pod_scheduled_condition{"True", "", ""};
+      it->second = bound;
+      ++bindings_;
+      if (auto r = results_.find(key); r != results_.end()) {
+        r->second.state = pod_result::status::scheduled;
+        r->second.node = node;
+        r->second.message.clear();
+        r->second.reason.clear();
+        ++r->second.attempts;
+      }
+      emit({object_event::kind::modified, model::pod_ptr{bound}});
+    }
+  }
+  done(std::move(outcome));
+}
+
+void memory_cluster::scheduled(const model::pod_ptr&, model::symbol) {
+  // The "Scheduled" event; bind() already recorded the outcome.
+}
+
+void memory_cluster::unschedulable(const model::pod_ptr& pod,
+                                   const failure_report& report) {
+  std::lock_guard guard{mutex_};
+  std::string key = pod_key(*pod);
+  if (auto r = results_.find(key); r != results_.end()) {
+    if (r->second.state != pod_result::status::scheduled)
+      r->second.state = pod_result::status::unschedulable;
+    r->second.message = report.message;
+    r->second.reason = report.reason;
+    ++r->second.attempts;
+    if (!report.nominated_node.empty())
+      r->second.nominated_node = report.nominated_node;
+  }
+  auto it = pods_.find(key);
+  if (it == pods_.end())
+    return;
+  auto updated = std::make_shared<model::pod>(*it->second);
+  updated->scheduled_condition =
+    model::pod_scheduled_condition{"False", report.reason, report.message};
+  if (report.update_nomination)
+    updated->nominated_node_name = report.nominated_node;
+  updated->resource_version = std::to_string(++resource_version_);
+  it->second = updated;
+  if (report.update_nomination)
+    emit({object_event::kind::modified, model::pod_ptr{updated}});
+}
+
+void memory_cluster::preempt(const model::pod_ptr& victim,
+                             const model::pod_ptr& preemptor, model::symbol) {
+  std::lock_guard guard{mutex_};
+  if (auto r = results_.find(pod_key(*preemptor)); r != results_.end())
+    r->second.victims.push_back(victim);
+  auto it = pods_.find(pod_key(*victim));
+  if (it == pods_.end())
+    return;
+  model::pod_ptr gone = it->second;
+  pods_.erase(it);
+  emit({object_event::kind::deleted, gone});
+}
+
+void memory_cluster::clear_nomination(const model::pod_ptr& pod) {
+  std::lock_guard guard{mutex_};
+  auto it = pods_.find(pod_key(*pod));
+  if (it == pods_.end() || it->second->nominated_node_name.empty())
+    return;
+  auto updated = std::make_shared<model::pod>(*it->second);
+  updated->nominated_node_name = {};
+  updated->resource_version = std::to_string(++resource_version_);
+  it->second = updated;
+  emit({object_event::kind::modified, model::pod_ptr{updated}});
+}
+
+void memory_cluster::explained(const model::pod_ptr& pod,
+                               const cycle_explanation& explanation) {
+  std::lock_guard guard{mutex_};
+  if (auto r = results_.find(pod_key(*pod)); r != results_.end())
+    r->second.explanation = explanation;
+}
+
+std::vector<memory_cluster::pod_result> memory_cluster::results() const {
+  std::lock_guard guard{mutex_};
+  std::vector<pod_result> out;
+  out.reserve(pending_order_.size());
+  for (const auto& key : pending_order_)
+    out.push_back(results_.at(key));
+  return out;
+}
+
+std::vector<model::pod_ptr> memory_cluster::pods() const {
+  std::lock_guard guard{mutex_};
+  std::vector<model::pod_ptr> out;
+  for (const auto& [key, p] : pods_)
+    out.push_back(p);
+  return out;
+}
+
+std::size_t memory_cluster::bindings() const {
+  std::lock_guard guard{mutex_};
+  return bindings_;
+}
+
+} // namespace tessera::actors

@@ -1,0 +1,87 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `memory_cluster`: a cluster held in memory that is both the pipeline's
+/// source and its sink. It feeds its objects to the cache as a watch would,
+/// and applies what the pipeline decides back onto its objects as an API
+/// server would — a binding sets spec.nodeName and emits MODIFIED, a
+/// nomination updates status.nominatedNodeName, a preemption deletes the
+/// victim and emits DELETED — so `simulate` and the pipeline tests go through
+/// exactly the event flow of a live cluster. It also records, per pending
+/// pod, the outcome `simulate` prints. Thread-safe: actors call the sink side
+/// concurrently.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "actors/sink.hpp"
+#include "actors/source.hpp"
+
+namespace tessera::actors {
+
+class memory_cluster final : public cluster_source, public cluster_sink {
+public:
+  /// What happened to one pod that was pending at start.
+  struct pod_result {
+    model::pod_ptr pod;
+    enum class status : std::uint8_t { pending, scheduled, unschedulable };
+    status state = status::pending;
+    model::symbol node;
+    /// The last FailedScheduling message.
+    std::string message;
+    std::string reason;
+    model::symbol nominated_node;
+    std::vector<model::pod_ptr> victims;
+    /// Scheduling attempts that reported (failures and the final bind).
+    std::int32_t attempts = 0;
+    std::optional<cycle_explanation> explanation;
+  };
+
+  explicit memory_cluster(std::vector<model::object> objects);
+
+  // cluster_source
+  void start(receiver r) override;
+  void stop() override;
+
+  // cluster_sink
+  void bind(const model::pod_ptr& pod, model::symbol node,
+            std::function<void(error)> done) override;
+  void scheduled(const model::pod_ptr& pod, model::symbol node) override;
+  void unschedulable(const model::pod_ptr& pod,
+                     const failure_report& report) override;
+  void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
+               model::symbol node) override;
+  void clear_nomination(const model::pod_ptr& pod) override;
+  void explained(const model::pod_ptr& pod,
+                 const cycle_explanation& explanation) override;
+
+  /// Adds, replaces or deletes an object after start (tests), emitting the
+  /// event a watch would.
+  void apply(object_event ev);
+
+  /// Outcomes of the pods that were pending at start, in input order.
+  std::vector<pod_result> results() const;
+  /// Every pod currently in the cluster.
+  std::vector<model::pod_ptr> pods() const;
+  /// Number of successful bindings so far.
+  std::size_t bindings() const;
+
+private:
+  void emit(object_event ev);
+
+  mutable std::mutex mutex_;
+  std::vector<model::object> initial_;
+  std::map<std::string, model::pod_ptr> pods_;
+  std::vector<std::string> pending_order_;
+  std::map<std::string, pod_result> results_;
+  std::optional<receiver> receiver_;
+  std::uint64_t resource_version_ = 1;
+  std::size_t bindings_ = 0;
+};
+
+} // namespace tessera::actors

@@ -1,0 +1,263 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// The payloads actors exchange. Each is an immutable value shared by
+/// `shared_ptr<const T>` (one allocation, never copied, never mutated after
+/// sending), named as a fact (`shard_delta`) or as a request and its result
+/// (`filter_request`, `shard_result`).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "model/node_info.hpp"
+#include "model/object.hpp"
+#include "model/pod.hpp"
+#include "plugins/framework/cluster_context.hpp"
+#include "plugins/framework/cluster_event.hpp"
+#include "plugins/framework/cycle.hpp"
+#include "plugins/framework/profile.hpp"
+
+namespace tessera::actors {
+
+/// Cache -> shard: the nodes of one shard that changed, up to `generation`.
+struct shard_delta {
+  std::uint64_t generation = 0;
+  std::vector<model::node_info_ptr> upserted;
+  std::vector<model::symbol> removed;
+  /// The shard's complete node order (node-tree order) when membership or
+  /// order changed; null when unchanged.
+  std::shared_ptr<const std::vector<model::symbol>> order;
+};
+using shard_delta_ptr = std::shared_ptr<const shard_delta>;
+
+/// Cache -> coordinator: the cluster-wide view after a change.
+struct cluster_view {
+  std::uint64_t generation = 0;
+  plugins::cluster_context_ptr context;
+  /// Nodes per shard (only nodes with a node object).
+  std::vector<std::size_t> shard_nodes;
+  /// node name -> shard, for routing single-node requests.
+  std::shared_ptr<const std::unordered_map<model::symbol, std::uint32_t>>
+    node_shard;
+};
+using cluster_view_ptr = std::shared_ptr<const cluster_view>;
+
+/// Pods nominated to each node (upstream's nominator), shared with shards.
+struct nominations {
+  std::unordered_map<model::symbol, std::vector<model::pod_ptr>> by_node;
+  bool empty() const noexcept {
+    return by_node.empty();
+  }
+};
+using nominations_ptr = std::shared_ptr<const nominations>;
+
+/// Cache -> queue: what happened, for pending pods and for requeueing.
+struct queue_input {
+  enum class kind : std::uint8_t {
+    /// A pending pod appeared / changed / disappeared (now: null on delete).
+    pod_added,
+    pod_updated,
+    pod_deleted,
+    /// A cluster change that may help unschedulable pods.
+    cluster_event,
+  };
+  kind type = kind::cluster_event;
+  model::pod_ptr old_pod;
+  model::pod_ptr new_pod;
+  plugins::cluster_event event;
+  /// For cluster events: the object before / after (absent for add/delete).
+  std::shared_ptr<const model::object> old_object;
+  std::shared_ptr<const model::object> new_object;
+};
+using queue_inputs_ptr = std::shared_ptr<const std::vector<queue_input>>;
+
+/// Queue -> coordinator: one pod to schedule.
+struct queued_pod_info {
+  model::pod_ptr pod;
+  /// Scheduling attempts including this one.
+  std::int32_t attempts = 0;
+  /// The queue's scheduling-cycle number when popped.
+  std::uint64_t cycle = 0;
+  /// Monotonic ns of the first time the pod entered the queue (SLI).
+  std::int64_t initial_ns = 0;
+  /// Consecutive assume conflicts; above a bound the pod runs alone.
+  std::int32_t conflicts = 0;
+};
+struct work_batch {
+  std::vector<queued_pod_info> pods;
+  /// The current nominations, when they changed since the last batch.
+  nominations_ptr nominated;
+};
+using work_batch_ptr = std::shared_ptr<const work_batch>;
+
+/// Coordinator -> queue: how a popped pod's cycle ended.
+struct cycle_outcome {
+  enum class kind : std::uint8_t {
+    /// Assumed; binding in progress (the binder reports the end).
+    assumed,
+    /// No node fits (FitError); goes to unschedulable (or requeued).
+    unschedulable,
+    /// Internal error; goes to backoff.
+    error,
+    /// Assume found a conflict; retried at once.
+    conflict,
+    /// Not scheduled and not requeued (deleted meanwhile, no profile).
+    dropped,
+  };
+  kind type = kind::error;
+  model::pod_ptr pod;
+  std::uint64_t cycle = 0;
+  std::vector<std::string> unschedulable_plugins;
+  std::vector<std::string> pending_plugins;
+  /// PostFilter's nomination (empty: none / cleared).
+  model::symbol nominated_node;
+  /// Victims whose deletion the preemptor waits for (one-shot queue mode).
+  std::vector<std::string> victims;
+  /// Another pod was assumed while this cycle ran: its view may have missed
+  /// it. One-shot mode retries such failures instead of making them final.
+  bool stale = false;
+};
+using cycle_outcome_ptr = std::shared_ptr<const cycle_outcome>;
+
+/// Binder -> queue: the binding cycle ended.
+struct bind_outcome {
+  model::pod_ptr pod;
+  bool bound = false;
+  /// Why binding failed (for the log and the FailedScheduling text).
+  std::string message;
+};
+using bind_outcome_ptr = std::shared_ptr<const bind_outcome>;
+
+/// Coordinator -> shards.
+struct scan_request {
+  std::uint64_t cycle_id = 0;
+  model::pod_ptr pod;
+  plugins::profile_ptr profile;
+  plugins::cycle_state_ptr state;
+  std::vector<std::size_t> scans;
+  /// The shard must have applied deltas up to this generation first.
+  std::uint64_t min_generation = 0;
+};
+using scan_request_ptr = std::shared_ptr<const scan_request>;
+
+struct scan_reply {
+  std::uint32_t shard = 0;
+  std::uint64_t generation = 0;
+  std::vector<plugins::scan_partial_ptr> partials;
+};
+using scan_reply_ptr = std::shared_ptr<const scan_reply>;
+
+struct filter_request {
+  std::uint64_t cycle_id = 0;
+  model::pod_ptr pod;
+  plugins::profile_ptr profile;
+  plugins::cycle_state_ptr state;
+  /// Feasible nodes to find on this shard.
+  std::size_t quota = 0;
+  /// PreFilterResult's node set (null: all nodes).
+  std::shared_ptr<const std::unordered_set<model::symbol>> allowed;
+  nominations_ptr nominated;
+  std::uint64_t min_generation = 0;
+  /// Advance the shard's start index (false for the nominated-node probe).
+  bool rotate = true;
+  /// Run local scores and summaries.
+  bool score = true;
+};
+using filter_request_ptr = std::shared_ptr<const filter_request>;
+
+struct filter_reply {
+  std::uint32_t shard = 0;
+  std::uint64_t generation = 0;
+  plugins::shard_result result;
+};
+using filter_reply_ptr = std::shared_ptr<const filter_reply>;
+
+struct score_request {
+  std::uint64_t cycle_id = 0;
+  model::pod_ptr pod;
+  plugins::profile_ptr profile;
+  plugins::cycle_state_ptr state;
+  std::vector<std::size_t> plugins;
+  std::vector<model::symbol> nodes;
+};
+using score_request_ptr = std::shared_ptr<const score_request>;
+
+struct score_reply {
+  std::uint32_t shard = 0;
+  /// Plugin-major, aligned with the request's nodes.
+  std::vector<std::int64_t> scores;
+};
+using score_reply_ptr = std::shared_ptr<const score_reply>;
+
+struct preempt_request {
+  std::uint64_t cycle_id = 0;
+  model::pod_ptr pod;
+  plugins::profile_ptr profile;
+  plugins::cycle_state_ptr state;
+  plugins::cluster_context_ptr cluster;
+  /// Nodes whose filter status this cycle was UnschedulableAndUnresolvable:
+  /// preemption cannot help there. Every other node of the shard is a
+  /// potential node, visited in node order starting at `offset`.
+  std::shared_ptr<const std::unordered_set<model::symbol>> unresolvable;
+  std::size_t offset = 0;
+  std::size_t wanted = 0;
+  nominations_ptr nominated;
+  /// The pod's nominated node if this shard owns it, with its filter status.
+  model::symbol nominated_node;
+  plugins::status nominated_status;
+};
+using preempt_request_ptr = std::shared_ptr<const preempt_request>;
+
+struct preempt_reply {
+  std::uint32_t shard = 0;
+  plugins::dry_run_result result;
+  /// Non-success when the nominated-node eligibility check failed.
+  plugins::status eligibility;
+};
+using preempt_reply_ptr = std::shared_ptr<const preempt_reply>;
+
+/// Coordinator -> cache.
+struct assume_request {
+  model::pod_ptr pod;
+  model::symbol node;
+  plugins::profile_ptr profile;
+  plugins::cycle_state_ptr state;
+  /// Per shard: the generation of the view the cycle's state came from.
+  std::vector<std::uint64_t> shard_generations;
+  /// Generation of the cluster_context the cycle started from (PreFilter
+  /// skip decisions, e.g. InterPodAffinity's, depend on its counters).
+  std::uint64_t context_generation = 0;
+};
+using assume_request_ptr = std::shared_ptr<const assume_request>;
+
+struct assume_reply {
+  bool ok = false;
+  /// The pod is already assumed or bound (a duplicate cycle): drop it.
+  bool duplicate = false;
+  /// The assumed pod (spec.nodeName set) when ok.
+  model::pod_ptr assumed;
+  /// Cache generation after the assume (shards see it at this generation).
+  std::uint64_t generation = 0;
+  /// Why not, when !ok.
+  std::string reason;
+};
+using assume_reply_ptr = std::shared_ptr<const assume_reply>;
+
+/// Coordinator -> binder.
+struct bind_request {
+  model::pod_ptr pod;
+  model::symbol node;
+  plugins::profile_ptr profile;
+  plugins::cycle_state_ptr state;
+  /// Nodes evaluated / feasible, for the V(2) log line.
+  std::size_t evaluated_nodes = 0;
+  std::size_t feasible_nodes = 0;
+};
+using bind_request_ptr = std::shared_ptr<const bind_request>;
+
+} // namespace tessera::actors

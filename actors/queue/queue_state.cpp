@@ -1,0 +1,607 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/queue/queue_state.hpp"
+
+#include <algorithm>
+
+#include "actors/cache/cache_state.hpp"
+#include "support/log.hpp"
+
+namespace tessera::actors {
+
+namespace {
+
+// A change a plugin could care about (upstream ignores updates of status,
+// resourceVersion, generation and other bookkeeping only).
+bool scheduling_relevant_change(const model::pod& a, const model::pod& b) {
+  return !(a.labels == b.labels) || !(a.tolerations == b.tolerations)
+         || !(a.affinity == b.affinity) || !(a.node_selector == b.node_selector)
+         || !(a.requests == b.requests)
+         || !(a.topology_spread_constraints == b.topology_spread_constraints)
+         || !(a.scheduling_gates == b.scheduling_gates)
+         || !(a.host_ports == b.host_ports) || a.priority != b.priority;
+}
+
+} // namespace
+
+bool queue_state::order_less::operator()(const entry* a,
+                                         const entry* b) const {
+  if (owner->sort_ != nullptr) {
+    plugins::queued_pod qa{a->pod, a->timestamp_ns, a->sequence};
+    plugins::queued_pod qb{b->pod, b->timestamp_ns, b->sequence};
+    if (owner->sort_->less(qa, qb))
+      return true;
+    if (owner->sort_->less(qb, qa))
+      return false;
+    return a->sequence < b->sequence;
+  }
+  if (a->pod->priority != b->pod->priority)
+    return a->pod->priority > b->pod->priority;
+  if (a->timestamp_ns != b->timestamp_ns)
+    return a->timestamp_ns < b->timestamp_ns;
+  return a->sequence < b->sequence;
+}
+
+bool queue_state::backoff_less::operator()(const entry* a,
+                                           const entry* b) const {
+  auto ea = owner->backoff_expiry(*a);
+  auto eb = owner->backoff_expiry(*b);
+  if (ea != eb)
+    return ea < eb;
+  return a->sequence < b->sequence;
+}
+
+queue_state::queue_state(queue_config cfg, const clock& c,
+                         std::vector<plugins::profile_ptr> profiles)
+  : cfg_(cfg),
+    clock_(c),
+    profiles_(std::move(profiles)),
+    active_(order_less{this}),
+    backoff_(backoff_less{this}) {
+  for (const auto& prof : profiles_) {
+    profile_index idx;
+    idx.prof = prof.get();
+    for (std::size_t i = 0; i < prof->plugins().size(); ++i)
+      idx.plugin_bit.emplace(std::string{prof->plugins()[i]->name()}, i);
+    for (const auto& reg : prof->events()) {
+      auto bit = idx.plugin_bit.find(reg.plugin);
+      if (bit != idx.plugin_bit.end())
+        idx.events.push_back({bit->second, reg.event});
+    }
+    indexes_.push_back(std::move(idx));
+  }
+  if (!profiles_.empty())
+    sort_ = profiles_.front()->queue_sort();
+}
+
+std::int64_t queue_state::now_ns() const {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+           clock_.now().time_since_epoch())
+    .count();
+}
+
+const plugins::profile* queue_state::profile_for(const model::pod& p) const {
+  for (const auto& prof : profiles_)
+    if (prof->scheduler_name() == p.scheduler_name.view())
+      return prof.get();
+  return nullptr;
+}
+
+const queue_state::profile_index*
+queue_state::index_for(const plugins::profile* prof) const {
+  for (const auto& idx : indexes_)
+    if (idx.prof == prof)
+      return &idx;
+  return nullptr;
+}
+
+// ------------------------------------------------------------ placement
+
+void queue_state::detach(entry& e) {
+  switch (e.at) {
+    case where::active:
+      active_.erase(&e);
+      break;
+    case where::backoff:
+      backoff_.erase(&e);
+      break;
+    case where::unschedulable:
+      unschedulable_.erase(&e);
+      break;
+    case where::gated:
+      --gated_;
+      break;
+    case where::in_flight:
+      --in_flight_;
+      if (auto it = inflight_marks_.find(e.popped_event);
+          it != inflight_marks_.end())
+        inflight_marks_.erase(it);
+      break;
+    case where::binding:
+      --binding_;
+      break;
+    case where::waiting_for_victims:
+      --waiting_;
+      break;
+    case where::retry:
+      retry_now_.erase(std::find(retry_now_.begin(), retry_now_.end(), &e));
+      break;
+    case where::tentative:
+      --tentative_;
+      break;
+  }
+}
+
+void queue_state::to_active(entry& e) {
+  e.at = where::active;
+  active_.insert(&e);
+}
+
+void queue_state::to_backoff_or_active(entry& e) {
+  if (cfg_.one_shot || backoff_expiry(e) <= clock_.now()) {
+    to_active(e);
+    return;
+  }
+  e.at = where::backoff;
+  backoff_.insert(&e);
+}
+
+time_point queue_state::backoff_expiry(const entry& e) const {
+  time_point queued{std::chrono::nanoseconds{e.timestamp_ns}};
+  if (e.attempts <= 0)
+    return queued;
+  duration d = cfg_.initial_backoff;
+  for (std::int32_t i = 1; i < e.attempts && d < cfg_.max_backoff; ++i)
+    d *= 2;
+  return queued + std::min(d, cfg_.max_backoff);
+}
+
+void queue_state::admit(entry& e) {
+  for (const auto* pe : e.prof->pre_enqueue()) {
+    plugins::status s = pe->pre_enqueue(*e.pod);
+    if (!s.ok()) {
+      e.at = where::gated;
+      ++gated_;
+      return;
+    }
+  }
+  to_active(e);
+}
+
+void queue_state::erase(const std::string& key) {
+  auto it = entries_.find(key);
+  if (it == entries_.end())
+    return;
+  detach(*it->second);
+  clear_nomination(key);
+  entries_.erase(it);
+}
+
+// --------------------------------------------------------------- inputs
+
+void queue_state::add(const model::pod_ptr& p) {
+  std::string key = pod_key(*p);
+  if (auto it = entries_.find(key); it != entries_.end()) {
+    update(it->second->pod, p);
+    return;
+  }
+  const plugins::profile* prof = profile_for(*p);
+  if (prof == nullptr)
+    return;
+  auto e = std::make_unique<entry>();
+  e->pod = p;
+  e->key = key;
+  e->prof = prof;
+  e->sequence = ++sequence_;
+  e->timestamp_ns = now_ns();
+  e->initial_ns = e->timestamp_ns;
+  entry& ref = *e;
+  entries_.emplace(key, std::move(e));
+  if (!p->nominated_node_name.empty())
+    set_nomination(key, p, p->nominated_node_name);
+  admit(ref);
+}
+
+void queue_state::update(const model::pod_ptr& old_pod,
+                         const model::pod_ptr& new_pod) {
+  std::string key = pod_key(*new_pod);
+  auto it = entries_.find(key);
+  if (it == entries_.end()) {
+    add(new_pod);
+    return;
+  }
+  entry& e = *it->second;
+  if (new_pod->nominated_node_name != old_pod->nominated_node_name) {
+    if (new_pod->nominated_node_name.empty())
+      clear_nomination(key);
+    else
+      set_nomination(key, new_pod, new_pod->nominated_node_name);
+  }
+  switch (e.at) {
+    case where::in_flight:
+    case where::binding:
+      if (scheduling_relevant_change(*old_pod, *new_pod))
+        e.updated_in_flight = true;
+      e.pod = new_pod;
+      return;
+    case where::active:
+    case where::backoff:
+    case where::retry:
+    case where::tentative:
+    case where::waiting_for_victims: {
+      // Keep the position: the pod's order key (priority) is immutable.
+      where at = e.at;
+      detach(e);
+      e.pod = new_pod;
+      if (at == where::active)
+        to_active(e);
+      else if (at == where::backoff) {
+        e.at = where::backoff;
+        backoff_.insert(&e);
+      } else if (at == where::retry) {
+        e.at = where::retry;
+        retry_now_.push_front(&e);
+      } else if (at == where::tentative) {
+        e.at = where::tentative;
+        ++tentative_;
+      } else {
+        e.at = where::waiting_for_victims;
+        ++waiting_;
+      }
+      return;
+    }
+    case where::gated:
+      detach(e);
+      e.pod = new_pod;
+      admit(e);
+      return;
+    case where::unschedulable: {
+      bool relevant = scheduling_relevant_change(*old_pod, *new_pod);
+      e.pod = new_pod;
+      if (relevant && !cfg_.one_shot) {
+        detach(e);
+        to_backoff_or_active(e);
+      }
+      return;
+    }
+  }
+}
+
+void queue_state::remove(const model::pod& p) {
+  erase(pod_key(p));
+}
+
+void queue_state::on_cluster_event(const plugins::cluster_event& ev,
+                                   std::shared_ptr<const model::object> old_obj,
+                                   std::shared_ptr<const model::object> new_obj) {
+  if (cfg_.one_shot) {
+    // Only preemptors wait for anything: their victims' deletions.
+    if (ev.resource != plugins::event_resource::pod
+        || !plugins::intersects(ev.actions, plugins::action::remove)
+        || !old_obj)
+      return;
+    const auto* victim = std::get_if<model::pod_ptr>(old_obj.get());
+    if (victim == nullptr || !*victim)
+      return;
+    // A preemptor's outcome can arrive after its victims' deletions (they
+    // reach the queue through the cache): remember them for on_outcome.
+    if (in_flight_ > 0)
+      events_.push_back({++event_sequence_, ev, old_obj, new_obj});
+    std::string victim_key = pod_key(**victim);
+    for (auto& [key, e] : entries_) {
+      if (e->at != where::waiting_for_victims)
+        continue;
+      e->victims.erase(victim_key);
+      if (e->victims.empty()) {
+        detach(*e);
+        e->at = where::retry;
+        retry_now_.push_back(e.get());
+      }
+    }
+    return;
+  }
+  if (in_flight_ > 0)
+    events_.push_back({++event_sequence_, ev, old_obj, new_obj});
+  std::vector<entry*> moving;
+  for (entry* e : unschedulable_)
+    if (worth_requeuing(*e, ev, old_obj.get(), new_obj.get()))
+      moving.push_back(e);
+  // Requeue in queue order so equal timestamps keep their relative order.
+  std::sort(moving.begin(), moving.end(),
+            [](const entry* a, const entry* b) {
+              return a->sequence < b->sequence;
+            });
+  for (entry* e : moving) {
+    detach(*e);
+    to_backoff_or_active(*e);
+  }
+}
+
+bool queue_state::worth_requeuing(const entry& e,
+                                  const plugins::cluster_event& ev,
+                                  const model::object* old_obj,
+                                  const model::object* new_obj) const {
+  if (e.rejectors.none() || ev.resource == plugins::event_resource::wildcard)
+    return true;
+  const profile_index* idx = index_for(e.prof);
+  if (idx == nullptr)
+    return true;
+  for (const auto& reg : idx->events) {
+    if (!e.rejectors.test(reg.plugin) || !reg.event.event.matches(ev))
+      continue;
+    if (!reg.event.hint)
+      return true;
+    if (reg.event.hint(*e.pod, old_obj, new_obj) == plugins::queueing_hint::queue)
+      return true;
+  }
+  return false;
+}
+
+// ------------------------------------------------------------------ pop
+
+std::optional<queued_pod_info> queue_state::pop() {
+  // One-shot mode retries a preemptor "at once": nothing else starts while
+  // it waits for its victims to go.
+  if (cfg_.one_shot && waiting_ > 0)
+    return std::nullopt;
+  entry* e = nullptr;
+  if (!retry_now_.empty())
+    e = retry_now_.front();
+  else if (!active_.empty())
+    e = const_cast<entry*>(*active_.begin());
+  if (e == nullptr)
+    return std::nullopt;
+  detach(*e);
+  e->at = where::in_flight;
+  ++in_flight_;
+  ++e->attempts;
+  e->updated_in_flight = false;
+  e->popped_event = event_sequence_;
+  e->popped_cycle = ++cycle_;
+  e->popped_assumed = assumed_.size();
+  inflight_marks_.insert(e->popped_event);
+  return queued_pod_info{e->pod, e->attempts, e->popped_cycle, e->initial_ns,
+                         e->conflicts};
+}
+
+// -------------------------------------------------------------- outcome
+
+void queue_state::on_outcome(const cycle_outcome& out) {
+  std::string key = pod_key(*out.pod);
+  auto it = entries_.find(key);
+  if (it == entries_.end())
+    return; // deleted while in flight
+  entry& e = *it->second;
+  if (e.at != where::in_flight)
+    return;
+  std::uint64_t popped_event = e.popped_event;
+  detach(e);
+  using kind = cycle_outcome::kind;
+  switch (out.type) {
+    case kind::assumed:
+      if (cfg_.one_shot)
+        assumed_.push_back({e.pod, e.timestamp_ns, e.sequence});
+      e.at = where::binding;
+      ++binding_;
+      e.conflicts = 0;
+      clear_nomination(key);
+      break;
+    case kind::conflict:
+      ++e.conflicts;
+      --e.attempts; // a conflict is not a scheduling attempt
+      e.at = where::retry;
+      retry_now_.push_back(&e);
+      break;
+    case kind::unschedulable: {
+      e.conflicts = 0;
+      e.error_backoff = false;
+      e.rejectors.reset();
+      if (const auto* idx = index_for(e.prof)) {
+        for (const auto& names :
+             {std::cref(out.unschedulable_plugins),
+              std::cref(out.pending_plugins)})
+          for (const auto& name : names.get())
+            if (auto bit = idx->plugin_bit.find(name);
+                bit != idx->plugin_bit.end())
+              e.rejectors.set(bit->second);
+      }
+      // One-shot mode keeps the queue position: settle() compares it with
+      // the pods placed since the pop, and a retry goes back to it.
+      if (!cfg_.one_shot)
+        e.timestamp_ns = now_ns();
+      if (out.nominated_node.empty())
+        clear_nomination(key);
+      else
+        set_nomination(key, e.pod, out.nominated_node);
+      if (cfg_.one_shot) {
+        if (out.nominated_node.empty()) {
+          // Final unless settle() finds its view missed an earlier pod.
+          clear_nomination(key);
+          e.at = where::tentative;
+          ++tentative_;
+          break;
+        }
+        // The retry must try its nominated node first (upstream's
+        // evaluateNominatedNode) even if it runs before the pod's status
+        // update comes back through the cache.
+        if (e.pod->nominated_node_name != out.nominated_node) {
+          auto nominated = std::make_shared<model::pod>(*e.pod);
+          nominated->nominated_node_name = out.nominated_node;
+          e.pod = std::move(nominated);
+          set_nomination(key, e.pod, out.nominated_node);
+        }
+        e.victims = {out.victims.begin(), out.victims.end()};
+        for (const auto& rec : events_)
+          if (rec.sequence > popped_event && rec.old_obj)
+            if (const auto* gone = std::get_if<model::pod_ptr>(
+                  rec.old_obj.get());
+                gone != nullptr && *gone)
+              e.victims.erase(pod_key(**gone));
+        if (e.victims.empty()) {
+          e.at = where::retry;
+          retry_now_.push_back(&e);
+        } else {
+          e.at = where::waiting_for_victims;
+          ++waiting_;
+        }
+        break;
+      }
+      bool requeue = e.updated_in_flight;
+      for (const auto& rec : events_) {
+        if (requeue)
+          break;
+        if (rec.sequence > popped_event
+            && worth_requeuing(e, rec.event, rec.old_obj.get(),
+                               rec.new_obj.get()))
+          requeue = true;
+      }
+      if (requeue) {
+        to_backoff_or_active(e);
+      } else {
+        e.at = where::unschedulable;
+        e.parked_at = clock_.now();
+        unschedulable_.insert(&e);
+      }
+      break;
+    }
+    case kind::error:
+      if (cfg_.one_shot) {
+        clear_nomination(key);
+        entries_.erase(it);
+        break;
+      }
+      e.error_backoff = true;
+      e.timestamp_ns = now_ns();
+      to_backoff_or_active(e);
+      break;
+    case kind::dropped:
+      clear_nomination(key);
+      entries_.erase(it);
+      break;
+  }
+  prune_events();
+}
+
+void queue_state::on_bound(const bind_outcome& out) {
+  std::string key = pod_key(*out.pod);
+  auto it = entries_.find(key);
+  if (it == entries_.end())
+    return;
+  entry& e = *it->second;
+  if (e.at != where::binding)
+    return;
+  if (out.bound || cfg_.one_shot) {
+    erase(key);
+    return;
+  }
+  detach(e);
+  e.error_backoff = true;
+  e.timestamp_ns = now_ns();
+  to_backoff_or_active(e);
+}
+
+void queue_state::flush(time_point now) {
+  if (cfg_.one_shot)
+    return;
+  while (!backoff_.empty()) {
+    entry* e = const_cast<entry*>(*backoff_.begin());
+    if (backoff_expiry(*e) > now)
+      break;
+    detach(*e);
+    to_active(*e);
+  }
+  std::vector<entry*> leftovers;
+  for (entry* e : unschedulable_)
+    if (e->parked_at + cfg_.max_in_unschedulable <= now)
+      leftovers.push_back(e);
+  std::sort(leftovers.begin(), leftovers.end(),
+            [](const entry* a, const entry* b) {
+              return a->sequence < b->sequence;
+            });
+  for (entry* e : leftovers) {
+    detach(*e);
+    to_backoff_or_active(*e);
+  }
+}
+
+bool queue_state::settle() {
+  if (!cfg_.one_shot || tentative_ == 0 || !stats().idle())
+    return false;
+  order_less before{this};
+  std::vector<entry*> retry;
+  std::vector<std::string> final_keys;
+  for (auto& [key, e] : entries_) {
+    if (e->at != where::tentative)
+      continue;
+    bool missed = false;
+    for (std::size_t i = e->popped_assumed; i < assumed_.size() && !missed;
+         ++i) {
+      entry probe;
+      probe.pod = assumed_[i].pod;
+      probe.timestamp_ns = assumed_[i].timestamp_ns;
+      probe.sequence = assumed_[i].sequence;
+      missed = before(&probe, e.get());
+    }
+    if (missed)
+      retry.push_back(e.get());
+    else
+      final_keys.push_back(key);
+  }
+  for (const auto& key : final_keys)
+    erase(key);
+  for (entry* e : retry) {
+    detach(*e);
+    to_active(*e);
+  }
+  return !retry.empty();
+}
+
+void queue_state::prune_events() {
+  if (inflight_marks_.empty()) {
+    events_.clear();
+    return;
+  }
+  std::uint64_t oldest = *inflight_marks_.begin();
+  while (!events_.empty() && events_.front().sequence <= oldest)
+    events_.pop_front();
+}
+
+// ---------------------------------------------------------- nominations
+
+void queue_state::set_nomination(const std::string& key,
+                                 const model::pod_ptr& p, model::symbol node) {
+  auto& slot = nominated_by_pod_[key];
+  if (slot.first == node && slot.second == p)
+    return;
+  slot = {node, p};
+  ++nominations_version_;
+}
+
+void queue_state::clear_nomination(const std::string& key) {
+  if (nominated_by_pod_.erase(key) != 0)
+    ++nominations_version_;
+}
+
+nominations_ptr queue_state::nominated() const {
+  if (nominations_cache_version_ != nominations_version_) {
+    auto n = std::make_shared<nominations>();
+    for (const auto& [key, entry] : nominated_by_pod_)
+      n->by_node[entry.first].push_back(entry.second);
+    nominations_cache_ = std::move(n);
+    nominations_cache_version_ = nominations_version_;
+  }
+  return nominations_cache_;
+}
+
+queue_stats queue_state::stats() const {
+  queue_stats s;
+  s.active = active_.size() + retry_now_.size();
+  s.backoff = backoff_.size();
+  s.unschedulable = unschedulable_.size();
+  s.gated = gated_;
+  s.in_flight = in_flight_ + binding_;
+  s.waiting_for_victims = waiting_;
+  return s;
+}
+
+} // namespace tessera::actors

@@ -1,0 +1,211 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `queue_state`: kube-scheduler's scheduling queue, without CAF.
+///
+///   add ──PreEnqueue rejects──> [gated] ──update removes gates──┐
+///    │                                                         v
+///    └──────────────────────────────────────────────> [activeQ] ──pop──> [in flight]
+///                         ^            ^                                   │
+///         backoff expired │            │ relevant event (hint: Queue),      │
+///                  [backoffQ] <────────┤ 5 min leftover flush             │
+///                         ^      [unschedulable] <──FitError, no event────┤
+///                         └────────────error / bind failure───────────────┤
+///                        conflict at assume: straight back to the head <──┘
+///
+/// Events that happen while a pod is in flight are kept; if its cycle fails
+/// and one of them could help (the hints of its rejecting plugins say
+/// Queue), the pod is requeued instead of parked. In one-shot mode (used by
+/// `simulate`) there is no backoff, unschedulable pods are final, and a
+/// preemptor is retried as soon as its victims are gone.
+#pragma once
+
+#include <bitset>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "actors/interfaces.hpp"
+#include "actors/messages.hpp"
+#include "plugins/framework/profile.hpp"
+#include "support/clock.hpp"
+
+namespace tessera::actors {
+
+struct queue_config {
+  duration initial_backoff = std::chrono::seconds(1);
+  duration max_backoff = std::chrono::seconds(10);
+  /// podMaxInUnschedulablePodsDuration.
+  duration max_in_unschedulable = std::chrono::minutes(5);
+  /// simulate's mode (see the file comment).
+  bool one_shot = false;
+};
+
+/// A pod that left the queue for good in one-shot mode, with why.
+struct final_outcome {
+  model::pod_ptr pod;
+  cycle_outcome::kind type = cycle_outcome::kind::unschedulable;
+};
+
+class queue_state {
+public:
+  static inline const char* name = "queue";
+
+  queue_state(queue_config cfg, const clock& c,
+              std::vector<plugins::profile_ptr> profiles);
+
+  // Inputs from the cache.
+  void add(const model::pod_ptr& p);
+  void update(const model::pod_ptr& old_pod, const model::pod_ptr& new_pod);
+  void remove(const model::pod& p);
+  void on_cluster_event(const plugins::cluster_event& ev,
+                        std::shared_ptr<const model::object> old_obj,
+                        std::shared_ptr<const model::object> new_obj);
+
+  /// Pops the next pod, if any.
+  std::optional<queued_pod_info> pop();
+
+  // Outcomes.
+  void on_outcome(const cycle_outcome& out);
+  void on_bound(const bind_outcome& out);
+
+  /// Moves backoff-expired pods to activeQ and leftover unschedulable pods
+  /// back (call every second).
+  void flush(time_point now);
+
+  /// One-shot mode: once nothing is active, in flight or waiting, decides
+  /// the tentative failures — a pod is retried when a pod ahead of it in
+  /// queue order was placed after it was popped (its view missed what a
+  /// serial scheduler would have seen), else it is final. Returns true when
+  /// it requeued any pod.
+  bool settle();
+
+  queue_stats stats() const;
+  /// The nominations; `version()` changes whenever they do.
+  nominations_ptr nominated() const;
+  std::uint64_t nominations_version() const noexcept {
+    return nominations_version_;
+  }
+
+private:
+  enum class where : std::uint8_t {
+    active,
+    backoff,
+    unschedulable,
+    gated,
+    in_flight,
+    binding,
+    waiting_for_victims,
+    /// At the head: retried before activeQ (conflicts, preemptors).
+    retry,
+    /// One-shot mode: failed, final unless a pod ahead of it in queue order
+    /// was placed after it was popped (see settle()).
+    tentative,
+  };
+  using plugin_bits = std::bitset<plugins::max_plugins_per_profile>;
+  struct entry {
+    model::pod_ptr pod;
+    std::string key;
+    where at = where::active;
+    std::int64_t timestamp_ns = 0;
+    std::uint64_t sequence = 0;
+    std::int32_t attempts = 0;
+    std::int64_t initial_ns = 0;
+    std::int32_t conflicts = 0;
+    plugin_bits rejectors;
+    bool error_backoff = false;
+    time_point parked_at{};
+    /// The event sequence when popped (in-flight event window).
+    std::uint64_t popped_event = 0;
+    /// assumed_.size() when popped (one-shot staleness check).
+    std::size_t popped_assumed = 0;
+    std::uint64_t popped_cycle = 0;
+    std::unordered_set<std::string> victims;
+    /// The pod changed while in flight: requeue rather than park.
+    bool updated_in_flight = false;
+    const plugins::profile* prof = nullptr;
+  };
+  struct order_less {
+    const queue_state* owner;
+    bool operator()(const entry* a, const entry* b) const;
+  };
+  struct backoff_less {
+    const queue_state* owner;
+    bool operator()(const entry* a, const entry* b) const;
+  };
+  struct recorded_event {
+    std::uint64_t sequence = 0;
+    plugins::cluster_event event;
+    std::shared_ptr<const model::object> old_obj;
+    std::shared_ptr<const model::object> new_obj;
+  };
+  struct registered {
+    std::size_t plugin = 0;
+    plugins::cluster_event_with_hint event;
+  };
+  struct profile_index {
+    const plugins::profile* prof = nullptr;
+    std::vector<registered> events;
+    std::unordered_map<std::string, std::size_t> plugin_bit;
+  };
+
+  const plugins::profile* profile_for(const model::pod& p) const;
+  const profile_index* index_for(const plugins::profile* prof) const;
+  void admit(entry& e);
+  void to_active(entry& e);
+  void to_backoff_or_active(entry& e);
+  void detach(entry& e);
+  void erase(const std::string& key);
+  time_point backoff_expiry(const entry& e) const;
+  bool worth_requeuing(const entry& e, const plugins::cluster_event& ev,
+                       const model::object* old_obj,
+                       const model::object* new_obj) const;
+  void set_nomination(const std::string& key, const model::pod_ptr& p,
+                      model::symbol node);
+  void clear_nomination(const std::string& key);
+  void prune_events();
+  std::int64_t now_ns() const;
+
+  queue_config cfg_;
+  const clock& clock_;
+  std::vector<plugins::profile_ptr> profiles_;
+  std::vector<profile_index> indexes_;
+  const plugins::queue_sort_plugin* sort_ = nullptr;
+
+  std::unordered_map<std::string, std::unique_ptr<entry>> entries_;
+  std::set<const entry*, order_less> active_;
+  std::set<const entry*, backoff_less> backoff_;
+  std::deque<entry*> retry_now_;
+  std::unordered_set<entry*> unschedulable_;
+  std::size_t gated_ = 0;
+  std::size_t in_flight_ = 0;
+  std::size_t binding_ = 0;
+  std::size_t waiting_ = 0;
+  /// popped_event of every in-flight pod (recorded events older than the
+  /// smallest are no longer needed).
+  std::multiset<std::uint64_t> inflight_marks_;
+  std::uint64_t sequence_ = 0;
+  std::uint64_t cycle_ = 0;
+
+  std::deque<recorded_event> events_;
+  /// One-shot mode: the queue position of every pod placed so far, in the
+  /// order their assumes were reported.
+  std::vector<plugins::queued_pod> assumed_;
+  std::size_t tentative_ = 0;
+  std::uint64_t event_sequence_ = 0;
+
+  std::unordered_map<std::string, std::pair<model::symbol, model::pod_ptr>>
+    nominated_by_pod_;
+  std::uint64_t nominations_version_ = 0;
+  mutable nominations_ptr nominations_cache_;
+  mutable std::uint64_t nominations_cache_version_ = ~0ull;
+};
+
+} // namespace tessera::actors

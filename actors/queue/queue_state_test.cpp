@@ -1,0 +1,472 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/cache/cache_state.hpp"
+#include "actors/queue/queue_state.hpp"
+#include "config/scheduler_config.hpp"
+#include "plugins/framework/registry.hpp"
+#include "test/support/builders.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tessera::actors {
+namespace {
+
+using namespace std::chrono_literals;
+using kind = cycle_outcome::kind;
+using plugins::action;
+using plugins::event_resource;
+
+plugins::profile_ptr default_profile() {
+  static const plugins::profile_ptr prof = [] {
+    auto cfg = config::default_config();
+    auto built = plugins::profile::build(cfg.profiles.front(),
+                                         plugins::make_in_tree_registry(),
+                                         cfg.percentage_of_nodes_to_score);
+    if (!built)
+      test::builder_failure(built.err().message);
+    return *built;
+  }();
+  return prof;
+}
+
+class queue_state_test : public ::testing::Test {
+protected:
+  queue_state make(bool one_shot = false) {
+    queue_config cfg;
+    cfg.one_shot = one_shot;
+    return queue_state{cfg, clock_, {default_profile()}};
+  }
+
+  static std::shared_ptr<cycle_outcome> outcome(const model::pod_ptr& p, kind k,
+                                                std::vector<std::string> plugins
+                                                = {}) {
+    auto o = std::make_shared<cycle_outcome>();
+    o->type = k;
+    o->pod = p;
+    o->unschedulable_plugins = std::move(plugins);
+    return o;
+  }
+
+  static void node_added(queue_state& q, const model::node_ptr& n) {
+    q.on_cluster_event({event_resource::node, action::add}, nullptr,
+                       std::make_shared<const model::object>(n));
+  }
+
+  static std::string pop_name(queue_state& q) {
+    auto next = q.pop();
+    return next ? next->pod->name : std::string{"<none>"};
+  }
+
+  manual_clock clock_;
+};
+
+// Backoff after the n-th failed attempt: 1 s, 2 s, 4 s, 8 s, then capped at
+// 10 s. The pod is not poppable a moment before expiry and is right at it.
+TEST_F(queue_state_test, BackoffDoublesPerAttemptUpToTheCap) {
+  struct test_case {
+    std::int32_t attempts;
+    std::chrono::milliseconds backoff;
+  };
+  const std::vector<test_case> cases{
+    {1, 1000ms},  {2, 2000ms},  {3, 4000ms},  {4, 8000ms},
+    {5, 10000ms}, {6, 10000ms}, {9, 10000ms},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE("after " + std::to_string(tc.attempts) + " attempts");
+    auto q = make();
+    auto p = test::make_pod("p").cpu("1").build();
+    q.add(p);
+    for (std::int32_t i = 1; i <= tc.attempts; ++i) {
+      if (i > 1) {
+        clock_.advance(1h);
+        q.flush(clock_.now());
+      }
+      auto popped = q.pop();
+      ASSERT_TRUE(popped.has_value());
+      ASSERT_EQ(popped->attempts, i);
+      q.on_outcome(*outcome(p, kind::error));
+    }
+    EXPECT_EQ(q.stats().backoff, 1u);
+    q.flush(clock_.now() + tc.backoff - 1ms);
+    EXPECT_EQ(pop_name(q), "<none>") << "popped before the backoff ended";
+    q.flush(clock_.now() + tc.backoff);
+    EXPECT_EQ(q.stats().backoff, 0u);
+    EXPECT_EQ(pop_name(q), "p");
+  }
+}
+
+// The flush moves every expired pod, in expiry order, and no other.
+TEST_F(queue_state_test, BackoffFlushMovesExpiredPodsInExpiryOrder) {
+  auto q = make();
+  auto a = test::make_pod("a").build();
+  auto b = test::make_pod("b").build();
+  auto c = test::make_pod("c").build();
+  q.add(a);
+  q.add(b);
+  q.add(c);
+  // a fails twice (2 s backoff), b once (1 s), c stays active.
+  ASSERT_EQ(pop_name(q), "a");
+  q.on_outcome(*outcome(a, kind::error));
+  clock_.advance(5s);
+  q.flush(clock_.now());
+  ASSERT_EQ(pop_name(q), "a");
+  ASSERT_EQ(pop_name(q), "b");
+  q.on_outcome(*outcome(a, kind::error));
+  q.on_outcome(*outcome(b, kind::error));
+  EXPECT_EQ(q.stats().backoff, 2u);
+  clock_.advance(1s);
+  q.flush(clock_.now());
+  EXPECT_EQ(q.stats().backoff, 1u);
+  EXPECT_EQ(pop_name(q), "c");
+  EXPECT_EQ(pop_name(q), "b");
+  EXPECT_EQ(pop_name(q), "<none>");
+  clock_.advance(1s);
+  q.flush(clock_.now());
+  EXPECT_EQ(pop_name(q), "a");
+}
+
+// Higher priority first, then arrival order.
+TEST_F(queue_state_test, PopsByPriorityThenArrival) {
+  auto q = make();
+  q.add(test::make_pod("low-1").priority(0).build());
+  clock_.advance(1ms);
+  q.add(test::make_pod("high").priority(100).build());
+  clock_.advance(1ms);
+  q.add(test::make_pod("low-2").priority(0).build());
+  clock_.advance(1ms);
+  q.add(test::make_pod("mid").priority(10).build());
+  std::vector<std::string> order;
+  while (auto p = q.pop())
+    order.push_back(p->pod->name);
+  EXPECT_EQ(order, (std::vector<std::string>{"high", "mid", "low-1", "low-2"}));
+}
+
+// A pod NodeResourcesFit rejected comes back when a node it would fit on is
+// added (through the plugin's hint), not for a node too small for it, and
+// not for a plugin that did not reject it.
+TEST_F(queue_state_test, NodeAddRequeuesThroughTheRejectingPluginsHints) {
+  struct test_case {
+    std::string name;
+    std::vector<std::string> rejected_by;
+    model::node_ptr added;
+    bool requeued;
+  };
+  const std::vector<test_case> cases{
+    {"big node after NodeResourcesFit",
+     {"NodeResourcesFit"},
+     test::make_node("big").cpu("8").memory("32Gi").pods(110).build(),
+     true},
+    {"tiny node after NodeResourcesFit",
+     {"NodeResourcesFit"},
+     test::make_node("tiny").cpu("500m").memory("32Gi").pods(110).build(),
+     false},
+    {"any node after NodeAffinity (label matches)",
+     {"NodeAffinity"},
+     test::make_node("gold")
+       .cpu("8")
+       .memory("32Gi")
+       .label("tier", "gold")
+       .pods(110)
+       .build(),
+     true},
+    {"node without the label after NodeAffinity",
+     {"NodeAffinity"},
+     test::make_node("plain").cpu("8").memory("32Gi").pods(110).build(),
+     false},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto q = make();
+    auto p = test::make_pod("p")
+               .cpu("2")
+               .memory("1Gi")
+               .required_node_affinity("tier", "In", {"gold"})
+               .build();
+    q.add(p);
+    ASSERT_TRUE(q.pop().has_value());
+    q.on_outcome(*outcome(p, kind::unschedulable, tc.rejected_by));
+    ASSERT_EQ(q.stats().unschedulable, 1u);
+    node_added(q, tc.added);
+    EXPECT_EQ(q.stats().unschedulable, tc.requeued ? 0u : 1u);
+    // Requeued pods wait out their backoff (1 s after one attempt).
+    EXPECT_EQ(q.stats().backoff, tc.requeued ? 1u : 0u);
+  }
+}
+
+// A node update that grows allocatable requeues a NodeResourcesFit
+// rejection; a taint-only update does not.
+TEST_F(queue_state_test, NodeUpdateRequeuesOnlyForRelevantChanges) {
+  auto q = make();
+  auto p = test::make_pod("p").cpu("3").build();
+  q.add(p);
+  ASSERT_TRUE(q.pop().has_value());
+  q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
+  auto small = test::make_node("n").cpu("2").memory("8Gi").pods(110).build();
+  auto tainted = test::make_node("n")
+                   .cpu("2")
+                   .memory("8Gi")
+                   .taint("k", "v", "NoSchedule")
+                   .pods(110)
+                   .build();
+  auto grown = test::make_node("n").cpu("4").memory("8Gi").pods(110).build();
+  q.on_cluster_event({event_resource::node, action::update_node_taint},
+                     std::make_shared<const model::object>(small),
+                     std::make_shared<const model::object>(tainted));
+  EXPECT_EQ(q.stats().unschedulable, 1u);
+  q.on_cluster_event({event_resource::node, action::update_node_allocatable},
+                     std::make_shared<const model::object>(small),
+                     std::make_shared<const model::object>(grown));
+  EXPECT_EQ(q.stats().unschedulable, 0u);
+}
+
+// An event that arrives while the pod's cycle runs and could help it makes
+// the queue retry the pod instead of parking it; an irrelevant one does
+// not.
+TEST_F(queue_state_test, EventDuringTheCycleRequeuesInsteadOfParking) {
+  struct test_case {
+    std::string name;
+    model::node_ptr added_in_flight;
+    bool parked;
+  };
+  const std::vector<test_case> cases{
+    {"helpful node added in flight",
+     test::make_node("big").cpu("8").memory("8Gi").pods(110).build(), false},
+    {"useless node added in flight",
+     test::make_node("tiny").cpu("1").memory("8Gi").pods(110).build(), true},
+    {"nothing happened", nullptr, true},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto q = make();
+    auto p = test::make_pod("p").cpu("4").build();
+    auto other = test::make_pod("other").build();
+    q.add(p);
+    q.add(other);
+    ASSERT_EQ(pop_name(q), "p");
+    if (tc.added_in_flight)
+      node_added(q, tc.added_in_flight);
+    q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
+    EXPECT_EQ(q.stats().unschedulable, tc.parked ? 1u : 0u);
+    EXPECT_EQ(q.stats().backoff, tc.parked ? 0u : 1u);
+    // An event before the pop does not count.
+    auto q2 = make();
+    q2.add(p);
+    if (tc.added_in_flight)
+      node_added(q2, tc.added_in_flight);
+    ASSERT_TRUE(q2.pop().has_value());
+    q2.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
+    EXPECT_EQ(q2.stats().unschedulable, 1u);
+  }
+}
+
+// A relevant change of the pod itself during its cycle also requeues it.
+TEST_F(queue_state_test, PodUpdateDuringTheCycleRequeues) {
+  auto q = make();
+  auto p = test::make_pod("p").cpu("4").build();
+  q.add(p);
+  ASSERT_TRUE(q.pop().has_value());
+  auto smaller = test::make_pod("p").cpu("1").build();
+  q.update(p, smaller);
+  q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
+  EXPECT_EQ(q.stats().unschedulable, 0u);
+  EXPECT_EQ(q.stats().backoff, 1u);
+}
+
+TEST_F(queue_state_test, GatedPodsNeverPopUntilTheGatesAreGone) {
+  auto q = make();
+  auto gated
+    = test::make_pod("gated").priority(100).gate("g1").gate("g2").build();
+  auto plain = test::make_pod("plain").build();
+  q.add(gated);
+  q.add(plain);
+  EXPECT_EQ(q.stats().gated, 1u);
+  EXPECT_EQ(pop_name(q), "plain");
+  EXPECT_EQ(pop_name(q), "<none>");
+  // Removing one gate is not enough.
+  auto one_left = test::make_pod("gated").priority(100).gate("g2").build();
+  q.update(gated, one_left);
+  EXPECT_EQ(q.stats().gated, 1u);
+  EXPECT_EQ(pop_name(q), "<none>");
+  auto open = test::make_pod("gated").priority(100).build();
+  q.update(one_left, open);
+  EXPECT_EQ(q.stats().gated, 0u);
+  EXPECT_EQ(pop_name(q), "gated");
+}
+
+// Pods parked longer than 5 minutes go back even without an event.
+TEST_F(queue_state_test, LeftoverUnschedulablePodsFlushAfterFiveMinutes) {
+  auto q = make();
+  auto p = test::make_pod("p").build();
+  q.add(p);
+  ASSERT_TRUE(q.pop().has_value());
+  q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
+  clock_.advance(5min - 1s);
+  q.flush(clock_.now());
+  EXPECT_EQ(q.stats().unschedulable, 1u);
+  clock_.advance(1s);
+  q.flush(clock_.now());
+  EXPECT_EQ(q.stats().unschedulable, 0u);
+  // Parked for 5 minutes, its 1 s backoff is long over: active at once.
+  EXPECT_EQ(pop_name(q), "p");
+}
+
+// An assume conflict is not an attempt: the pod goes to the head, before
+// higher-priority pods, without backoff.
+TEST_F(queue_state_test, ConflictsAreRetriedFirst) {
+  auto q = make();
+  auto a = test::make_pod("a").priority(1).build();
+  auto b = test::make_pod("b").priority(1).build();
+  q.add(a);
+  q.add(b);
+  auto first = q.pop();
+  ASSERT_EQ(pop_name(q), "b");
+  q.add(test::make_pod("urgent").priority(1000).build());
+  q.on_outcome(*outcome(b, kind::conflict));
+  auto again = q.pop();
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->pod->name, "b");
+  EXPECT_EQ(again->attempts, 1) << "a conflict must not count as an attempt";
+  EXPECT_EQ(again->conflicts, 1);
+  EXPECT_EQ(pop_name(q), "urgent");
+  (void)first;
+}
+
+TEST_F(queue_state_test, AssumedThenBoundLeavesTheQueue) {
+  auto q = make();
+  auto p = test::make_pod("p").build();
+  q.add(p);
+  ASSERT_TRUE(q.pop().has_value());
+  q.on_outcome(*outcome(p, kind::assumed));
+  EXPECT_FALSE(q.stats().idle()) << "binding still counts as in flight";
+  q.on_bound(bind_outcome{p, true, {}});
+  EXPECT_TRUE(q.stats().idle());
+}
+
+TEST_F(queue_state_test, BindFailureBacksOff) {
+  auto q = make();
+  auto p = test::make_pod("p").build();
+  q.add(p);
+  ASSERT_TRUE(q.pop().has_value());
+  q.on_outcome(*outcome(p, kind::assumed));
+  q.on_bound(bind_outcome{p, false, "boom"});
+  EXPECT_EQ(q.stats().backoff, 1u);
+  clock_.advance(1s);
+  q.flush(clock_.now());
+  EXPECT_EQ(pop_name(q), "p");
+}
+
+TEST_F(queue_state_test, DeletedWhileInFlightIsForgotten) {
+  auto q = make();
+  auto p = test::make_pod("p").build();
+  q.add(p);
+  ASSERT_TRUE(q.pop().has_value());
+  q.remove(*p);
+  q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
+  EXPECT_TRUE(q.stats().idle());
+  EXPECT_EQ(q.stats().unschedulable, 0u);
+}
+
+TEST_F(queue_state_test, NominationsFollowTheOutcomes) {
+  auto q = make();
+  auto p = test::make_pod("p").priority(10).build();
+  q.add(p);
+  ASSERT_TRUE(q.pop().has_value());
+  auto v0 = q.nominations_version();
+  auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
+  o->nominated_node = model::symbol{"n1"};
+  q.on_outcome(*o);
+  EXPECT_NE(q.nominations_version(), v0);
+  auto n = q.nominated();
+  ASSERT_EQ(n->by_node.count(model::symbol{"n1"}), 1u);
+  EXPECT_EQ(n->by_node.at(model::symbol{"n1"}).front()->name, "p");
+  // Back in the queue and then assumed: the nomination goes.
+  clock_.advance(5min);
+  q.flush(clock_.now());
+  ASSERT_TRUE(q.pop().has_value());
+  q.on_outcome(*outcome(p, kind::assumed));
+  EXPECT_TRUE(q.nominated()->empty());
+}
+
+// One-shot mode (simulate): no backoff, failures are final, a preemptor is
+// retried when its victims are gone.
+TEST_F(queue_state_test, OneShotFailuresAreFinal) {
+  struct test_case {
+    std::string name;
+    kind outcome_kind;
+  };
+  const std::vector<test_case> cases{
+    {"unschedulable", kind::unschedulable},
+    {"error", kind::error},
+    {"dropped", kind::dropped},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto q = make(true);
+    auto p = test::make_pod("p").build();
+    q.add(p);
+    ASSERT_TRUE(q.pop().has_value());
+    q.on_outcome(*outcome(p, tc.outcome_kind, {"NodeResourcesFit"}));
+    EXPECT_TRUE(q.stats().idle());
+    node_added(
+      q, test::make_node("big").cpu("64").memory("64Gi").pods(110).build());
+    q.flush(clock_.now() + 1h);
+    EXPECT_EQ(pop_name(q), "<none>");
+  }
+}
+
+TEST_F(queue_state_test, OneShotPreemptorWaitsForItsVictims) {
+  auto q = make(true);
+  auto p = test::make_pod("p").priority(100).build();
+  auto other = test::make_pod("other").build();
+  auto v1 = test::make_pod("v1").node("n1").build();
+  auto v2 = test::make_pod("v2").node("n1").build();
+  q.add(p);
+  q.add(other);
+  ASSERT_EQ(pop_name(q), "p");
+  auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
+  o->nominated_node = model::symbol{"n1"};
+  o->victims = {pod_key(*v1), pod_key(*v2)};
+  q.on_outcome(*o);
+  EXPECT_EQ(q.stats().waiting_for_victims, 1u);
+  EXPECT_FALSE(q.stats().idle());
+  auto deleted = [&](const model::pod_ptr& v) {
+    q.on_cluster_event({event_resource::pod, action::remove},
+                       std::make_shared<const model::object>(v), nullptr);
+  };
+  // "Retried at once": nothing else is decided before the retry, or the
+  // next pod would see the victims gone but not the preemptor placed.
+  EXPECT_EQ(pop_name(q), "<none>");
+  deleted(v1);
+  EXPECT_EQ(q.stats().waiting_for_victims, 1u);
+  EXPECT_EQ(pop_name(q), "<none>");
+  deleted(v2);
+  EXPECT_EQ(q.stats().waiting_for_victims, 0u);
+  // Retried at the head, before `other`, with its nomination.
+  auto again = q.pop();
+  ASSERT_TRUE(again.has_value());
+  EXPECT_EQ(again->pod->name, "p");
+  EXPECT_EQ(again->pod->nominated_node_name.str(), "n1");
+  EXPECT_EQ(pop_name(q), "other");
+}
+
+// The victims' deletions can reach the queue (through the cache) before the
+// coordinator's outcome that names them: the preemptor must still be
+// retried, not wait forever for deletions that already happened.
+TEST_F(queue_state_test, OneShotPreemptorWhoseVictimsWentFirst) {
+  auto q = make(true);
+  auto p = test::make_pod("p").priority(100).build();
+  auto v1 = test::make_pod("v1").node("n1").build();
+  q.add(p);
+  ASSERT_EQ(pop_name(q), "p");
+  q.on_cluster_event({event_resource::pod, action::remove},
+                     std::make_shared<const model::object>(v1), nullptr);
+  auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
+  o->nominated_node = model::symbol{"n1"};
+  o->victims = {pod_key(*v1)};
+  q.on_outcome(*o);
+  EXPECT_EQ(q.stats().waiting_for_victims, 0u);
+  EXPECT_EQ(pop_name(q), "p");
+}
+
+} // namespace
+} // namespace tessera::actors

@@ -1,0 +1,85 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/behaviors.hpp"
+
+#include <caf/all.hpp>
+
+#include <functional>
+#include <optional>
+
+namespace tessera::actors {
+
+namespace {
+
+struct shard_cell {
+  static inline const char* name = "shard";
+  std::optional<shard_state> state;
+  /// Requests that need a newer generation than the shard has seen yet.
+  std::vector<std::function<bool()>> deferred;
+};
+
+// Runs deferred requests, in arrival order, as far as the shard's generation
+// allows (a request waits for the delta carrying the coordinator's last
+// assume on this shard).
+void drain(shard_actor::stateful_pointer<shard_cell> self) {
+  auto& deferred = self->state.deferred;
+  std::size_t done = 0;
+  while (done < deferred.size() && deferred[done]())
+    ++done;
+  deferred.erase(deferred.begin(),
+                 deferred.begin() + static_cast<std::ptrdiff_t>(done));
+}
+
+template <class Reply, class Request, class Work>
+caf::result<std::shared_ptr<const Reply>>
+serve_when_current(shard_actor::stateful_pointer<shard_cell> self,
+                   const Request& req, Work work) {
+  auto& cell = self->state;
+  if (cell.deferred.empty() && cell.state->generation() >= req->min_generation)
+    return std::make_shared<const Reply>(work());
+  auto rp = self->make_response_promise<std::shared_ptr<const Reply>>();
+  cell.deferred.push_back([self, req, rp, work]() mutable {
+    if (self->state.state->generation() < req->min_generation)
+      return false;
+    rp.deliver(std::make_shared<const Reply>(work()));
+    return true;
+  });
+  return rp;
+}
+
+shard_actor::behavior_type shard(shard_actor::stateful_pointer<shard_cell> self,
+                                 std::uint32_t index) {
+  self->state.state.emplace(index);
+  return {
+    [self](delta_atom, const shard_delta_ptr& d) {
+      self->state.state->apply(*d);
+      drain(self);
+    },
+    [self](scan_atom,
+           const scan_request_ptr& req) -> caf::result<scan_reply_ptr> {
+      return serve_when_current<scan_reply>(
+        self, req, [self, req] { return self->state.state->scan(*req); });
+    },
+    [self](filter_atom,
+           const filter_request_ptr& req) -> caf::result<filter_reply_ptr> {
+      return serve_when_current<filter_reply>(
+        self, req, [self, req] { return self->state.state->filter(*req); });
+    },
+    [self](score_atom, const score_request_ptr& req) -> score_reply_ptr {
+      return std::make_shared<const score_reply>(
+        self->state.state->score(*req));
+    },
+    [self](preempt_atom, const preempt_request_ptr& req) -> preempt_reply_ptr {
+      return std::make_shared<const preempt_reply>(
+        self->state.state->preempt(*req));
+    },
+  };
+}
+
+} // namespace
+
+shard_actor spawn_shard(caf::actor_system& sys, std::uint32_t index) {
+  return sys.spawn(shard, index);
+}
+
+} // namespace tessera::actors

@@ -1,0 +1,139 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/shard/shard_state.hpp"
+
+namespace tessera::actors {
+
+void shard_state::apply(const shard_delta& d) {
+  for (auto name : d.removed)
+    by_name_.erase(name);
+  for (const auto& info : d.upserted)
+    by_name_[info->name()] = info;
+  if (d.order) {
+    order_ = *d.order;
+    rebuild_order();
+  } else {
+    // Same membership: replace the changed entries in place.
+    for (const auto& info : d.upserted)
+      if (auto it = position_.find(info->name()); it != position_.end())
+        ordered_[it->second] = info;
+    if (!d.removed.empty())
+      rebuild_order();
+  }
+  generation_ = d.generation;
+}
+
+void shard_state::rebuild_order() {
+  ordered_.clear();
+  position_.clear();
+  ordered_.reserve(order_.size());
+  for (auto name : order_) {
+    auto it = by_name_.find(name);
+    if (it == by_name_.end())
+      continue;
+    position_.emplace(name, ordered_.size());
+    ordered_.push_back(it->second);
+  }
+  if (!ordered_.empty())
+    start_ %= ordered_.size();
+  else
+    start_ = 0;
+}
+
+const model::node_info* shard_state::find(model::symbol name) const {
+  auto it = by_name_.find(name);
+  return it == by_name_.end() ? nullptr : it->second.get();
+}
+
+scan_reply shard_state::scan(const scan_request& req) const {
+  scan_reply out;
+  out.shard = index_;
+  out.generation = generation_;
+  out.partials = plugins::run_scans(*req.profile, *req.state, *req.pod,
+                                    req.scans, ordered_);
+  return out;
+}
+
+filter_reply shard_state::filter(const filter_request& req) {
+  filter_reply out;
+  out.shard = index_;
+  out.generation = generation_;
+  plugins::filter_options opts;
+  opts.quota = req.quota;
+  plugins::node_name_set allowed;
+  if (req.allowed)
+    allowed = *req.allowed;
+  opts.allowed = &allowed;
+  opts.score = req.score;
+  nominations_ptr nominated = req.nominated;
+  if (nominated && !nominated->empty()) {
+    opts.nominated = [nominated](model::symbol node)
+      -> std::span<const model::pod_ptr> {
+      auto it = nominated->by_node.find(node);
+      if (it == nominated->by_node.end())
+        return {};
+      return it->second;
+    };
+  }
+  out.result = plugins::filter_and_score(*req.profile, *req.state, *req.pod,
+                                         ordered_, start_, opts);
+  if (req.rotate && !ordered_.empty())
+    start_ = (start_ + out.result.processed) % ordered_.size();
+  return out;
+}
+
+score_reply shard_state::score(const score_request& req) const {
+  score_reply out;
+  out.shard = index_;
+  std::vector<const model::node_info*> infos;
+  infos.reserve(req.nodes.size());
+  for (auto name : req.nodes) {
+    const model::node_info* info = find(name);
+    // A node removed since filtering scores as an empty node; the cache's
+    // assume validation rejects it anyway.
+    static const model::node_info empty_node;
+    infos.push_back(info != nullptr ? info : &empty_node);
+  }
+  out.scores = plugins::score_nodes(*req.profile, *req.state, *req.pod,
+                                    req.plugins, infos);
+  return out;
+}
+
+preempt_reply shard_state::preempt(const preempt_request& req) const {
+  preempt_reply out;
+  out.shard = index_;
+  if (req.profile->post_filter().empty())
+    return out;
+  const auto* pf = req.profile->post_filter().front();
+  if (!req.nominated_node.empty()) {
+    if (const model::node_info* nominated = find(req.nominated_node)) {
+      out.eligibility =
+        pf->check_nominated_node(*req.pod, *nominated, req.nominated_status);
+      if (!out.eligibility.ok())
+        return out;
+    }
+  }
+  // Potential nodes in node order, rotated to start at the offset.
+  std::vector<const model::node_info*> potential;
+  for (const auto& info : ordered_)
+    if (!req.unresolvable || req.unresolvable->count(info->name()) == 0)
+      potential.push_back(info.get());
+  std::vector<plugins::dry_run_node> nodes;
+  nodes.reserve(potential.size());
+  for (std::size_t i = 0; i < potential.size(); ++i) {
+    const model::node_info* info =
+      potential[(req.offset + i) % potential.size()];
+    plugins::dry_run_node n;
+    n.node = info;
+    if (req.nominated)
+      if (auto it = req.nominated->by_node.find(info->name());
+          it != req.nominated->by_node.end())
+        n.nominated = it->second;
+    nodes.push_back(n);
+  }
+  out.result = pf->dry_run(*req.profile, *req.state, *req.pod, nodes,
+                           req.wanted, *req.cluster);
+  return out;
+}
+
+} // namespace tessera::actors

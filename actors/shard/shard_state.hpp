@@ -1,0 +1,59 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `shard_state`: one node shard's view and its share of every cycle, without
+/// CAF. It holds the shard's node_infos (immutable, shared with the cache) in
+/// node-tree order, applies the cache's deltas in arrival order, and keeps
+/// its own nextStartNodeIndex so that, with a single shard, the nodes a cycle
+/// visits are exactly kube-scheduler's.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "actors/messages.hpp"
+
+namespace tessera::actors {
+
+class shard_state {
+public:
+  static inline const char* name = "shard";
+
+  explicit shard_state(std::uint32_t index) : index_(index) {
+  }
+
+  /// Applies a delta from the cache.
+  void apply(const shard_delta& d);
+
+  std::uint32_t index() const noexcept {
+    return index_;
+  }
+  std::uint64_t generation() const noexcept {
+    return generation_;
+  }
+  /// The shard's nodes in node-tree order.
+  const std::vector<model::node_info_ptr>& nodes() const noexcept {
+    return ordered_;
+  }
+  const model::node_info* find(model::symbol name) const;
+
+  scan_reply scan(const scan_request& req) const;
+  /// Filters (and scores); advances the start index unless told not to.
+  filter_reply filter(const filter_request& req);
+  score_reply score(const score_request& req) const;
+  preempt_reply preempt(const preempt_request& req) const;
+
+private:
+  void rebuild_order();
+
+  std::uint32_t index_;
+  std::uint64_t generation_ = 0;
+  std::unordered_map<model::symbol, model::node_info_ptr> by_name_;
+  std::vector<model::symbol> order_;
+  std::vector<model::node_info_ptr> ordered_;
+  std::unordered_map<model::symbol, std::size_t> position_;
+  std::size_t start_ = 0;
+};
+
+} // namespace tessera::actors

@@ -1,0 +1,290 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/shard/shard_state.hpp"
+#include "config/scheduler_config.hpp"
+#include "plugins/framework/registry.hpp"
+#include "test/support/builders.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <optional>
+
+namespace tessera::actors {
+namespace {
+
+plugins::profile_ptr default_profile() {
+  static const plugins::profile_ptr prof = [] {
+    auto cfg = config::default_config();
+    auto built = plugins::profile::build(cfg.profiles.front(),
+                                         plugins::make_in_tree_registry(),
+                                         cfg.percentage_of_nodes_to_score);
+    if (!built)
+      test::builder_failure(built.err().message);
+    return *built;
+  }();
+  return prof;
+}
+
+model::node_info_ptr info(const std::string& name, const char* cpu = "4",
+                          std::vector<model::pod_ptr> pods = {}) {
+  return test::make_node_info_ptr(
+    test::make_node(name).cpu(cpu).memory("16Gi").pods(110).build(), pods);
+}
+
+shard_delta delta(std::uint64_t generation,
+                  std::vector<model::node_info_ptr> upserted,
+                  std::vector<std::string> removed = {},
+                  std::optional<std::vector<std::string>> order = {}) {
+  shard_delta d;
+  d.generation = generation;
+  d.upserted = std::move(upserted);
+  for (const auto& r : removed)
+    d.removed.emplace_back(r);
+  if (order) {
+    auto o = std::make_shared<std::vector<model::symbol>>();
+    for (const auto& n : *order)
+      o->emplace_back(n);
+    d.order = std::move(o);
+  }
+  return d;
+}
+
+std::vector<std::string> names(const std::vector<model::node_info_ptr>& v) {
+  std::vector<std::string> out;
+  for (const auto& n : v)
+    out.push_back(n->name().str());
+  return out;
+}
+
+std::vector<std::string> names(const std::vector<model::symbol>& v) {
+  std::vector<std::string> out;
+  for (auto n : v)
+    out.push_back(n.str());
+  return out;
+}
+
+/// Filter requests for one pod on the default profile.
+class requests {
+public:
+  explicit requests(model::pod_ptr p) : pod_(std::move(p)) {
+    ctx_.node_count = 5;
+    auto start = plugins::begin_cycle(*default_profile(), *pod_, ctx_);
+    state_
+      = std::make_shared<const plugins::cycle_state>(std::move(start.state));
+  }
+  filter_request filter(std::size_t quota, bool rotate = true) const {
+    filter_request r;
+    r.pod = pod_;
+    r.profile = default_profile();
+    r.state = state_;
+    r.quota = quota;
+    r.rotate = rotate;
+    return r;
+  }
+
+private:
+  model::pod_ptr pod_;
+  plugins::cluster_context ctx_;
+  plugins::cycle_state_ptr state_;
+};
+
+TEST(ShardState, AppliesDeltasInOrder) {
+  shard_state s{3};
+  EXPECT_EQ(s.index(), 3u);
+  s.apply(delta(4, {info("a"), info("b"), info("c")}, {},
+                std::vector<std::string>{"c", "a", "b"}));
+  EXPECT_EQ(s.generation(), 4u);
+  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"c", "a", "b"}));
+  // Same membership: the changed node is replaced where it stands.
+  s.apply(delta(5, {info("a", "8")}));
+  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"c", "a", "b"}));
+  EXPECT_EQ(s.find(model::symbol{"a"})->allocatable().milli_cpu, 8000);
+  EXPECT_EQ(s.nodes()[1]->allocatable().milli_cpu, 8000);
+  // A removal without a new order drops the node.
+  s.apply(delta(6, {}, {"c"}));
+  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(s.find(model::symbol{"c"}), nullptr);
+  // A new order with a new node.
+  s.apply(delta(7, {info("d")}, {}, std::vector<std::string>{"b", "d", "a"}));
+  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"b", "d", "a"}));
+  EXPECT_EQ(s.generation(), 7u);
+}
+
+// The start index moves by the nodes processed (feasible and failed), as
+// kube-scheduler's nextStartNodeIndex, and wraps.
+TEST(ShardState, FilterRotatesTheStartIndexByTheNodesProcessed) {
+  struct step {
+    std::size_t quota;
+    bool rotate;
+    std::vector<std::string> feasible;
+    std::vector<std::string> failed;
+  };
+  struct test_case {
+    std::string name;
+    std::vector<step> steps;
+  };
+  // n1 is too small for the 2-cpu pod.
+  const std::vector<test_case> cases{
+    {"quota 2 from the start, then onwards",
+     {{2, true, {"n0", "n2"}, {"n1"}},
+      {2, true, {"n3", "n4"}, {}},
+      {2, true, {"n0", "n2"}, {"n1"}}}},
+    {"all nodes each time: the index comes back to where it was",
+     {{10, true, {"n0", "n2", "n3", "n4"}, {"n1"}},
+      {10, true, {"n0", "n2", "n3", "n4"}, {"n1"}}}},
+    {"a probe that does not rotate",
+     {{1, false, {"n0"}, {}},
+      {1, true, {"n0"}, {}},
+      {1, true, {"n2"}, {"n1"}}}},
+    {"wrap-around",
+     {{3, true, {"n0", "n2", "n3"}, {"n1"}}, {2, true, {"n4", "n0"}, {}}}},
+  };
+  requests r{test::make_pod("p").cpu("2").build()};
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    shard_state s{0};
+    s.apply(delta(
+      1, {info("n0"), info("n1", "1"), info("n2"), info("n3"), info("n4")}, {},
+      std::vector<std::string>{"n0", "n1", "n2", "n3", "n4"}));
+    for (std::size_t i = 0; i < tc.steps.size(); ++i) {
+      SCOPED_TRACE("step " + std::to_string(i));
+      const auto& st = tc.steps[i];
+      auto reply = s.filter(r.filter(st.quota, st.rotate));
+      EXPECT_EQ(reply.generation, 1u);
+      EXPECT_EQ(names(reply.result.feasible), st.feasible);
+      std::vector<std::string> failed;
+      for (const auto& f : reply.result.failures)
+        failed.push_back(f.node.str());
+      EXPECT_EQ(failed, st.failed);
+      EXPECT_EQ(reply.result.processed, st.feasible.size() + st.failed.size());
+      // Local scores come back plugin-major for the feasible nodes.
+      EXPECT_EQ(reply.result.scores.size()
+                  % std::max<std::size_t>(st.feasible.size(), 1),
+                0u);
+    }
+  }
+}
+
+TEST(ShardState, FilterHonoursTheAllowedSetAndNominatedPods) {
+  shard_state s{0};
+  s.apply(delta(1, {info("n0"), info("n1"), info("n2")}, {},
+                std::vector<std::string>{"n0", "n1", "n2"}));
+  requests r{test::make_pod("p").cpu("3").priority(1).build()};
+  {
+    SCOPED_TRACE("allowed");
+    auto req = r.filter(10);
+    req.allowed = std::make_shared<const std::unordered_set<model::symbol>>(
+      std::unordered_set<model::symbol>{model::symbol{"n1"}});
+    auto reply = s.filter(req);
+    EXPECT_EQ(names(reply.result.feasible), std::vector<std::string>{"n1"});
+    EXPECT_TRUE(reply.result.failures.empty());
+  }
+  {
+    SCOPED_TRACE("a higher-priority pod nominated to n1 takes its room");
+    auto n = std::make_shared<nominations>();
+    n->by_node[model::symbol{"n1"}].push_back(
+      test::make_pod("big").cpu("2").priority(10).nominated_node("n1").build());
+    auto req = r.filter(10);
+    req.nominated = n;
+    auto reply = s.filter(req);
+    std::vector<std::string> feasible = names(reply.result.feasible);
+    std::sort(feasible.begin(), feasible.end());
+    EXPECT_EQ(feasible, (std::vector<std::string>{"n0", "n2"}));
+    ASSERT_EQ(reply.result.failures.size(), 1u);
+    EXPECT_EQ(reply.result.failures[0].node.str(), "n1");
+  }
+  {
+    SCOPED_TRACE("a lower-priority nomination does not count");
+    auto n = std::make_shared<nominations>();
+    n->by_node[model::symbol{"n1"}].push_back(test::make_pod("small")
+                                                .cpu("2")
+                                                .priority(0)
+                                                .nominated_node("n1")
+                                                .build());
+    auto req = r.filter(10);
+    req.nominated = n;
+    EXPECT_EQ(s.filter(req).result.feasible.size(), 3u);
+  }
+}
+
+TEST(ShardState, ScoresRequestedNodesAndAVanishedOneAsEmpty) {
+  shard_state s{0};
+  auto busy = test::make_pod("busy").cpu("3").node("n0").build();
+  s.apply(delta(1, {info("n0", "4", {busy}), info("n1")}, {},
+                std::vector<std::string>{"n0", "n1"}));
+  auto prof = default_profile();
+  std::vector<std::size_t> all(prof->score().size());
+  std::iota(all.begin(), all.end(), 0);
+  auto p = test::make_pod("p").cpu("500m").build();
+  plugins::cluster_context ctx;
+  ctx.node_count = 2;
+  auto start = plugins::begin_cycle(*prof, *p, ctx);
+  score_request req;
+  req.pod = p;
+  req.profile = prof;
+  req.state
+    = std::make_shared<const plugins::cycle_state>(std::move(start.state));
+  req.plugins = all;
+  req.nodes = {model::symbol{"n0"}, model::symbol{"n1"}, model::symbol{"gone"}};
+  auto reply = s.score(req);
+  ASSERT_EQ(reply.scores.size(), all.size() * 3);
+  // Plugin-major rows, aligned with the request's nodes; "gone" scores as a
+  // node_info without a node (assume validation rejects it anyway).
+  const model::node_info empty;
+  for (std::size_t k = 0; k < all.size(); ++k) {
+    const auto* plugin = prof->score()[k].plugin;
+    SCOPED_TRACE(std::string{plugin->name()});
+    EXPECT_EQ(reply.scores[k * 3 + 0],
+              plugin->score(*req.state, *p, *s.find(model::symbol{"n0"})));
+    EXPECT_EQ(reply.scores[k * 3 + 1],
+              plugin->score(*req.state, *p, *s.find(model::symbol{"n1"})));
+    EXPECT_EQ(reply.scores[k * 3 + 2], plugin->score(*req.state, *p, empty));
+  }
+}
+
+TEST(ShardState, PreemptionDryRunSkipsUnresolvableNodesAndStartsAtTheOffset) {
+  shard_state s{0};
+  auto victim = [](const std::string& name, const std::string& node) {
+    return test::make_pod(name).cpu("3").priority(0).node(node).build();
+  };
+  s.apply(delta(1,
+                {info("n0", "4", {victim("v0", "n0")}),
+                 info("n1", "4", {victim("v1", "n1")}),
+                 info("n2", "4", {victim("v2", "n2")})},
+                {}, std::vector<std::string>{"n0", "n1", "n2"}));
+  auto prof = default_profile();
+  auto p = test::make_pod("p").cpu("3").priority(100).build();
+  auto ctx = std::make_shared<plugins::cluster_context>();
+  ctx->node_count = 3;
+  auto start = plugins::begin_cycle(*prof, *p, *ctx);
+  preempt_request req;
+  req.pod = p;
+  req.profile = prof;
+  req.state
+    = std::make_shared<const plugins::cycle_state>(std::move(start.state));
+  req.cluster = ctx;
+  req.unresolvable = std::make_shared<const std::unordered_set<model::symbol>>(
+    std::unordered_set<model::symbol>{model::symbol{"n1"}});
+  req.wanted = 1;
+  struct test_case {
+    std::size_t offset;
+    std::string first_candidate;
+  };
+  // Potential nodes are n0, n2 (n1 is unresolvable), rotated by the offset.
+  for (const auto& tc :
+       std::vector<test_case>{{0, "n0"}, {1, "n2"}, {2, "n0"}}) {
+    SCOPED_TRACE("offset " + std::to_string(tc.offset));
+    req.offset = tc.offset;
+    auto reply = s.preempt(req);
+    ASSERT_FALSE(reply.result.non_violating.empty());
+    EXPECT_EQ(reply.result.non_violating.front().node.str(),
+              tc.first_candidate);
+    for (const auto& c : reply.result.non_violating)
+      EXPECT_NE(c.node.str(), "n1");
+  }
+}
+
+} // namespace
+} // namespace tessera::actors

@@ -1,0 +1,205 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include <caf/all.hpp>
+
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <set>
+#include <sstream>
+
+#include "actors/memory_cluster.hpp"
+#include "actors/pipeline.hpp"
+#include "cmd/scheduler_setup.hpp"
+#include "cmd/simulate_output.hpp"
+#include "cmd/verbs.hpp"
+#include "model/decode.hpp"
+#include "support/log.hpp"
+
+namespace tessera::cmd {
+
+namespace {
+
+struct simulate_flags {
+  std::vector<std::string> files;
+  knob_flags knobs;
+  bool explain = false;
+  std::string output = "json";
+  std::int64_t seed = 0;
+  int verbosity = 0;
+};
+
+// Objects of every file, with the file each came from (for error messages).
+struct input {
+  std::vector<model::object> objects;
+  std::vector<std::string> origin;
+};
+
+expected<input> load_inputs(const std::vector<std::string>& files) {
+  input in;
+  for (const auto& file : files) {
+    std::ifstream stream{file, std::ios::binary};
+    if (!stream)
+      return make_error(ec::invalid_input, file + ": cannot open file");
+    std::stringstream text;
+    text << stream.rdbuf();
+    auto manifest = model::decode_manifest(text.str());
+    if (!manifest)
+      return make_error(ec::invalid_input, file + ":" + manifest.err().message);
+    for (const auto& w : manifest->warnings)
+      TLOG_WARN("ignoring object", "file", file, "detail", w);
+    for (auto& o : manifest->objects) {
+      in.objects.push_back(std::move(o));
+      in.origin.push_back(file);
+    }
+  }
+  return in;
+}
+
+// Pods get their priority from PriorityClasses, as admission would have
+// done; duplicate pods are an input error.
+error admit_pods(input& in) {
+  std::vector<model::priority_class_ptr> classes;
+  for (const auto& o : in.objects)
+    if (const auto* c = std::get_if<model::priority_class_ptr>(&o))
+      classes.push_back(*c);
+  std::set<std::string> seen;
+  for (std::size_t i = 0; i < in.objects.size(); ++i) {
+    auto* slot = std::get_if<model::pod_ptr>(&in.objects[i]);
+    if (slot == nullptr)
+      continue;
+    std::string key = (*slot)->key();
+    if (!seen.insert(key).second)
+      return make_error(ec::invalid_input,
+                        in.origin[i] + ": pod " + key + " appears twice");
+    auto p = std::make_shared<model::pod>(**slot);
+    if (error e = model::resolve_priority(*p, classes))
+      return make_error(ec::invalid_input, in.origin[i] + ": pod " + key
+                                             + ": spec.priorityClassName: "
+                                             + e.message);
+    p->complete();
+    *slot = model::pod_ptr{std::move(p)};
+  }
+  return {};
+}
+
+std::string gates_message(const model::pod& p) {
+  std::string out = "waiting for scheduling gates: [";
+  for (std::size_t i = 0; i < p.scheduling_gates.size(); ++i)
+    out += (i ? " " : "") + p.scheduling_gates[i];
+  return out + "]";
+}
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "tessera simulate: %s\n", message.c_str());
+  return exit_usage;
+}
+
+} // namespace
+
+int simulate_main(const args& a) {
+  simulate_flags f;
+  flag_set flags{"tessera simulate -f FILE [-f FILE ...] [flags]"};
+  flags.add("filename,f", f.files,
+            "Kubernetes objects (YAML or JSON): nodes, pods, namespaces, "
+            "priority classes, PodDisruptionBudgets; repeatable");
+  f.knobs.add_to(flags);
+  flags.add("explain", f.explain,
+            "include each node's filter failures and scores");
+  flags.add("output,o", f.output, "output format: json or text");
+  flags.add("seed", f.seed, "seed of the tie-breaking random choices");
+  flags.add("v", f.verbosity, "log verbosity");
+  auto parsed = flags.parse(a);
+  if (!parsed)
+    return usage_error(parsed.err().message);
+  if (flags.help_requested()) {
+    std::fputs(flags.help().c_str(), stdout);
+    return exit_ok;
+  }
+  log::verbosity = f.verbosity;
+  if (f.output != "json" && f.output != "text")
+    return usage_error("invalid argument \"" + f.output
+                       + "\" for \"--output\" flag: must be json or text");
+  auto setup = load_scheduler_setup(f.knobs);
+  if (!setup)
+    return usage_error(setup.err().message);
+  if (!f.knobs.write_config_to.empty()) {
+    if (auto e = write_effective_config(*setup, f.knobs.write_config_to))
+      return usage_error(e.message);
+    return exit_ok;
+  }
+  if (f.files.empty())
+    return usage_error("at least one -f FILE is required");
+  auto in = load_inputs(f.files);
+  if (!in)
+    return usage_error(in.err().message);
+  if (auto e = admit_pods(*in))
+    return usage_error(e.message);
+
+  std::set<std::string> profile_names;
+  for (const auto& prof : setup->profiles)
+    profile_names.insert(prof->scheduler_name());
+
+  actors::memory_cluster cluster{in->objects};
+  {
+    caf::actor_system_config cfg;
+    actors::configure_scheduler(cfg, 0);
+    caf::actor_system sys{cfg};
+    actors::pipeline_config pc;
+    pc.shards = setup->shards;
+    pc.max_inflight_cycles = setup->max_inflight_cycles;
+    pc.bind_concurrency = setup->bind_concurrency;
+    pc.seed = static_cast<std::uint64_t>(f.seed);
+    pc.explain = f.explain;
+    pc.queue.one_shot = true;
+    auto p = actors::start_pipeline(sys, pc, setup->profiles, cluster, cluster,
+                                    system_clock::instance());
+    bool done = actors::wait_until_idle(sys, p, std::chrono::minutes(30));
+    actors::stop_pipeline(p, cluster);
+    if (!done) {
+      std::fprintf(stderr, "tessera simulate: timed out waiting for the "
+                           "scheduler to finish\n");
+      return exit_failure;
+    }
+  }
+
+  auto results = cluster.results();
+  std::vector<simulated_pod> out;
+  out.reserve(results.size());
+  using status = actors::memory_cluster::pod_result::status;
+  for (const auto& r : results) {
+    simulated_pod s;
+    s.ns = std::string{r.pod->ns.view()};
+    s.name = r.pod->name;
+    s.node = std::string{r.node.view()};
+    s.nominated_node = std::string{r.nominated_node.view()};
+    for (const auto& v : r.victims)
+      s.victims.push_back(v->key());
+    if (r.explanation)
+      s.explanation = &*r.explanation;
+    if (r.state == status::scheduled) {
+      s.status = "Scheduled";
+    } else if (profile_names.count(r.pod->scheduler_name.str()) == 0) {
+      s.status = "Skipped";
+      s.message = "no profile for schedulerName \""
+                  + r.pod->scheduler_name.str() + "\"";
+    } else if (!r.pod->scheduling_gates.empty()) {
+      s.status = "Skipped";
+      s.message = gates_message(*r.pod);
+    } else if (r.state == status::unschedulable) {
+      s.status = "Unschedulable";
+      s.message = r.message;
+    } else {
+      s.status = "Unschedulable";
+      s.message = "no scheduling attempt finished";
+    }
+    out.push_back(std::move(s));
+  }
+  std::string rendered = f.output == "json"
+                           ? render_simulation_json(out, f.explain)
+                           : render_simulation_text(out, f.explain);
+  std::fputs(rendered.c_str(), stdout);
+  return exit_ok;
+}
+
+} // namespace tessera::cmd

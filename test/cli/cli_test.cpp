@@ -1,0 +1,194 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct run_result {
+  int status = -1;
+  std::string out;
+  std::string err;
+};
+
+std::string source(const std::string& rel) {
+  return std::string{TESSERA_SOURCE_DIR} + "/" + rel;
+}
+
+std::string slurp(const std::string& path) {
+  std::ifstream in{path};
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// Runs the binary with `args` (a shell-quoted string), capturing both streams.
+run_result run(const std::string& args) {
+  std::string err_file = testing::TempDir() + "tessera_cli_stderr.txt";
+  std::string cmd = std::string{TESSERA_BINARY} + " " + args + " 2>" + err_file;
+  run_result r;
+  FILE* pipe = popen(cmd.c_str(), "r");
+  if (pipe == nullptr)
+    return r;
+  std::array<char, 4096> buf{};
+  std::size_t n = 0;
+  while ((n = fread(buf.data(), 1, buf.size(), pipe)) > 0)
+    r.out.append(buf.data(), n);
+  int raw = pclose(pipe);
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  r.err = slurp(err_file);
+  return r;
+}
+
+TEST(cli, verbs_and_exit_codes) {
+  struct test_case {
+    std::string name;
+    std::string args;
+    int status;
+    std::string in_stdout;
+    std::string in_stderr;
+  };
+  std::vector<test_case> cases{
+    {"help", "--help", 0, "simulate", ""},
+    {"no verb", "", 2, "", "Usage: tessera <verb>"},
+    {"unknown verb", "frobnicate", 2, "", "unknown verb \"frobnicate\""},
+    {"version", "version", 0, "CAF:        0.17.6", ""},
+    {"bad flag", "simulate --nope", 2, "", "unknown flag: --nope"},
+    {"bad int", "simulate --shards=zero -f x", 2, "",
+     "invalid argument \"zero\" for \"--shards\" flag"},
+    {"zero shards", "simulate --shards=0 -f x", 2, "", "must be at least 1"},
+    {"no files", "simulate", 2, "", "at least one -f FILE is required"},
+    {"missing file", "simulate -f /nonexistent.yaml", 2, "",
+     "/nonexistent.yaml: cannot open file"},
+    {"bad output", "simulate -o xml -f x", 2, "", "must be json or text"},
+    {"simulate help", "simulate --help", 0, "--max-inflight-cycles", ""},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto r = run(tc.args);
+    EXPECT_EQ(r.status, tc.status) << r.err;
+    EXPECT_NE(r.out.find(tc.in_stdout), std::string::npos) << r.out;
+    EXPECT_NE(r.err.find(tc.in_stderr), std::string::npos) << r.err;
+  }
+}
+
+TEST(cli, simulate_examples_match_their_expected_output) {
+  for (const char* name :
+       {"resources", "taints", "affinity", "spread", "preemption"}) {
+    SCOPED_TRACE(name);
+    std::string example = source(std::string{"examples/"} + name);
+    auto r = run("simulate -f " + example
+                 + ".yaml --shards 1 --max-inflight-cycles 1 --seed 0");
+    ASSERT_EQ(r.status, 0) << r.err;
+    EXPECT_EQ(r.out, slurp(example + ".expected.json"));
+  }
+}
+
+TEST(cli, simulate_reports_invalid_input_with_file_doc_and_path) {
+  std::string file = source("test/cli/bad-quantity.yaml");
+  auto r = run("simulate -f " + file);
+  EXPECT_EQ(r.status, 2);
+  EXPECT_EQ(r.err, "tessera simulate: " + file
+                     + ":doc 2: spec.containers[0].resources.requests.cpu: "
+                       "invalid quantity \"12x\"\n");
+  EXPECT_TRUE(r.out.empty());
+}
+
+TEST(cli, same_seed_same_output_and_seeds_break_ties) {
+  // Four equal nodes: the first pod's node is a pure tie-break.
+  std::string file = source("test/cli/packing-cluster.yaml");
+  auto once = run("simulate -f " + file
+                  + " --shards 1 --max-inflight-cycles 1 --seed 11");
+  auto again = run("simulate -f " + file
+                   + " --shards 1 --max-inflight-cycles 1 --seed 11");
+  ASSERT_EQ(once.status, 0) << once.err;
+  EXPECT_EQ(once.out, again.out);
+  std::set<std::string> first_nodes;
+  for (int seed = 0; seed < 12; ++seed) {
+    auto r = run("simulate -o text -f " + file
+                 + " --shards 1 --max-inflight-cycles 1 --seed "
+                 + std::to_string(seed));
+    ASSERT_EQ(r.status, 0) << r.err;
+    auto line = r.out.substr(r.out.find("default/svc-1"));
+    first_nodes.insert(line.substr(0, line.find('\n')));
+  }
+  EXPECT_GT(first_nodes.size(), 1u) << "ties must not always pick one node";
+}
+
+// Counts the distinct nodes of the Scheduled pods whose name starts with
+// `prefix` in simulate's text output.
+std::size_t nodes_used(const std::string& text, const std::string& prefix) {
+  std::set<std::string> nodes;
+  std::istringstream lines{text};
+  std::string line;
+  while (std::getline(lines, line)) {
+    std::istringstream cells{line};
+    std::string pod, status, node;
+    cells >> pod >> status >> node;
+    if (pod.rfind("default/" + prefix, 0) == 0 && status == "Scheduled")
+      nodes.insert(node);
+  }
+  return nodes.size();
+}
+
+TEST(cli, configuration_files_change_placements) {
+  std::string cluster = source("test/cli/packing-cluster.yaml");
+  std::string flags = " -o text --shards 1 --max-inflight-cycles 1 -f " + cluster;
+  auto defaults = run("simulate" + flags);
+  ASSERT_EQ(defaults.status, 0) << defaults.err;
+  // LeastAllocated spreads the two services over empty nodes.
+  EXPECT_EQ(nodes_used(defaults.out, "svc-"), 2u) << defaults.out;
+  // No profile handles batch-scheduler by default.
+  EXPECT_NE(defaults.out.find("no profile for schedulerName \"batch-scheduler\""),
+            std::string::npos);
+
+  auto packing = run("simulate --config "
+                     + source("examples/config/bin-packing.yaml") + flags);
+  ASSERT_EQ(packing.status, 0) << packing.err;
+  EXPECT_EQ(nodes_used(packing.out, "svc-"), 1u) << packing.out;
+
+  auto batch = run("simulate --config "
+                   + source("examples/config/batch-profile.yaml") + flags);
+  ASSERT_EQ(batch.status, 0) << batch.err;
+  EXPECT_EQ(nodes_used(batch.out, "svc-"), 2u) << batch.out;
+  EXPECT_EQ(nodes_used(batch.out, "job-"), 1u) << batch.out;
+}
+
+TEST(cli, write_config_to_writes_both_documents) {
+  std::string out = testing::TempDir() + "tessera_effective.yaml";
+  auto r = run("simulate --write-config-to " + out + " --shards 3");
+  ASSERT_EQ(r.status, 0) << r.err;
+  std::string written = slurp(out);
+  EXPECT_NE(written.find("kind: KubeSchedulerConfiguration"), std::string::npos);
+  EXPECT_NE(written.find("kind: TesseraConfiguration"), std::string::npos);
+  EXPECT_NE(written.find("shards: 3"), std::string::npos) << written;
+  // The written file loads back and schedules.
+  auto back = run("simulate --config " + out + " -f "
+                  + source("examples/resources.yaml"));
+  EXPECT_EQ(back.status, 0) << back.err;
+}
+
+TEST(cli, bad_config_is_rejected_with_field_paths) {
+  std::string file = testing::TempDir() + "tessera_bad_config.yaml";
+  std::ofstream{file} << "apiVersion: kubescheduler.config.k8s.io/v1\n"
+                         "kind: KubeSchedulerConfiguration\n"
+                         "parallelism: 0\n"
+                         "percentageOfNodesToScore: 101\n";
+  auto r = run("simulate --config " + file + " -f x");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("parallelism: Invalid value: 0"), std::string::npos)
+    << r.err;
+  EXPECT_NE(r.err.find("percentageOfNodesToScore: Invalid value: 101"),
+            std::string::npos)
+    << r.err;
+}
+
+} // namespace

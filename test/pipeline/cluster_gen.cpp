@@ -1,0 +1,247 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "test/pipeline/cluster_gen.hpp"
+
+#include "test/support/builders.hpp"
+
+#include <cstdio>
+#include <random>
+#include <set>
+
+namespace tessera::pipeline_test {
+
+namespace {
+
+class dice {
+public:
+  explicit dice(std::uint64_t seed) : rng_(seed) {
+  }
+  bool chance(double p) {
+    if (p <= 0)
+      return false;
+    return std::uniform_real_distribution<double>(0, 1)(rng_) < p;
+  }
+  std::int64_t between(std::int64_t lo, std::int64_t hi) {
+    return std::uniform_int_distribution<std::int64_t>(lo, hi)(rng_);
+  }
+  template <class T> const T& pick(const std::vector<T>& from) {
+    return from[static_cast<std::size_t>(
+      between(0, static_cast<std::int64_t>(from.size()) - 1))];
+  }
+
+private:
+  std::mt19937_64 rng_;
+};
+
+std::string numbered(const char* prefix, std::size_t i) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%s-%05zu", prefix, i);
+  return buf;
+}
+
+model::pod_ptr build_pod(const pod_spec& s) {
+  auto b = test::make_pod(s.name);
+  b.cpu(std::to_string(s.milli_cpu) + "m")
+    .memory(std::to_string(s.memory_mi) + "Mi");
+  if (s.gpus > 0)
+    b.request(gpu_resource, std::to_string(s.gpus));
+  if (s.host_port > 0)
+    b.host_port(s.host_port);
+  for (const auto& t : s.tolerations)
+    b.toleration(t.key, t.value, t.effect);
+  // One required term (terms are ORed; its requirements are ANDed).
+  if (!s.tier_in.empty() || !s.name_in.empty()) {
+    std::vector<model::node_selector_requirement> expressions, fields;
+    if (!s.tier_in.empty())
+      expressions.push_back(test::node_requirement("tier", "In", s.tier_in));
+    if (!s.name_in.empty())
+      fields.push_back(
+        test::node_requirement("metadata.name", "In", s.name_in));
+    b.required_node_term(test::node_term(expressions, fields));
+  }
+  if (s.needs_ssd)
+    b.node_selector("disk", "ssd");
+  if (!s.anti_label.empty())
+    b.label("anti-group", s.anti_label);
+  if (s.anti)
+    b.required_anti_affinity("anti-group", s.anti->group, s.anti->topology_key);
+  if (s.spread) {
+    b.label("spread-group", s.spread->group);
+    b.spread(s.spread->topology_key, s.spread->max_skew, "DoNotSchedule",
+             {{"spread-group", s.spread->group}});
+  }
+  b.priority(s.priority);
+  if (s.preempt_never)
+    b.preemption_never();
+  if (!s.node.empty())
+    b.node(s.node).phase(model::pod_phase::running);
+  for (const auto& g : s.gates)
+    b.gate(g);
+  return b.build();
+}
+
+model::node_ptr build_node(const node_spec& s) {
+  auto b = test::make_node(s.name);
+  b.cpu(std::to_string(s.milli_cpu) + "m")
+    .memory(std::to_string(s.memory_mi) + "Mi")
+    .pods(s.pods)
+    .label("tier", s.tier);
+  if (!s.zone.empty())
+    b.zone(s.zone);
+  if (s.ssd)
+    b.label("disk", "ssd");
+  if (s.gpus > 0)
+    b.capacity(gpu_resource, std::to_string(s.gpus));
+  for (const auto& t : s.taints)
+    b.taint(t.key, t.value, t.effect);
+  if (s.unschedulable)
+    b.unschedulable();
+  return b.build();
+}
+
+} // namespace
+
+std::string pod_key_of(const pod_spec& p) {
+  return "default/" + p.name;
+}
+
+std::vector<model::object> cluster_spec::objects() const {
+  std::vector<model::object> out;
+  out.reserve(nodes.size() + bound.size() + pending.size());
+  for (const auto& n : nodes)
+    out.emplace_back(build_node(n));
+  for (const auto& p : bound)
+    out.emplace_back(build_pod(p));
+  for (const auto& p : pending)
+    out.emplace_back(build_pod(p));
+  return out;
+}
+
+const node_spec* cluster_spec::find_node(const std::string& name) const {
+  for (const auto& n : nodes)
+    if (n.name == name)
+      return &n;
+  return nullptr;
+}
+
+cluster_spec generate_cluster(const gen_options& o, std::uint64_t seed) {
+  dice d{seed};
+  cluster_spec c;
+  const std::vector<std::string> tiers{"gold", "silver", "bronze"};
+  const std::vector<std::string> dedicated{"db", "batch"};
+  const std::vector<std::string> effects{"NoSchedule", "NoExecute",
+                                         "PreferNoSchedule"};
+  const std::vector<std::int64_t> cores{2000, 4000, 8000};
+  const std::vector<std::int64_t> memories{4096, 8192, 16384, 32768};
+  const std::vector<std::int64_t> gpu_counts{1, 2, 4};
+  const std::vector<std::int32_t> ports{8080, 8081, 9090};
+  for (std::size_t i = 0; i < o.nodes; ++i) {
+    node_spec n;
+    n.name = numbered("node", i);
+    n.milli_cpu = d.pick(cores);
+    n.memory_mi = d.pick(memories);
+    n.pods = d.between(o.min_pods, o.max_pods);
+    if (!d.chance(o.zoneless) && o.zones > 0)
+      n.zone = "zone-"
+               + std::to_string(
+                 d.between(0, static_cast<std::int64_t>(o.zones) - 1));
+    n.tier = d.pick(tiers);
+    n.ssd = d.chance(0.5);
+    if (d.chance(o.tainted))
+      n.taints.push_back({"dedicated", d.pick(dedicated), d.pick(effects)});
+    n.unschedulable = d.chance(o.unschedulable_nodes);
+    if (d.chance(o.gpu_nodes))
+      n.gpus = d.pick(gpu_counts);
+    c.nodes.push_back(std::move(n));
+  }
+  // Running pods: small, within half the node, ports unique per node. They
+  // may carry an anti-affinity label (pending pods must avoid them) but
+  // never a term or a spread label, so the initial state breaks no rule.
+  std::size_t bound_index = 0;
+  for (const auto& n : c.nodes) {
+    if (o.max_bound_per_node == 0)
+      break;
+    auto count = d.between(0, static_cast<std::int64_t>(o.max_bound_per_node));
+    std::int64_t cpu_left = n.milli_cpu / 2;
+    std::int64_t mem_left = n.memory_mi / 2;
+    std::set<std::int32_t> used_ports;
+    for (std::int64_t k = 0; k < count && k + 1 < n.pods; ++k) {
+      pod_spec p;
+      p.name = numbered("running", bound_index++);
+      p.node = n.name;
+      p.milli_cpu = d.between(1, 10) * 50;
+      p.memory_mi = d.between(1, 8) * 64;
+      if (p.milli_cpu > cpu_left || p.memory_mi > mem_left)
+        break;
+      cpu_left -= p.milli_cpu;
+      mem_left -= p.memory_mi;
+      if (d.chance(o.host_ports / 2)) {
+        std::int32_t port = d.pick(ports);
+        if (used_ports.insert(port).second)
+          p.host_port = port;
+      }
+      if (d.chance(o.anti_affinity / 2))
+        p.anti_label = "a"
+                       + std::to_string(d.between(
+                         0, static_cast<std::int64_t>(o.anti_groups) - 1));
+      if (o.priorities)
+        p.priority = d.chance(0.5) ? 0 : 10;
+      c.bound.push_back(std::move(p));
+    }
+  }
+  for (std::size_t i = 0; i < o.pending; ++i) {
+    pod_spec p;
+    p.name = numbered("pod", i);
+    p.milli_cpu = d.between(o.min_cpu / 50, o.max_cpu / 50) * 50;
+    p.memory_mi = d.between(1, 64) * 64;
+    if (d.chance(o.gpu_pods))
+      p.gpus = d.between(1, 2);
+    if (d.chance(o.host_ports))
+      p.host_port = d.pick(ports);
+    if (d.chance(o.tolerations)) {
+      std::string effect = d.chance(0.5) ? "" : "NoSchedule";
+      p.tolerations.push_back({"dedicated", d.pick(dedicated), effect});
+    }
+    bool spread = o.spread_groups > 0 && d.chance(o.spread);
+    if (spread) {
+      auto g = d.between(0, static_cast<std::int64_t>(o.spread_groups) - 1);
+      spread_spec s;
+      s.group = "s" + std::to_string(g);
+      // Group 0 and 2 spread over zones, group 1 over hostnames.
+      s.topology_key = g % 3 == 1 ? hostname_key : zone_key;
+      s.max_skew = g % 3 == 2 ? 2 : 1;
+      p.spread = s;
+    } else {
+      // Node constraints only outside spread groups (see the file comment).
+      if (d.chance(o.node_affinity)) {
+        p.tier_in.push_back(d.pick(tiers));
+        if (d.chance(0.5))
+          p.tier_in.push_back(d.pick(tiers));
+      }
+      p.needs_ssd = d.chance(o.node_selector);
+      if (!c.nodes.empty() && d.chance(o.name_fields)) {
+        auto k = d.between(1, 3);
+        for (std::int64_t j = 0; j < k; ++j)
+          p.name_in.push_back(d.pick(c.nodes).name);
+      }
+    }
+    if (o.anti_groups > 0 && d.chance(o.anti_affinity)) {
+      auto g = d.between(0, static_cast<std::int64_t>(o.anti_groups) - 1);
+      p.anti_label = "a" + std::to_string(g);
+      if (d.chance(0.7))
+        p.anti = anti_affinity_spec{p.anti_label,
+                                    g % 2 == 0 ? hostname_key : zone_key};
+    }
+    if (o.priorities) {
+      auto r = d.between(0, 9);
+      p.priority = r < 5 ? 0 : (r < 8 ? 100 : 1000);
+      p.preempt_never = d.chance(o.preempt_never);
+    }
+    if (d.chance(o.gated))
+      p.gates.push_back("example.com/hold");
+    c.pending.push_back(std::move(p));
+  }
+  return c;
+}
+
+} // namespace tessera::pipeline_test

@@ -1,0 +1,156 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `cluster_spec`: a randomized cluster for the pipeline tests, described as
+/// plain specs (what each node offers, what each pod asks for) and turned
+/// into model objects with the test builders. The placement checker reads
+/// the specs, not the model objects, so it does not share code with the
+/// plugins it checks.
+///
+/// Constraint groups keep the hard rules checkable on the final state:
+/// - an anti-affinity group `a<k>`: pods labelled `anti-group=a<k>`; some of
+///   them carry a required anti-affinity term against that label (topology
+///   key hostname or zone). No two such pods may share a domain of a term.
+/// - a spread group `s<k>`: pods labelled `spread-group=s<k>`, all with the
+///   same DoNotSchedule constraint over that label and no node affinity, so
+///   every placement sees the same eligible domains and the final counts
+///   must satisfy max - min <= maxSkew.
+#pragma once
+
+#include "model/object.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tessera::pipeline_test {
+
+inline constexpr const char* zone_key = "topology.kubernetes.io/zone";
+inline constexpr const char* hostname_key = "kubernetes.io/hostname";
+inline constexpr const char* gpu_resource = "example.com/gpu";
+
+struct taint_spec {
+  std::string key;
+  std::string value;
+  /// "NoSchedule", "PreferNoSchedule" or "NoExecute".
+  std::string effect;
+};
+
+struct node_spec {
+  std::string name;
+  std::int64_t milli_cpu = 0;
+  std::int64_t memory_mi = 0;
+  std::int64_t pods = 110;
+  std::int64_t gpus = 0;
+  /// Empty: the node has no zone label.
+  std::string zone;
+  /// Value of the `tier` label (always set).
+  std::string tier;
+  /// Carries `disk=ssd`.
+  bool ssd = false;
+  std::vector<taint_spec> taints;
+  bool unschedulable = false;
+};
+
+struct toleration_spec {
+  std::string key;
+  std::string value;
+  /// Empty tolerates every effect.
+  std::string effect;
+};
+
+struct anti_affinity_spec {
+  /// The `anti-group` value the term selects.
+  std::string group;
+  std::string topology_key;
+};
+
+struct spread_spec {
+  /// The `spread-group` value the constraint selects (and the pod carries).
+  std::string group;
+  std::string topology_key;
+  std::int32_t max_skew = 1;
+};
+
+struct pod_spec {
+  std::string name;
+  std::int64_t milli_cpu = 0;
+  std::int64_t memory_mi = 0;
+  std::int64_t gpus = 0;
+  /// TCP host port, 0 = none.
+  std::int32_t host_port = 0;
+  std::vector<toleration_spec> tolerations;
+  /// Required node affinity `tier In (...)`; empty = none.
+  std::vector<std::string> tier_in;
+  /// nodeSelector disk=ssd.
+  bool needs_ssd = false;
+  /// Required node affinity on matchFields metadata.name In (...); a
+  /// PreFilterResult node set.
+  std::vector<std::string> name_in;
+  /// Label `anti-group=<value>`; empty = none.
+  std::string anti_label;
+  std::optional<anti_affinity_spec> anti;
+  std::optional<spread_spec> spread;
+  std::int32_t priority = 0;
+  bool preempt_never = false;
+  /// Pre-bound to this node (spec.nodeName); empty = pending.
+  std::string node;
+  std::vector<std::string> gates;
+};
+
+struct cluster_spec {
+  std::vector<node_spec> nodes;
+  /// Running pods, bound before the scheduler starts.
+  std::vector<pod_spec> bound;
+  /// Pending pods, in input order.
+  std::vector<pod_spec> pending;
+
+  /// Nodes, then bound pods, then pending pods, as the source delivers them.
+  std::vector<model::object> objects() const;
+  const node_spec* find_node(const std::string& name) const;
+};
+
+/// What the generator may put into a cluster. Fractions are per object.
+struct gen_options {
+  std::size_t nodes = 50;
+  std::size_t pending = 200;
+  std::size_t zones = 3;
+  /// Fraction of nodes without a zone label.
+  double zoneless = 0.0;
+  double tainted = 0.0;
+  double unschedulable_nodes = 0.0;
+  double gpu_nodes = 0.0;
+  /// Node pod capacity range.
+  std::int64_t min_pods = 110;
+  std::int64_t max_pods = 110;
+  /// Running pods per node, at most.
+  std::size_t max_bound_per_node = 0;
+  double host_ports = 0.0;
+  double tolerations = 0.0;
+  double node_affinity = 0.0;
+  double node_selector = 0.0;
+  double name_fields = 0.0;
+  double gpu_pods = 0.0;
+  /// Fraction of pods in an anti-affinity group, and of those, the share
+  /// that carries the term (the rest only the label).
+  double anti_affinity = 0.0;
+  std::size_t anti_groups = 4;
+  double spread = 0.0;
+  std::size_t spread_groups = 3;
+  /// Pending pods get a priority from {0, 100, 1000} and bound pods from
+  /// {0, 10}, so preemption can find victims.
+  bool priorities = false;
+  double preempt_never = 0.0;
+  double gated = 0.0;
+  /// Pod size range (cpu millicores).
+  std::int64_t min_cpu = 100;
+  std::int64_t max_cpu = 2000;
+};
+
+cluster_spec generate_cluster(const gen_options& opts, std::uint64_t seed);
+
+/// A pod's identity key as memory_cluster results report it.
+std::string pod_key_of(const pod_spec& p);
+
+} // namespace tessera::pipeline_test

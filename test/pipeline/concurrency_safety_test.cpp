@@ -1,0 +1,174 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+// Safety under concurrency: with several shards and many cycles in flight,
+// optimistic assumes may conflict, but the final placement never breaks a
+// hard rule (checked from the generator's specs by placement_checker, not by
+// the plugins), every pending pod ends Scheduled or Unschedulable with a
+// FitError, and every pod the serial reference could place is accounted
+// for. Prints one table row per run with the conflict counts.
+//
+// Default size (ctest): one 300-node cluster with 2,000 pending pods over a
+// diagonal of the grid. TESSERA_PIPELINE_FULL=1 runs the full grid
+// shards {1,2,4,8} x inflight {1,4,16,64} on 200-, 1,000- and 2,000-node
+// clusters.
+
+#include "test/pipeline/cluster_gen.hpp"
+#include "test/pipeline/pipeline_runner.hpp"
+#include "test/pipeline/placement_checker.hpp"
+#include "test/pipeline/reference_scheduler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <map>
+
+namespace tessera::pipeline_test {
+namespace {
+
+using pod_status = actors::memory_cluster::pod_result::status;
+
+gen_options safety_cluster(std::size_t nodes, std::size_t pods) {
+  gen_options o;
+  o.nodes = nodes;
+  o.pending = pods;
+  o.zones = 4;
+  o.zoneless = 0.03;
+  o.tainted = 0.15;
+  o.unschedulable_nodes = 0.03;
+  o.gpu_nodes = 0.1;
+  o.min_pods = 6;
+  o.max_pods = 14;
+  o.max_bound_per_node = 2;
+  o.host_ports = 0.15;
+  o.tolerations = 0.3;
+  o.node_affinity = 0.2;
+  o.node_selector = 0.1;
+  o.name_fields = 0.01;
+  o.gpu_pods = 0.05;
+  o.anti_affinity = 0.12;
+  o.anti_groups = 6;
+  o.spread = 0.15;
+  o.spread_groups = 3;
+  // Pod sizes such that the pods ask for about 110% of the cluster's cpu
+  // (nodes average ~4.7 cores), so every size sees contention.
+  double avg
+    = 1.1 * 4666.0 * static_cast<double>(nodes) / static_cast<double>(pods);
+  o.min_cpu = 100;
+  o.max_cpu = std::clamp<std::int64_t>(static_cast<std::int64_t>(2 * avg) - 100,
+                                       300, 6000);
+  return o;
+}
+
+struct grid_point {
+  std::size_t shards;
+  std::size_t inflight;
+};
+
+struct test_case {
+  std::string name;
+  std::size_t nodes;
+  std::size_t pods;
+  std::uint64_t seed;
+  std::vector<grid_point> grid;
+};
+
+std::vector<grid_point> full_grid() {
+  std::vector<grid_point> g;
+  for (std::size_t s : {1, 2, 4, 8})
+    for (std::size_t k : {1, 4, 16, 64})
+      g.push_back({s, k});
+  return g;
+}
+
+std::vector<test_case> cases() {
+  if (env_int("TESSERA_PIPELINE_FULL", 0) != 0)
+    return {
+      {"200 nodes", 200, 2000, 21, full_grid()},
+      {"1000 nodes", 1000, 3000, 22, full_grid()},
+      {"2000 nodes", 2000, 4000, 23, full_grid()},
+    };
+  return {{"300 nodes", 300, 2000, 21, {{1, 1}, {2, 4}, {4, 16}, {8, 64}}}};
+}
+
+TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
+  auto prof = default_profile();
+  std::printf("[ safety   ] %-10s %5s %6s %6s %8s %9s %9s %9s %8s %9s\n",
+              "cluster", "pods", "shards", "flight", "placed", "serial",
+              "unsched", "conflicts", "seconds", "pods/s");
+  for (const auto& tc : cases()) {
+    cluster_spec spec
+      = generate_cluster(safety_cluster(tc.nodes, tc.pods), tc.seed);
+    auto objects = spec.objects();
+    reference_scheduler ref{prof, tc.seed};
+    auto serial = ref.run(objects);
+    std::size_t serial_placed = 0;
+    for (const auto& r : serial)
+      serial_placed += r.state == reference_result::kind::scheduled;
+    for (const auto& g : tc.grid) {
+      std::string label = tc.name + ", shards " + std::to_string(g.shards)
+                          + ", inflight " + std::to_string(g.inflight);
+      SCOPED_TRACE(label);
+      pipeline_options opts;
+      opts.shards = g.shards;
+      opts.inflight = g.inflight;
+      opts.seed = tc.seed;
+      auto run = run_pipeline(objects, prof, opts);
+      ASSERT_TRUE(run.idle) << "the pipeline did not finish";
+      ASSERT_EQ(run.results.size(), serial.size());
+
+      // Every pod ends Scheduled (where the cluster says it is) or
+      // Unschedulable with a FitError; none is left undecided.
+      std::map<std::string, std::string> where;
+      for (const auto& p : run.pods)
+        if (p->is_bound())
+          where[p->name] = std::string{p->node_name.view()};
+      std::size_t placed = 0;
+      std::size_t unschedulable = 0;
+      std::size_t problems = 0;
+      for (std::size_t i = 0; i < run.results.size(); ++i) {
+        const auto& r = run.results[i];
+        bool gated = !r.pod->scheduling_gates.empty();
+        std::string why;
+        if (r.state == pod_status::scheduled) {
+          ++placed;
+          auto it = where.find(r.pod->name);
+          if (it == where.end() || it->second != r.node.str())
+            why = "reported on " + r.node.str()
+                  + " but the cluster has it elsewhere";
+        } else if (r.state == pod_status::unschedulable) {
+          ++unschedulable;
+          if (r.reason != "Unschedulable"
+              || !is_fit_error(r.message, spec.nodes.size()))
+            why = "not a FitError: " + r.reason + " \"" + r.message + "\"";
+        } else if (!gated) {
+          why = "never decided";
+        }
+        if (!why.empty() && ++problems <= 5)
+          ADD_FAILURE() << r.pod->name << ": " << why
+                        << " (serial: " << to_string(serial[i].state) << ")";
+      }
+      EXPECT_EQ(problems, 0u);
+      auto violations = check_placements(spec, where);
+      for (std::size_t i = 0; i < violations.size() && i < 10; ++i)
+        ADD_FAILURE() << "violation: " << violations[i];
+      EXPECT_TRUE(violations.empty())
+        << violations.size() << " hard-rule violations";
+      // One cycle in flight sees every earlier decision: nothing to
+      // conflict with.
+      if (g.inflight == 1) {
+        EXPECT_EQ(run.cache.conflicts, 0u);
+      }
+      std::printf("[ safety   ] %-10s %5zu %6zu %6zu %8zu %9zu %9zu %9llu "
+                  "%8.2f %9.0f\n",
+                  tc.name.c_str(), tc.pods, g.shards, g.inflight, placed,
+                  serial_placed, unschedulable,
+                  static_cast<unsigned long long>(run.cache.conflicts),
+                  run.seconds, run.seconds > 0 ? tc.pods / run.seconds : 0.0);
+    }
+  }
+}
+
+} // namespace
+} // namespace tessera::pipeline_test
