@@ -92,6 +92,17 @@ void stop_pipeline(pipeline& p, cluster_source& source) {
     stop(s);
 }
 
+std::optional<cache_stats> read_cache_stats(caf::actor_system& sys,
+                                            const pipeline& p,
+                                            duration timeout) {
+  caf::scoped_actor self{sys};
+  std::optional<cache_stats> out;
+  self->request(p.cache, timeout, stats_atom::value)
+    .receive([&](const cache_stats& s) { out = s; },
+             [](const caf::error&) {});
+  return out;
+}
+
 void configure_scheduler(caf::actor_system_config& cfg, std::size_t threads) {
   cfg.set("scheduler.max-threads",
           static_cast<int>(threads == 0 ? default_worker_threads() : threads));

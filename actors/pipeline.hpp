@@ -8,6 +8,7 @@
 #pragma once
 
 #include <caf/fwd.hpp>
+#include <optional>
 
 #include <cstdint>
 #include <memory>
@@ -58,6 +59,12 @@ pipeline start_pipeline(caf::actor_system& sys, const pipeline_config& cfg,
 /// forwarded). Returns false when `timeout` passes first.
 bool wait_until_idle(caf::actor_system& sys, const pipeline& p,
                      duration timeout);
+
+/// The cache's counters (nodes, pods, conflicts, ...); blocks for the reply.
+/// Returns nullopt when the cache does not answer within `timeout`.
+std::optional<cache_stats> read_cache_stats(caf::actor_system& sys,
+                                            const pipeline& p,
+                                            duration timeout);
 
 /// Stops the source and terminates every actor.
 void stop_pipeline(pipeline& p, cluster_source& source);

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include <caf/all.hpp>
 
+#include <chrono>
 #include <cstdio>
+#include <optional>
 #include <fstream>
 #include <map>
 #include <set>
@@ -24,6 +26,7 @@ struct simulate_flags {
   std::vector<std::string> files;
   knob_flags knobs;
   bool explain = false;
+  bool stats = false;
   std::string output = "json";
   std::int64_t seed = 0;
   int verbosity = 0;
@@ -90,6 +93,27 @@ std::string gates_message(const model::pod& p) {
   return out + "]";
 }
 
+// One line for benchmarks: from the pipeline's start (the cache's initial
+// sync included, input decoding excluded) until the queue went idle.
+void print_stats(const actors::memory_cluster& cluster,
+                 const std::optional<actors::cache_stats>& cache,
+                 std::chrono::steady_clock::duration took,
+                 const actors::pipeline_config& pc) {
+  auto results = cluster.results(); // the pods pending in the input
+  std::size_t scheduled = 0;
+  for (const auto& r : results)
+    if (r.state == actors::memory_cluster::pod_result::status::scheduled)
+      ++scheduled;
+  double seconds = std::chrono::duration<double>(took).count();
+  std::fprintf(stderr,
+               "stats: shards=%zu inflight=%zu pods=%zu scheduled=%zu "
+               "seconds=%.3f pods_per_s=%.0f conflicts=%s\n",
+               pc.shards, pc.max_inflight_cycles, results.size(), scheduled,
+               seconds,
+               seconds > 0 ? static_cast<double>(scheduled) / seconds : 0.0,
+               cache ? std::to_string(cache->conflicts).c_str() : "unknown");
+}
+
 int usage_error(const std::string& message) {
   std::fprintf(stderr, "tessera simulate: %s\n", message.c_str());
   return exit_usage;
@@ -107,6 +131,8 @@ int simulate_main(const args& a) {
   flags.add("explain", f.explain,
             "include each node's filter failures and scores");
   flags.add("output,o", f.output, "output format: json or text");
+  flags.add("stats", f.stats,
+            "print scheduling throughput and assume conflicts to stderr");
   flags.add("seed", f.seed, "seed of the tie-breaking random choices");
   flags.add("v", f.verbosity, "log verbosity");
   auto parsed = flags.parse(a);
@@ -152,9 +178,14 @@ int simulate_main(const args& a) {
     pc.seed = static_cast<std::uint64_t>(f.seed);
     pc.explain = f.explain;
     pc.queue.one_shot = true;
+    auto started = std::chrono::steady_clock::now();
     auto p = actors::start_pipeline(sys, pc, setup->profiles, cluster, cluster,
                                     system_clock::instance());
     bool done = actors::wait_until_idle(sys, p, std::chrono::minutes(30));
+    if (done && f.stats)
+      print_stats(cluster,
+                  actors::read_cache_stats(sys, p, std::chrono::seconds(10)),
+                  std::chrono::steady_clock::now() - started, pc);
     actors::stop_pipeline(p, cluster);
     if (!done) {
       std::fprintf(stderr, "tessera simulate: timed out waiting for the "

@@ -123,6 +123,21 @@ TEST(cli, same_seed_same_output_and_seeds_break_ties) {
   EXPECT_GT(first_nodes.size(), 1u) << "ties must not always pick one node";
 }
 
+TEST(cli, stats_reports_throughput_on_stderr_only) {
+  std::string file = source("examples/preemption.yaml");
+  auto plain = run("simulate -f " + file);
+  auto with_stats = run("simulate --stats -f " + file + " --shards 2");
+  ASSERT_EQ(with_stats.status, 0) << with_stats.err;
+  EXPECT_EQ(with_stats.out, plain.out) << "--stats must not change stdout";
+  auto at = with_stats.err.find("stats: shards=2 ");
+  ASSERT_NE(at, std::string::npos) << with_stats.err;
+  // preemption.yaml has two pending pods; one is placed (by preemption).
+  EXPECT_NE(with_stats.err.find(" pods=2 scheduled=1 "), std::string::npos)
+    << with_stats.err;
+  EXPECT_NE(with_stats.err.find(" conflicts="), std::string::npos);
+  EXPECT_NE(with_stats.err.find(" pods_per_s="), std::string::npos);
+}
+
 // Counts the distinct nodes of the Scheduled pods whose name starts with
 // `prefix` in simulate's text output.
 std::size_t nodes_used(const std::string& text, const std::string& prefix) {
