@@ -59,7 +59,7 @@ std::vector<http_header> copy_headers(const http::fields& f) {
 
 } // namespace
 
-// ---- URL --------------------------------------------------------------------
+// URL
 
 expected<server_url> parse_server_url(std::string_view url) {
   server_url out;
@@ -120,8 +120,7 @@ const std::string* http_response::header(std::string_view name) const {
   return nullptr;
 }
 
-// ---- connection
-// -------------------------------------------------------------------
+// connection
 
 struct http_client::connection {
   explicit connection(const client_config& c) : cfg(c) {
@@ -316,8 +315,7 @@ struct http_client::connection {
   }
 };
 
-// ---- http_client
-// -----------------------------------------------------------------
+// http_client
 
 http_client::http_client(client_config config)
   : config_(std::move(config)), conn_(std::make_unique<connection>(config_)) {
@@ -435,8 +433,7 @@ expected<http_response> http_client::del(std::string target, std::string body) {
   return request(r);
 }
 
-// ---- line_stream
-// -------------------------------------------------------------------
+// line_stream
 
 struct line_stream::state {
   explicit state(const client_config& c) : cfg(c), conn(cfg) {

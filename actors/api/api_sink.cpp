@@ -1,0 +1,244 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/api/api_sink.hpp"
+
+#include "support/log.hpp"
+
+#include <unistd.h>
+
+namespace tessera::actors {
+
+namespace {
+
+std::string local_hostname() {
+  char host[256] = {};
+  if (::gethostname(host, sizeof host - 1) != 0 || host[0] == '\0')
+    return "localhost";
+  return host;
+}
+
+io::object_ref ref_of(const model::pod& p) {
+  io::object_ref r;
+  r.kind = "Pod";
+  r.api_version = "v1";
+  r.ns = std::string{p.ns.view()};
+  r.name = p.name;
+  r.uid = p.uid;
+  r.resource_version = p.resource_version;
+  return r;
+}
+
+} // namespace
+
+std::string truncate_event_message(std::string message) {
+  constexpr std::size_t limit = 1024;
+  if (message.size() <= limit)
+    return message;
+  message.resize(limit - 4);
+  message += " ...";
+  return message;
+}
+
+api_sink::api_sink(io::rest_client& client, io::event_recorder& events,
+                   api_sink_config config)
+  : client_(client), events_(events), config_(std::move(config)),
+    hostname_(config_.hostname.empty() ? local_hostname() : config_.hostname),
+    binds_(std::make_unique<work_pool>("bind", config_.bind_threads)),
+    writes_(std::make_unique<work_pool>("status", config_.status_threads)) {
+}
+
+api_sink::~api_sink() {
+  stop();
+}
+
+void api_sink::bind(const model::pod_ptr& pod, model::symbol node,
+                    std::function<void(error)> done) {
+  auto abandon = [done] {
+    done(make_error(ec::unavailable, "scheduler is shutting down"));
+  };
+  if (closed_.load()) {
+    abandon();
+    return;
+  }
+  stats_.binds_started.fetch_add(1, std::memory_order_relaxed);
+  stats_.binds_in_flight.fetch_add(1, std::memory_order_relaxed);
+  work_pool::job j;
+  j.run = [this, pod, node, done] {
+    error e = client_.bind(pod->ns.view(), pod->name, pod->uid, node.view());
+    stats_.binds_in_flight.fetch_sub(1, std::memory_order_relaxed);
+    if (!e) {
+      stats_.bound.fetch_add(1, std::memory_order_relaxed);
+    } else if (e.code == ec::conflict) {
+      stats_.bind_conflicts.fetch_add(1, std::memory_order_relaxed);
+      TLOG_V(2, "binding conflict", "pod", pod->key(), "node", node.view(),
+             "err", e.message);
+    } else if (e.code == ec::not_found) {
+      stats_.bind_not_found.fetch_add(1, std::memory_order_relaxed);
+      TLOG_V(2, "pod deleted before its binding", "pod", pod->key());
+    } else {
+      stats_.bind_errors.fetch_add(1, std::memory_order_relaxed);
+      TLOG_WARN("binding failed", "pod", pod->key(), "node", node.view(), "err",
+                e.message);
+    }
+    done(std::move(e));
+  };
+  j.abandon = [this, abandon] {
+    stats_.binds_in_flight.fetch_sub(1, std::memory_order_relaxed);
+    abandon();
+  };
+  if (!binds_->post(std::move(j))) {
+    stats_.binds_in_flight.fetch_sub(1, std::memory_order_relaxed);
+    abandon();
+  }
+}
+
+void api_sink::record(const model::pod& pod, const char* type,
+                      const char* reason, const char* action, std::string note,
+                      const model::pod* related) {
+  io::event_record e;
+  e.ns = std::string{pod.ns.view()};
+  e.regarding = ref_of(pod);
+  if (related != nullptr)
+    e.related = ref_of(*related);
+  e.type = type;
+  e.reason = reason;
+  e.action = action;
+  e.note = std::move(note);
+  // Events are reported by the profile that handled the pod.
+  const model::pod& reporter = related != nullptr ? *related : pod;
+  e.reporting_controller = reporter.scheduler_name.empty()
+                             ? std::string{"default-scheduler"}
+                             : reporter.scheduler_name.str();
+  e.reporting_instance = e.reporting_controller + "-" + hostname_;
+  events_.record(std::move(e));
+}
+
+void api_sink::post_status(std::function<void()> work) {
+  if (closed_.load())
+    return;
+  work_pool::job j;
+  j.run = std::move(work);
+  (void)writes_->post(std::move(j));
+}
+
+void api_sink::scheduled(const model::pod_ptr& pod, model::symbol node) {
+  if (closed_.load())
+    return;
+  record(*pod, "Normal", "Scheduled", "Binding",
+         "Successfully assigned " + pod->key() + " to "
+           + std::string{node.view()});
+}
+
+void api_sink::unschedulable(const model::pod_ptr& pod,
+                             const failure_report& report) {
+  if (closed_.load())
+    return;
+  record(*pod, "Warning", "FailedScheduling", "Scheduling",
+         truncate_event_message(report.message));
+  const auto& old = pod->scheduled_condition;
+  bool was_false = old && old->status == "False";
+  bool same = was_false && old->reason == report.reason
+              && old->message == report.message;
+  bool nomination = report.update_nomination
+                    && pod->nominated_node_name != report.nominated_node;
+  if (same && !nomination) {
+    stats_.status_patches_skipped.fetch_add(1, std::memory_order_relaxed);
+    return;
+  }
+  std::vector<io::condition_patch> conds;
+  if (!same) {
+    io::condition_patch c;
+    c.type = "PodScheduled";
+    c.status = "False";
+    c.reason = report.reason;
+    c.message = report.message;
+    if (!was_false)
+      c.last_transition = std::chrono::system_clock::now();
+    conds.push_back(std::move(c));
+  }
+  std::string body = io::encode_pod_status_patch(conds, nomination,
+                                                 report.nominated_node.view());
+  post_status([this, pod, body = std::move(body)]() mutable {
+    error e
+      = client_.patch_pod_status(pod->ns.view(), pod->name, std::move(body));
+    if (!e) {
+      stats_.status_patches.fetch_add(1, std::memory_order_relaxed);
+    } else if (e.code != ec::not_found) {
+      stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
+      TLOG_WARN("cannot update the pod's scheduling condition", "pod",
+                pod->key(), "err", e.message);
+    }
+  });
+}
+
+void api_sink::preempt(const model::pod_ptr& victim,
+                       const model::pod_ptr& preemptor, model::symbol node) {
+  if (closed_.load())
+    return;
+  post_status([this, victim, preemptor, node] {
+    io::condition_patch c;
+    c.type = "DisruptionTarget";
+    c.status = "True";
+    c.reason = "PreemptionByScheduler";
+    c.message = preemptor->scheduler_name.str()
+                + ": preempting to accommodate a higher priority pod";
+    c.last_transition = std::chrono::system_clock::now();
+    error e
+      = client_.patch_pod_status(victim->ns.view(), victim->name,
+                                 io::encode_pod_status_patch({c}, false, {}));
+    if (e && e.code != ec::not_found) {
+      stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
+      TLOG_WARN("cannot mark a preemption victim", "pod", victim->key(), "err",
+                e.message);
+    }
+    e = client_.delete_pod(victim->ns.view(), victim->name);
+    if (!e) {
+      stats_.deletions.fetch_add(1, std::memory_order_relaxed);
+    } else if (e.code != ec::not_found) {
+      stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
+      TLOG_WARN("cannot delete a preemption victim", "pod", victim->key(),
+                "err", e.message);
+      return;
+    }
+    record(*victim, "Normal", "Preempted", "Preempting",
+           "Preempted by pod " + preemptor->uid + " on node "
+             + std::string{node.view()},
+           preemptor.get());
+  });
+}
+
+void api_sink::clear_nomination(const model::pod_ptr& pod) {
+  if (closed_.load())
+    return;
+  post_status([this, pod] {
+    error e = client_.patch_pod_status(
+      pod->ns.view(), pod->name, io::encode_pod_status_patch({}, true, {}));
+    if (!e)
+      stats_.status_patches.fetch_add(1, std::memory_order_relaxed);
+    else if (e.code != ec::not_found)
+      stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
+  });
+}
+
+bool api_sink::drain(std::chrono::milliseconds timeout) {
+  closed_.store(true);
+  binds_->close();
+  writes_->close();
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  bool idle = binds_->wait_idle(timeout);
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+    deadline - std::chrono::steady_clock::now());
+  idle
+    = writes_->wait_idle(std::max(left, std::chrono::milliseconds(0))) && idle;
+  return idle;
+}
+
+void api_sink::stop() {
+  closed_.store(true);
+  std::size_t abandoned = binds_->shutdown(std::chrono::milliseconds(0));
+  abandoned += writes_->shutdown(std::chrono::milliseconds(0));
+  if (abandoned > 0)
+    TLOG_INFO("abandoned pending API writes at shutdown", "count", abandoned);
+}
+
+} // namespace tessera::actors

@@ -1,0 +1,116 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `api_sink`: the pipeline's `cluster_sink` over a live API server. Every
+/// call returns at once; the API calls run on io threads:
+///
+///   bind            POST pods/{name}/binding on the bind pool (the binder
+///                   keeps at most bindConcurrency in flight); `done` gets
+///                   ec::conflict for 409 (already bound, UID changed,
+///                   being deleted), ec::not_found for 404 (pod gone) —
+///                   the binder then forgets the assumed pod, and the pod's
+///                   watch event settles the rest (no retry here)
+///   scheduled       Normal "Scheduled" event, action Binding,
+///                   "Successfully assigned <ns>/<name> to <node>"
+///   unschedulable   Warning "FailedScheduling" event (action Scheduling,
+///                   message truncated to 1024 bytes) and, only when it
+///                   changes, the PodScheduled=False condition (reason,
+///                   full message) plus nominatedNodeName as a strategic
+///                   merge status patch
+///   preempt         DisruptionTarget=True (PreemptionByScheduler) status
+///                   patch, DELETE, Normal "Preempted" event on the victim
+///   clear_nomination  status patch nominatedNodeName: null
+///
+/// Events go through an `io::event_recorder` (series de-duplication). The
+/// status writes run on a small pool of their own so binds never wait
+/// behind them. Shutdown: `drain(timeout)` stops taking work and waits for
+/// what is in flight; `stop()` abandons the rest (their `done` callbacks
+/// get ec::unavailable) — shut the rest_client down in between so running
+/// calls end.
+#pragma once
+
+#include "actors/api/work_pool.hpp"
+#include "actors/sink.hpp"
+#include "io/event_recorder.hpp"
+#include "io/rest_client.hpp"
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+
+namespace tessera::actors {
+
+struct api_sink_config {
+  /// Threads issuing bindings (each a blocking call on its own
+  /// connection).
+  std::size_t bind_threads = 16;
+  /// Threads issuing status patches and deletions.
+  std::size_t status_threads = 2;
+  /// Host name for Events' reportingInstance (`<scheduler>-<host>`); empty =
+  /// gethostname().
+  std::string hostname;
+};
+
+/// Counters (monotonic) for tests and metrics.
+struct api_sink_stats {
+  std::atomic<std::uint64_t> binds_started{0};
+  std::atomic<std::uint64_t> binds_in_flight{0};
+  std::atomic<std::uint64_t> bound{0};
+  std::atomic<std::uint64_t> bind_conflicts{0};
+  std::atomic<std::uint64_t> bind_not_found{0};
+  std::atomic<std::uint64_t> bind_errors{0};
+  std::atomic<std::uint64_t> status_patches{0};
+  std::atomic<std::uint64_t> status_patches_skipped{0};
+  std::atomic<std::uint64_t> deletions{0};
+  std::atomic<std::uint64_t> write_errors{0};
+};
+
+class api_sink final : public cluster_sink {
+public:
+  api_sink(io::rest_client& client, io::event_recorder& events,
+           api_sink_config config = {});
+  /// stop().
+  ~api_sink() override;
+
+  void bind(const model::pod_ptr& pod, model::symbol node,
+            std::function<void(error)> done) override;
+  void scheduled(const model::pod_ptr& pod, model::symbol node) override;
+  void unschedulable(const model::pod_ptr& pod,
+                     const failure_report& report) override;
+  void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
+               model::symbol node) override;
+  void clear_nomination(const model::pod_ptr& pod) override;
+
+  /// Stops taking work and waits up to `timeout` for calls in flight;
+  /// returns true when nothing is left.
+  bool drain(std::chrono::milliseconds timeout);
+  /// Abandons queued work and joins the io threads.
+  void stop();
+
+  const api_sink_stats& stats() const noexcept {
+    return stats_;
+  }
+
+private:
+  void record(const model::pod& pod, const char* type, const char* reason,
+              const char* action, std::string note,
+              const model::pod* related = nullptr);
+  void post_status(std::function<void()> work);
+
+  io::rest_client& client_;
+  io::event_recorder& events_;
+  api_sink_config config_;
+  std::string hostname_;
+  std::unique_ptr<work_pool> binds_;
+  std::unique_ptr<work_pool> writes_;
+  std::atomic<bool> closed_{false};
+  api_sink_stats stats_;
+};
+
+/// kube-scheduler's event message limit: at most 1024 bytes, cut messages
+/// ending in " ...".
+std::string truncate_event_message(std::string message);
+
+} // namespace tessera::actors

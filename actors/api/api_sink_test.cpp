@@ -1,0 +1,235 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+// api_sink against the embedded API server over HTTP.
+#include "actors/api/api_sink.hpp"
+#include "io/apiserver/resources.hpp"
+#include "io/apiserver/server.hpp"
+#include "io/apiserver/store.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <condition_variable>
+#include <future>
+#include <thread>
+
+namespace tessera::actors {
+namespace {
+
+namespace json = boost::json;
+using namespace std::chrono_literals;
+
+const apiserver::resource_info& pods() {
+  return *apiserver::find_resource("", "v1", "pods");
+}
+const apiserver::resource_info& events() {
+  return *apiserver::find_resource("", "v1", "events");
+}
+
+class ApiSinkTest : public ::testing::Test {
+protected:
+  void SetUp() override {
+    apiserver::server_config sc;
+    sc.port = 0;
+    auto s = apiserver::api_server::start(store_, sc);
+    ASSERT_TRUE(s) << s.err().message;
+    server_ = std::move(*s);
+    io::rest_client_config rc;
+    rc.target.server = server_->url();
+    rc.target.url = *io::parse_server_url(server_->url());
+    rc.qps = 0;
+    client_ = std::make_unique<io::rest_client>(rc);
+    recorder_ = std::make_unique<io::event_recorder>(
+      *client_, io::event_recorder_config{});
+    recorder_->start();
+    api_sink_config cfg;
+    cfg.hostname = "testhost";
+    cfg.bind_threads = 4;
+    sink_ = std::make_unique<api_sink>(*client_, *recorder_, cfg);
+  }
+  void TearDown() override {
+    sink_->stop();
+    recorder_->stop();
+    server_->stop();
+  }
+  model::pod_ptr create_pod(const std::string& name,
+                            const std::string& extra_spec = "") {
+    auto r
+      = store_.create(pods(), "default",
+                      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")"
+                        + name + R"("},"spec":{)" + extra_spec
+                        + R"("containers":[{"name":"c","image":"busybox"}]}})");
+    EXPECT_TRUE(r) << name;
+    return model_of(name);
+  }
+  model::pod_ptr model_of(const std::string& name) {
+    auto o = store_.get(pods(), "default", name);
+    if (!o)
+      return nullptr;
+    auto m = (*o)->to_model();
+    EXPECT_TRUE(m);
+    return std::get<model::pod_ptr>(*m);
+  }
+  json::value doc_of(const std::string& name) {
+    auto o = store_.get(pods(), "default", name);
+    EXPECT_TRUE(o);
+    return json::parse((*o)->json());
+  }
+  error bind_now(const model::pod_ptr& p, const std::string& node) {
+    std::promise<error> done;
+    auto f = done.get_future();
+    sink_->bind(p, model::symbol{node},
+                [&done](error e) { done.set_value(std::move(e)); });
+    EXPECT_EQ(f.wait_for(10s), std::future_status::ready);
+    return f.get();
+  }
+  std::vector<json::value> events_of(const std::string& pod) {
+    auto deadline = std::chrono::steady_clock::now() + 5s;
+    while (recorder_->queued() > 0
+           && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(5ms);
+    apiserver::list_options lo;
+    lo.field_selector = "involvedObject.name=" + pod;
+    auto l = store_.list(events(), "default", lo);
+    std::vector<json::value> out;
+    for (const auto& o : l->items)
+      out.push_back(json::parse(o->json()));
+    return out;
+  }
+  void settle() {
+    ASSERT_TRUE(sink_->drain(5s));
+  }
+
+  apiserver::store store_;
+  std::unique_ptr<apiserver::api_server> server_;
+  std::unique_ptr<io::rest_client> client_;
+  std::unique_ptr<io::event_recorder> recorder_;
+  std::unique_ptr<api_sink> sink_;
+};
+
+TEST_F(ApiSinkTest, BindOutcomes) {
+  auto p1 = create_pod("p1");
+  EXPECT_FALSE(bind_now(p1, "n1"));
+  EXPECT_EQ(doc_of("p1").at("spec").at("nodeName").as_string(), "n1");
+  sink_->scheduled(p1, model::symbol{"n1"});
+
+  error again = bind_now(p1, "n2");
+  EXPECT_EQ(again.code, ec::conflict);
+  EXPECT_NE(again.message.find("already assigned to node \"n1\""),
+            std::string::npos);
+  auto p2 = create_pod("p2");
+  ASSERT_TRUE(store_.remove(pods(), "default", "p2"));
+  EXPECT_EQ(bind_now(p2, "n1").code, ec::not_found);
+  EXPECT_EQ(sink_->stats().bound.load(), 1u);
+  EXPECT_EQ(sink_->stats().bind_conflicts.load(), 1u);
+  EXPECT_EQ(sink_->stats().bind_not_found.load(), 1u);
+  EXPECT_EQ(sink_->stats().binds_in_flight.load(), 0u);
+
+  auto evs = events_of("p1");
+  ASSERT_EQ(evs.size(), 1u);
+  EXPECT_EQ(evs[0].at("reason").as_string(), "Scheduled");
+  EXPECT_EQ(evs[0].at("type").as_string(), "Normal");
+  EXPECT_EQ(evs[0].at("message").as_string(),
+            "Successfully assigned default/p1 to n1");
+  EXPECT_EQ(evs[0].at("reportingComponent").as_string(), "default-scheduler");
+  EXPECT_EQ(evs[0].at("reportingInstance").as_string(),
+            "default-scheduler-testhost");
+}
+
+TEST_F(ApiSinkTest, UnschedulablePatchesOnlyChanges) {
+  auto p = create_pod("stuck");
+  failure_report r;
+  r.reason = "Unschedulable";
+  r.message = "0/3 nodes are available: 3 Insufficient cpu.";
+  sink_->unschedulable(p, r);
+  settle();
+  auto doc = doc_of("stuck");
+  const json::value* cond = nullptr;
+  for (const auto& c : doc.at("status").at("conditions").as_array())
+    if (c.at("type").as_string() == "PodScheduled")
+      cond = &c;
+  ASSERT_NE(cond, nullptr);
+  EXPECT_EQ(cond->at("status").as_string(), "False");
+  EXPECT_EQ(cond->at("reason").as_string(), "Unschedulable");
+  EXPECT_EQ(cond->at("message").as_string(), r.message);
+  EXPECT_TRUE(cond->as_object().contains("lastTransitionTime"));
+  EXPECT_EQ(sink_->stats().status_patches.load(), 1u);
+  auto evs = events_of("stuck");
+  ASSERT_EQ(evs.size(), 1u);
+  EXPECT_EQ(evs[0].at("reason").as_string(), "FailedScheduling");
+  EXPECT_EQ(evs[0].at("type").as_string(), "Warning");
+  EXPECT_EQ(evs[0].at("message").as_string(), r.message);
+
+  // The same failure on the updated pod: no patch; a nomination: a patch.
+  auto updated = model_of("stuck");
+  ASSERT_TRUE(updated->scheduled_condition);
+  sink_ = std::make_unique<api_sink>(*client_, *recorder_);
+  sink_->unschedulable(updated, r);
+  r.nominated_node = model::symbol{"n7"};
+  r.update_nomination = true;
+  sink_->unschedulable(updated, r);
+  settle();
+  EXPECT_EQ(sink_->stats().status_patches_skipped.load(), 1u);
+  EXPECT_EQ(sink_->stats().status_patches.load(), 1u);
+  EXPECT_EQ(doc_of("stuck").at("status").at("nominatedNodeName").as_string(),
+            "n7");
+
+  sink_ = std::make_unique<api_sink>(*client_, *recorder_);
+  sink_->clear_nomination(model_of("stuck"));
+  settle();
+  EXPECT_FALSE(
+    doc_of("stuck").at("status").as_object().contains("nominatedNodeName"));
+}
+
+TEST_F(ApiSinkTest, PreemptionMarksDeletesAndReports) {
+  auto victim = create_pod("victim");
+  auto preemptor = create_pod("vip");
+  ASSERT_TRUE(store_.bind({"default", "victim", "n1", "", "", {}}));
+  victim = model_of("victim");
+  sink_->preempt(victim, preemptor, model::symbol{"n1"});
+  settle();
+  // Bound pods are deleted gracefully: the pod stays with a
+  // deletionTimestamp and the DisruptionTarget condition.
+  auto doc = doc_of("victim");
+  EXPECT_TRUE(doc.at("metadata").as_object().contains("deletionTimestamp"));
+  bool marked = false;
+  for (const auto& c : doc.at("status").at("conditions").as_array())
+    if (c.at("type").as_string() == "DisruptionTarget") {
+      marked = true;
+      EXPECT_EQ(c.at("reason").as_string(), "PreemptionByScheduler");
+      EXPECT_EQ(c.at("message").as_string(),
+                "default-scheduler: preempting to accommodate a higher "
+                "priority pod");
+    }
+  EXPECT_TRUE(marked);
+  auto evs = events_of("victim");
+  ASSERT_EQ(evs.size(), 1u);
+  EXPECT_EQ(evs[0].at("reason").as_string(), "Preempted");
+  EXPECT_EQ(evs[0].at("message").as_string(),
+            "Preempted by pod " + preemptor->uid + " on node n1");
+}
+
+TEST_F(ApiSinkTest, DrainAndStopAbandonLateWork) {
+  auto p = create_pod("late");
+  ASSERT_TRUE(sink_->drain(1s));
+  std::promise<error> done;
+  sink_->bind(p, model::symbol{"n1"},
+              [&done](error e) { done.set_value(std::move(e)); });
+  auto f = done.get_future();
+  ASSERT_EQ(f.wait_for(1s), std::future_status::ready);
+  EXPECT_EQ(f.get().code, ec::unavailable);
+  EXPECT_FALSE(doc_of("late").at("spec").as_object().contains("nodeName"));
+}
+
+TEST(TruncateEventMessage, KubeSchedulerLimit) {
+  EXPECT_EQ(truncate_event_message("short"), "short");
+  std::string exact(1024, 'x');
+  EXPECT_EQ(truncate_event_message(exact), exact);
+  std::string cut = truncate_event_message(std::string(2000, 'y'));
+  EXPECT_EQ(cut.size(), 1024u);
+  EXPECT_EQ(cut.substr(1020), " ...");
+  EXPECT_EQ(cut.substr(0, 1020), std::string(1020, 'y'));
+}
+
+} // namespace
+} // namespace tessera::actors

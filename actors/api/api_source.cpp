@@ -1,0 +1,179 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/api/api_source.hpp"
+
+#include "metrics/scheduler_metrics.hpp"
+#include "support/log.hpp"
+
+namespace tessera::actors {
+
+namespace {
+
+struct watched_kind {
+  const char* name;
+  const char* path;
+  model::object_kind kind;
+  const char* field_selector;
+};
+
+// Delivery order of the initial state: what pods refer to comes first.
+constexpr std::size_t pods = 0;
+constexpr std::size_t nodes = 1;
+constexpr std::size_t namespaces = 2;
+constexpr std::size_t budgets = 3;
+constexpr std::size_t classes = 4;
+constexpr watched_kind kinds[] = {
+  {"pods", "/api/v1/pods", model::object_kind::pod,
+   "status.phase!=Succeeded,status.phase!=Failed"},
+  {"nodes", "/api/v1/nodes", model::object_kind::node, ""},
+  {"namespaces", "/api/v1/namespaces", model::object_kind::namespace_, ""},
+  {"poddisruptionbudgets", "/apis/policy/v1/poddisruptionbudgets",
+   model::object_kind::pod_disruption_budget, ""},
+  {"priorityclasses", "/apis/scheduling.k8s.io/v1/priorityclasses",
+   model::object_kind::priority_class, ""},
+};
+constexpr std::size_t initial_order[]
+  = {namespaces, classes, budgets, nodes, pods};
+
+// Metrics (issue #9): watch events by type (list items are not counted) and
+// the reflector's lists, caught up on each delivery. Called only from the
+// reflector's own thread, the one writer of its resource's series.
+void count_deliveries(std::size_t index, const io::reflector& r,
+                      const std::vector<io::reflected_event>& events,
+                      bool watching) {
+  auto* m = metrics::current();
+  if (m == nullptr)
+    return;
+  auto& lists = m->relists.with({kinds[index].name});
+  std::uint64_t seen = r.stats().lists.load(std::memory_order_relaxed);
+  if (seen > lists.value())
+    lists.inc(seen - lists.value());
+  if (!watching)
+    return;
+  std::uint64_t by_type[3] = {0, 0, 0};
+  for (const auto& e : events)
+    ++by_type[static_cast<std::size_t>(e.type)];
+  static constexpr const char* type_names[3] = {"ADDED", "MODIFIED", "DELETED"};
+  for (std::size_t t = 0; t < 3; ++t)
+    if (by_type[t] > 0)
+      m->watch_events.with({kinds[index].name, type_names[t]}).inc(by_type[t]);
+}
+
+object_event::kind convert(io::reflected_event::kind k) {
+  switch (k) {
+  case io::reflected_event::kind::added:
+    return object_event::kind::added;
+  case io::reflected_event::kind::modified:
+    return object_event::kind::modified;
+  case io::reflected_event::kind::deleted:
+    break;
+  }
+  return object_event::kind::deleted;
+}
+
+} // namespace
+
+api_source::api_source(io::rest_client& client, api_source_config config)
+  : client_(client), config_(config) {
+}
+
+api_source::~api_source() {
+  stop();
+}
+
+std::vector<const io::reflector*> api_source::reflectors() const {
+  std::vector<const io::reflector*> out;
+  for (const auto& r : reflectors_)
+    out.push_back(r.get());
+  return out;
+}
+
+void api_source::start(receiver r) {
+  stop();
+  reflectors_.clear();
+  synced_.store(false);
+  {
+    std::lock_guard guard{mutex_};
+    receiver_ = std::move(r);
+    initial_.assign(std::size(kinds), {});
+    reflector_synced_.assign(std::size(kinds), false);
+    synced_count_ = 0;
+    backlog_.clear();
+  }
+  for (std::size_t i = 0; i < std::size(kinds); ++i) {
+    io::reflector_config rc;
+    rc.name = kinds[i].name;
+    rc.path = kinds[i].path;
+    rc.kind = kinds[i].kind;
+    rc.field_selector = kinds[i].field_selector;
+    rc.page_size = config_.page_size;
+    rc.min_watch_timeout_s = config_.min_watch_timeout_s;
+    rc.max_watch_timeout_s = config_.max_watch_timeout_s;
+    rc.backoff_initial = config_.backoff_initial;
+    rc.backoff_max = config_.backoff_max;
+    io::reflector::handler h;
+    h.deliver = [this, i](std::vector<io::reflected_event> evs) {
+      on_events(i, std::move(evs));
+    };
+    h.synced = [this, i] { on_synced(i); };
+    reflectors_.push_back(
+      std::make_unique<io::reflector>(client_, std::move(rc), std::move(h)));
+  }
+  for (auto& r : reflectors_)
+    r->start();
+}
+
+void api_source::stop() {
+  for (auto& r : reflectors_)
+    r->stop();
+  std::lock_guard guard{mutex_};
+  receiver_.reset();
+}
+
+void api_source::on_events(std::size_t index,
+                           std::vector<io::reflected_event> events) {
+  if (index < reflectors_.size())
+    count_deliveries(index, *reflectors_[index], events,
+                     reflectors_[index]->has_synced());
+  object_events out;
+  out.reserve(events.size());
+  for (auto& e : events)
+    out.push_back({convert(e.type), std::move(e.obj)});
+  std::lock_guard guard{mutex_};
+  if (!receiver_)
+    return;
+  if (synced_.load()) {
+    delivered_.fetch_add(out.size(), std::memory_order_relaxed);
+    receiver_->deliver(std::move(out));
+    return;
+  }
+  auto& target = reflector_synced_[index] ? backlog_ : initial_[index];
+  target.insert(target.end(), std::make_move_iterator(out.begin()),
+                std::make_move_iterator(out.end()));
+}
+
+void api_source::on_synced(std::size_t index) {
+  std::lock_guard guard{mutex_};
+  if (!receiver_ || reflector_synced_[index])
+    return;
+  reflector_synced_[index] = true;
+  if (++synced_count_ < std::size(kinds))
+    return;
+  object_events all;
+  for (std::size_t k : initial_order) {
+    all.insert(all.end(), std::make_move_iterator(initial_[k].begin()),
+               std::make_move_iterator(initial_[k].end()));
+    initial_[k].clear();
+  }
+  TLOG_INFO("caches synced", "objects", all.size());
+  delivered_.fetch_add(all.size() + backlog_.size(), std::memory_order_relaxed);
+  receiver_->deliver(std::move(all));
+  // Set before calling `synced`: whoever that wakes sees synced().
+  synced_.store(true);
+  receiver_->synced();
+  if (!backlog_.empty())
+    receiver_->deliver(std::move(backlog_));
+  backlog_.clear();
+}
+
+} // namespace tessera::actors

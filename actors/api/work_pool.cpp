@@ -1,0 +1,91 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/api/work_pool.hpp"
+
+#include <algorithm>
+
+namespace tessera::actors {
+
+work_pool::work_pool(std::string name, std::size_t threads)
+  : name_(std::move(name)) {
+  for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i)
+    threads_.emplace_back([this] { loop(); });
+}
+
+work_pool::~work_pool() {
+  shutdown(std::chrono::milliseconds(0));
+}
+
+bool work_pool::post(job j) {
+  {
+    std::lock_guard guard{mutex_};
+    if (closed_)
+      return false;
+    queue_.push_back(std::move(j));
+  }
+  wake_.notify_one();
+  return true;
+}
+
+std::size_t work_pool::pending() const {
+  std::lock_guard guard{mutex_};
+  return queue_.size() + running_;
+}
+
+void work_pool::loop() {
+  for (;;) {
+    job j;
+    {
+      std::unique_lock lock{mutex_};
+      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      if (stopping_)
+        return;
+      j = std::move(queue_.front());
+      queue_.pop_front();
+      ++running_;
+    }
+    if (j.run)
+      j.run();
+    {
+      std::lock_guard guard{mutex_};
+      --running_;
+      if (queue_.empty() && running_ == 0)
+        idle_.notify_all();
+    }
+  }
+}
+
+void work_pool::close() {
+  std::lock_guard guard{mutex_};
+  closed_ = true;
+}
+
+bool work_pool::wait_idle(std::chrono::milliseconds timeout) {
+  std::unique_lock lock{mutex_};
+  return idle_.wait_for(lock, timeout,
+                        [this] { return queue_.empty() && running_ == 0; });
+}
+
+std::size_t work_pool::shutdown(std::chrono::milliseconds timeout) {
+  std::deque<job> left;
+  std::vector<std::thread> threads;
+  {
+    std::unique_lock lock{mutex_};
+    closed_ = true;
+    if (timeout.count() > 0)
+      idle_.wait_for(lock, timeout,
+                     [this] { return queue_.empty() && running_ == 0; });
+    stopping_ = true;
+    left.swap(queue_);
+    threads.swap(threads_);
+  }
+  wake_.notify_all();
+  for (auto& j : left)
+    if (j.abandon)
+      j.abandon();
+  for (auto& t : threads)
+    t.join();
+  return left.size();
+}
+
+} // namespace tessera::actors

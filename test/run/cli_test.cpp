@@ -1,0 +1,237 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+// The `tessera` binary as a user runs it: `tessera cluster` and `tessera
+// run` as child processes, signals, exit codes and error messages.
+#include "io/http_client.hpp"
+#include "test/run/run_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <csignal>
+
+namespace tessera::test {
+namespace {
+
+struct run_result {
+  int code = -1;
+  std::string err;
+};
+
+run_result run_cli(std::vector<std::string> args) {
+  args.insert(args.begin(), {tessera_binary(), "run"});
+  child_process p{args};
+  auto code = p.wait(20s);
+  return {code.value_or(-1), p.stderr_text()};
+}
+
+TEST(RunCli, BadKubeconfigExitsTwoNamingFileAndField) {
+  temp_dir dir;
+  struct test_case {
+    std::string name;
+    std::string text; // empty = the file does not exist
+    std::vector<std::string> fragments;
+  };
+  std::vector<test_case> cases = {
+    {"missing file", "", {"cannot read file"}},
+    {"yaml syntax", "clusters: [\n- {name: a\n", {"line "}},
+    {"dangling cluster",
+     "clusters: []\ncontexts:\n- name: c\n  context: {cluster: gone}\n"
+     "current-context: c\n",
+     {"contexts[0].context.cluster", "cluster \"gone\" not found"}},
+    {"bad base64",
+     "clusters:\n- name: a\n  cluster:\n    server: https://127.0.0.1:1\n"
+     "    certificate-authority-data: '!!'\ncontexts:\n- name: c\n"
+     "  context: {cluster: a}\ncurrent-context: c\n",
+     {"clusters[0].cluster.certificate-authority-data", "invalid base64"}},
+    {"no server",
+     "clusters:\n- name: a\n  cluster: {}\ncontexts:\n- name: c\n"
+     "  context: {cluster: a}\ncurrent-context: c\n",
+     {"clusters[0].cluster.server", "must not be empty"}},
+  };
+  for (std::size_t i = 0; i < cases.size(); ++i) {
+    const auto& tc = cases[i];
+    SCOPED_TRACE(tc.name);
+    std::string path = dir.file("kc" + std::to_string(i));
+    if (!tc.text.empty())
+      dir.write("kc" + std::to_string(i), tc.text);
+    auto r = run_cli({"--kubeconfig", path, "--leader-elect=false"});
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+    for (const auto& f : tc.fragments)
+      EXPECT_NE(r.err.find(f), std::string::npos)
+        << "missing \"" << f << "\" in: " << r.err;
+  }
+}
+
+TEST(RunCli, BadFlagsExitTwo) {
+  struct test_case {
+    std::string name;
+    std::vector<std::string> args;
+    std::string fragment;
+  };
+  std::vector<test_case> cases = {
+    {"unknown flag", {"--no-such-flag"}, "no-such-flag"},
+    {"renew deadline above lease",
+     {"--master", "http://127.0.0.1:1", "--leader-elect-lease-duration=5s",
+      "--leader-elect-renew-deadline=10s"},
+     "leader-elect-lease-duration"},
+    {"resource lock",
+     {"--master", "http://127.0.0.1:1",
+      "--leader-elect-resource-lock=endpoints"},
+     "leader-elect-resource-lock"},
+    {"bind address",
+     {"--master", "http://127.0.0.1:1", "--bind-address=x"},
+     "--bind-address"},
+    {"port range",
+     {"--master", "http://127.0.0.1:1", "--secure-port=70000"},
+     "--secure-port"},
+    {"master url", {"--master", "127.0.0.1:8080"}, "--master"},
+    {"negative qps",
+     {"--master", "http://127.0.0.1:1", "--kube-api-qps=-1"},
+     "--kube-api-qps"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto r = run_cli(tc.args);
+    EXPECT_EQ(r.code, 2) << r.err;
+    EXPECT_NE(r.err.find(tc.fragment), std::string::npos) << r.err;
+  }
+  auto help = run_cli({"--help"});
+  EXPECT_EQ(help.code, 0);
+}
+
+TEST(RunCli, WriteConfigToAppliesFlagsAndExits) {
+  temp_dir dir;
+  std::string out = dir.file("effective.yaml");
+  // No API server is needed: the verb writes the file and exits.
+  auto r = run_cli({"--write-config-to", out, "--shards=3",
+                    "--leader-elect=false", "--kube-api-qps=7"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::string text = read_text(out);
+  for (const char* want : {"leaderElect: false", "qps: 7", "shards: 3"})
+    EXPECT_NE(text.find(want), std::string::npos) << want << " in:\n" << text;
+}
+
+/// Pods created over HTTP, as a user would with kubectl.
+void create_pods(io::http_client& client, const std::string& prefix, int n) {
+  for (int i = 0; i < n; ++i) {
+    auto r = client.post(
+      "/api/v1/namespaces/default/pods",
+      R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + prefix
+        + std::to_string(i)
+        + R"("},"spec":{"containers":[{"name":"c","image":"busybox"}]}})");
+    ASSERT_TRUE(r && r->status == 201);
+  }
+}
+
+std::size_t bound(io::http_client& client) {
+  auto r = client.get("/api/v1/namespaces/default/pods?fieldSelector="
+                      "spec.nodeName%21%3D");
+  if (!r || r->status != 200)
+    return 0;
+  std::size_t n = 0;
+  for (auto pos = r->body.find("\"nodeName\""); pos != std::string::npos;
+       pos = r->body.find("\"nodeName\"", pos + 1))
+    ++n;
+  return n;
+}
+
+io::http_client client_for(const std::string& url) {
+  auto u = io::parse_server_url(url);
+  io::client_config cfg;
+  cfg.host = u->host;
+  cfg.port = u->port;
+  return io::http_client{cfg};
+}
+
+TEST(RunCli, SchedulesATesseraClusterAndStopsOnSigterm) {
+  // Every request takes 100 ms and one thread binds, so the SIGTERM lands while
+  // bindings are in flight or queued; with no grace period the first instance
+  // abandons them (its assumed pods stay unbound).
+  child_process cluster{{tessera_binary(), "cluster", "--port", "0", "--nodes",
+                         "3", "--fault-latency=100ms"}};
+  std::string line = cluster.wait_for_line("listening on ");
+  ASSERT_FALSE(line.empty()) << cluster.stderr_text();
+  std::string url = line.substr(std::string{"listening on "}.size());
+  auto client = client_for(url);
+  const int pods = 20;
+  create_pods(client, "p", pods);
+  // --secure-port=0: no health server (tests run in parallel).
+  std::vector<std::string> args = {tessera_binary(),
+                                   "run",
+                                   "--master",
+                                   url,
+                                   "--leader-elect=false",
+                                   "--kube-api-qps=0",
+                                   "--bind-threads=1",
+                                   "--secure-port=0"};
+  auto first_args = args;
+  first_args.push_back("--shutdown-grace-period=0s");
+  child_process first{first_args};
+  ASSERT_TRUE(wait_until([&] { return bound(client) >= 2; }))
+    << first.stderr_text();
+  first.signal(SIGTERM);
+  auto t0 = std::chrono::steady_clock::now();
+  auto code = first.wait(10s);
+  ASSERT_TRUE(code);
+  EXPECT_EQ(*code, 0) << first.stderr_text();
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 6s);
+  std::size_t bound_by_first = bound(client);
+  EXPECT_LT(bound_by_first, std::size_t{pods}) << "stopped too late";
+  // No pod is lost: what the first instance left (never bound, or assumed
+  // with its binding abandoned) the next one schedules, and the API server
+  // refuses any second binding of a pod.
+  child_process second{args};
+  ASSERT_TRUE(wait_until([&] { return bound(client) == pods; }))
+    << "first bound " << bound_by_first << "\n"
+    << second.stderr_text();
+  second.signal(SIGTERM);
+  EXPECT_EQ(second.wait(10s).value_or(-1), 0) << second.stderr_text();
+  cluster.signal(SIGTERM);
+  EXPECT_EQ(cluster.wait(10s).value_or(-1), 0);
+}
+
+TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
+  child_process cluster{
+    {tessera_binary(), "cluster", "--port", "0", "--nodes", "2"}};
+  std::string line = cluster.wait_for_line("listening on ");
+  ASSERT_FALSE(line.empty()) << cluster.stderr_text();
+  std::string url = line.substr(std::string{"listening on "}.size());
+  auto client = client_for(url);
+  std::vector<std::string> args = {tessera_binary(),
+                                   "run",
+                                   "--master",
+                                   url,
+                                   "--kube-api-qps=0",
+                                   "--secure-port=0",
+                                   "--leader-elect-lease-duration=2s",
+                                   "--leader-elect-renew-deadline=1500ms",
+                                   "--leader-elect-retry-period=250ms"};
+  child_process a{args};
+  create_pods(client, "a", 10);
+  ASSERT_TRUE(wait_until([&] { return bound(client) == 10; }))
+    << a.stderr_text();
+  child_process b{args};
+  // The lease names `a`'s process; stop it, `b` takes over.
+  std::this_thread::sleep_for(1s);
+  a.signal(SIGTERM);
+  EXPECT_EQ(a.wait(10s).value_or(-1), 0) << a.stderr_text();
+  create_pods(client, "b", 10);
+  ASSERT_TRUE(wait_until([&] { return bound(client) == 20; }))
+    << b.stderr_text();
+  b.signal(SIGTERM);
+  EXPECT_EQ(b.wait(10s).value_or(-1), 0) << b.stderr_text();
+  auto lease
+    = client.get("/apis/coordination.k8s.io/v1/namespaces/kube-system/leases/"
+                 "kube-scheduler");
+  ASSERT_TRUE(lease && lease->status == 200);
+  EXPECT_NE(lease->body.find("\"leaseTransitions\":1"), std::string::npos)
+    << lease->body;
+  EXPECT_NE(lease->body.find("\"holderIdentity\":\"\""), std::string::npos)
+    << lease->body;
+  cluster.signal(SIGTERM);
+  cluster.wait(10s);
+}
+
+} // namespace
+} // namespace tessera::test
