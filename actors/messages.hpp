@@ -257,6 +257,10 @@ struct bind_request {
   /// Nodes evaluated / feasible, for the V(2) log line.
   std::size_t evaluated_nodes = 0;
   std::size_t feasible_nodes = 0;
+  /// The pod's scheduling attempts and first-enqueue time (queued_pod_info),
+  /// for the metrics recorded when binding ends (issue #9).
+  std::int32_t attempts = 0;
+  std::int64_t initial_ns = 0;
 };
 using bind_request_ptr = std::shared_ptr<const bind_request>;
 

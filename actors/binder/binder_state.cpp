@@ -2,9 +2,34 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/binder/binder_state.hpp"
 
+#include "metrics/scheduler_metrics.hpp"
 #include "support/log.hpp"
 
 namespace tessera::actors {
+
+namespace {
+
+// Metrics (issue #9): a binding ended. Upstream counts the attempt's result
+// only now; for a bound pod also its attempts and the SLI (first enqueue,
+// on the queue's steady clock, to bound).
+void count_binding_end(const bind_request& req, bool bound) {
+  auto* m = metrics::current();
+  if (m == nullptr)
+    return;
+  m->schedule_attempts
+    .with({bound ? "scheduled" : "error", req.profile->scheduler_name()})
+    .inc();
+  if (!bound)
+    return;
+  m->pod_attempts.observe(req.attempts);
+  auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
+                  std::chrono::steady_clock::now().time_since_epoch())
+                  .count();
+  m->pod_sli_duration.with({metrics::attempts_label(req.attempts)})
+    .observe(static_cast<double>(now_ns - req.initial_ns) / 1e9);
+}
+
+} // namespace
 
 binder_state::binder_state(binder_config cfg, binder_ports& ports)
   : cfg_(cfg), ports_(ports) {
@@ -105,6 +130,7 @@ void binder_state::on_done(std::uint64_t id, const error& err) {
   for (const auto* pb : req.profile->post_bind())
     pb->post_bind(b.state, *req.pod, req.node);
   ports_.finish_binding(req.pod);
+  count_binding_end(req, true);
   ports_.sink().scheduled(req.pod, req.node);
   TLOG_V(2, "successfully bound pod to node", "pod", req.pod->key(), "node",
          req.node.view(), "evaluatedNodes", req.evaluated_nodes,
@@ -120,6 +146,7 @@ void binder_state::on_done(std::uint64_t id, const error& err) {
 void binder_state::fail(binding& b, std::uint64_t id,
                         const std::string& message, bool report) {
   bind_request_ptr req = b.req;
+  count_binding_end(*req, false);
   const auto& reserve = req->profile->reserve();
   for (auto r = reserve.rbegin(); r != reserve.rend(); ++r)
     (*r)->unreserve(b.state, *req->pod, req->node);

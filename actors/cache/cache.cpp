@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/behaviors.hpp"
+#include "metrics/scheduler_metrics.hpp"
 
 #include <caf/all.hpp>
 
@@ -16,6 +17,7 @@ struct cache_cell {
   coordinator_actor coordinator;
   cluster_view_ptr last_view;
   bool synced = false;
+  metrics::mailbox_sampler mailbox{"cache"};
 };
 
 // Sends what the last change produced: deltas to shards first, then the view
@@ -36,6 +38,14 @@ void publish(cache_actor::stateful_pointer<cache_cell> self) {
     self->send(cell.queue, input_atom::value,
                std::make_shared<const std::vector<queue_input>>(
                  std::move(out.queue)));
+  // Metrics (issue #9): scheduler_cache_size, the cache's mailbox.
+  if (auto* m = metrics::current()) {
+    cache_stats s = cell.state->stats();
+    m->cache_nodes.set(static_cast<double>(s.nodes));
+    m->cache_pods.set(static_cast<double>(s.pods));
+    m->cache_assumed_pods.set(static_cast<double>(s.assumed_pods));
+    cell.mailbox.sample([&] { return self->mailbox().size(); });
+  }
 }
 
 cache_actor::behavior_type cache(cache_actor::stateful_pointer<cache_cell> self,

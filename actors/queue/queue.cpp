@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/behaviors.hpp"
+#include "metrics/scheduler_metrics.hpp"
 
 #include <caf/all.hpp>
 
@@ -16,6 +17,7 @@ struct queue_cell {
   std::uint64_t sent_nominations = ~0ull;
   std::vector<caf::actor> idle_watchers;
   bool was_idle = true;
+  metrics::mailbox_sampler mailbox{"queue"};
 };
 
 // Sends pods to the coordinator while it has credits, then tells idle
@@ -40,6 +42,15 @@ void dispatch(queue_actor::stateful_pointer<queue_cell> self) {
       self->send(cell.consumer, work_atom::value,
                  work_batch_ptr{std::move(batch)});
     }
+  }
+  // Metrics (issue #9): scheduler_pending_pods, the queue's mailbox.
+  if (auto* m = metrics::current()) {
+    queue_stats s = cell.state->stats();
+    m->pending_active.set(static_cast<double>(s.active));
+    m->pending_backoff.set(static_cast<double>(s.backoff));
+    m->pending_unschedulable.set(static_cast<double>(s.unschedulable));
+    m->pending_gated.set(static_cast<double>(s.gated));
+    cell.mailbox.sample([&] { return self->mailbox().size(); });
   }
   bool idle = cell.state->stats().idle();
   if (idle && !cell.was_idle)

@@ -5,11 +5,18 @@
 #include <algorithm>
 
 #include "actors/cache/cache_state.hpp"
+#include "metrics/scheduler_metrics.hpp"
 #include "support/log.hpp"
 
 namespace tessera::actors {
 
 namespace {
+
+// Metrics (issue #9): scheduler_queue_incoming_pods_total.
+void count_incoming(std::string_view queue, std::string_view event) {
+  if (auto* m = metrics::current())
+    m->queue_incoming_pods.with({queue, event}).inc();
+}
 
 // A change a plugin could care about (upstream ignores updates of status,
 // resourceVersion, generation and other bookkeeping only).
@@ -200,6 +207,7 @@ void queue_state::add(const model::pod_ptr& p) {
   if (!p->nominated_node_name.empty())
     set_nomination(key, p, p->nominated_node_name);
   admit(ref);
+  count_incoming(ref.at == where::gated ? "gated" : "active", "PodAdd");
 }
 
 void queue_state::update(const model::pod_ptr& old_pod,
@@ -314,6 +322,11 @@ void queue_state::on_cluster_event(const plugins::cluster_event& ev,
   for (entry* e : moving) {
     detach(*e);
     to_backoff_or_active(*e);
+  }
+  if (!moving.empty() && metrics::current() != nullptr) {
+    std::string label = ev.label();
+    for (entry* e : moving)
+      count_incoming(e->at == where::backoff ? "backoff" : "active", label);
   }
 }
 
@@ -462,6 +475,10 @@ void queue_state::on_outcome(const cycle_outcome& out) {
         e.parked_at = clock_.now();
         unschedulable_.insert(&e);
       }
+      count_incoming(e.at == where::unschedulable ? "unschedulable"
+                     : e.at == where::backoff     ? "backoff"
+                                                  : "active",
+                     "ScheduleAttemptFailure");
       break;
     }
     case kind::error:
@@ -473,6 +490,8 @@ void queue_state::on_outcome(const cycle_outcome& out) {
       e.error_backoff = true;
       e.timestamp_ns = now_ns();
       to_backoff_or_active(e);
+      count_incoming(e.at == where::backoff ? "backoff" : "active",
+                     "ScheduleAttemptFailure");
       break;
     case kind::dropped:
       clear_nomination(key);
@@ -509,6 +528,7 @@ void queue_state::flush(time_point now) {
       break;
     detach(*e);
     to_active(*e);
+    count_incoming("active", "BackoffComplete");
   }
   std::vector<entry*> leftovers;
   for (entry* e : unschedulable_)
@@ -521,6 +541,8 @@ void queue_state::flush(time_point now) {
   for (entry* e : leftovers) {
     detach(*e);
     to_backoff_or_active(*e);
+    count_incoming(e->at == where::backoff ? "backoff" : "active",
+                   "UnschedulableTimeout");
   }
 }
 

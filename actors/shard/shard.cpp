@@ -1,11 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/behaviors.hpp"
+#include "metrics/scheduler_metrics.hpp"
 
 #include <caf/all.hpp>
 
+#include <chrono>
 #include <functional>
 #include <optional>
+#include <string>
 
 namespace tessera::actors {
 
@@ -16,7 +19,28 @@ struct shard_cell {
   std::optional<shard_state> state;
   /// Requests that need a newer generation than the shard has seen yet.
   std::vector<std::function<bool()>> deferred;
+  /// Metrics (issue #9): this shard's series, resolved once per installed
+  /// instance.
+  metrics::scheduler_metrics* metrics_owner = nullptr;
+  metrics::histogram* filter_score = nullptr;
 };
+
+// Times one filter_and_score into tessera_shard_filter_score_duration_seconds.
+template <class Work>
+auto timed_filter(shard_cell& cell, std::uint32_t index, Work work) {
+  auto* m = metrics::current();
+  if (m == nullptr)
+    return work();
+  if (cell.metrics_owner != m) {
+    cell.metrics_owner = m;
+    cell.filter_score
+      = &m->shard_filter_score_duration.with({std::to_string(index)});
+  }
+  auto began = std::chrono::steady_clock::now();
+  auto out = work();
+  cell.filter_score->observe(metrics::seconds_since(began));
+  return out;
+}
 
 // Runs deferred requests, in arrival order, as far as the shard's generation
 // allows (a request waits for the delta carrying the coordinator's last
@@ -60,10 +84,12 @@ shard_actor::behavior_type shard(shard_actor::stateful_pointer<shard_cell> self,
       return serve_when_current<scan_reply>(
         self, req, [self, req] { return self->state.state->scan(*req); });
     },
-    [self](filter_atom,
-           const filter_request_ptr& req) -> caf::result<filter_reply_ptr> {
-      return serve_when_current<filter_reply>(
-        self, req, [self, req] { return self->state.state->filter(*req); });
+    [self, index](filter_atom, const filter_request_ptr& req)
+      -> caf::result<filter_reply_ptr> {
+      return serve_when_current<filter_reply>(self, req, [self, req, index] {
+        return timed_filter(self->state, index,
+                            [&] { return self->state.state->filter(*req); });
+      });
     },
     [self](score_atom, const score_request_ptr& req) -> score_reply_ptr {
       return std::make_shared<const score_reply>(

@@ -1,0 +1,162 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `scheduler_metrics`: every metric family a tessera scheduler exposes on
+/// `/metrics`. The `scheduler_*` and `rest_client_*` families carry
+/// kube-scheduler's names, types, labels and buckets (dashboards and alerts
+/// written for kube-scheduler keep working); the `tessera_*` families are
+/// tessera's own. Series with fixed labels are resolved once here (`pending_
+/// active`, `cache_nodes`, ...) so recording sites pay one atomic add.
+///
+/// Recording sites reach the instance through `metrics::current()`, which
+/// is null until a verb calls `install()` — recording is off by default and
+/// costs one relaxed load then. Tests install their own instance.
+#pragma once
+
+#include "metrics/family.hpp"
+#include "metrics/series.hpp"
+
+#include <prometheus/metric_family.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace tessera::metrics {
+
+/// Functions that refresh pulled values (reflector counters, cache sizes
+/// read from another thread...) just before a scrape renders.
+class scrape_hooks {
+public:
+  void add(std::function<void()> hook);
+  void run() const;
+  void clear();
+
+private:
+  mutable std::mutex mutex_;
+  std::vector<std::function<void()>> hooks_;
+};
+
+/// Upstream's label value for the `attempts` of the SLI histogram: "1" ..
+/// "14", then "15+".
+std::string attempts_label(std::int32_t attempts);
+
+class scheduler_metrics {
+public:
+  scheduler_metrics();
+  scheduler_metrics(const scheduler_metrics&) = delete;
+  scheduler_metrics& operator=(const scheduler_metrics&) = delete;
+
+  // ---- kube-scheduler's families (pkg/scheduler/metrics) ----------------
+  family<counter> schedule_attempts;         ///< {result, profile}
+  family<histogram> attempt_duration;        ///< {result, profile}
+  family<histogram> algorithm_duration;      ///< no labels
+  family<gauge> pending_pods;                ///< {queue}
+  family<histogram> pod_sli_duration;        ///< {attempts}
+  family<histogram> pod_scheduling_attempts; ///< no labels
+  family<histogram>
+    extension_point_duration; ///< {extension_point, status, profile}
+  family<histogram>
+    plugin_execution_duration;          ///< {plugin, extension_point, status}
+  family<counter> queue_incoming_pods;  ///< {queue, event}
+  family<counter> preemption_attempts;  ///< no labels
+  family<histogram> preemption_victims; ///< no labels
+  family<gauge> unschedulable_pods;     ///< {plugin, profile}
+  family<gauge> cache_size;             ///< {type}
+  // ---- client-go's REST client families ---------------------------------
+  family<counter> rest_requests;           ///< {code, method, host}
+  family<histogram> rest_request_duration; ///< {verb, host}
+  // ---- tessera's own ----------------------------------------------------
+  family<counter> assume_conflicts;              ///< no labels
+  family<gauge> inflight_cycles;                 ///< no labels
+  family<histogram> shard_filter_score_duration; ///< {shard}
+  family<gauge> actor_mailbox_size;              ///< {actor}
+  family<counter> watch_events;                  ///< {resource, type}
+  family<counter> relists;                       ///< {resource}
+
+  // ---- series with fixed labels, resolved once --------------------------
+  gauge& pending_active;
+  gauge& pending_backoff;
+  gauge& pending_unschedulable;
+  gauge& pending_gated;
+  gauge& cache_nodes;
+  gauge& cache_pods;
+  gauge& cache_assumed_pods;
+  counter& conflicts_total;
+  gauge& inflight;
+  counter& preemptions;
+  histogram& victims;
+  histogram& algorithm;
+  histogram& pod_attempts;
+
+  /// Run before every render.
+  scrape_hooks hooks;
+
+  /// Every family, for the serializer and for tests.
+  std::vector<prometheus::MetricFamily> collect() const;
+  /// The text exposition format (version 0.0.4) of `collect()`, after
+  /// running the hooks.
+  std::string render() const;
+};
+
+/// Records one REST request in rest_client_requests_total and
+/// rest_client_request_duration_seconds (client-go's labels); `code` 0 =
+/// no HTTP answer ("<error>", as client-go).
+void record_rest_request(scheduler_metrics& m, std::string_view method,
+                         std::string_view host, int code, double seconds);
+
+/// The instance recording sites use; null = recording off.
+inline std::atomic<scheduler_metrics*> installed{nullptr};
+
+/// Makes `m` the instance recording sites use (nullptr turns recording
+/// off). The caller keeps `m` alive until it installs something else.
+inline void install(scheduler_metrics* m) noexcept {
+  installed.store(m, std::memory_order_release);
+}
+
+/// The installed instance, or nullptr.
+inline scheduler_metrics* current() noexcept {
+  return installed.load(std::memory_order_acquire);
+}
+
+/// Samples an actor's mailbox length into tessera_actor_mailbox_size{actor}
+/// every `every`-th call (reading a CAF mailbox costs a little; the gauge
+/// needs no more). One per actor, used only from that actor.
+class mailbox_sampler {
+public:
+  explicit mailbox_sampler(std::string actor, unsigned every = 64)
+    : actor_(std::move(actor)), every_(every) {
+  }
+  /// `read()` returns the mailbox length; called only when sampling.
+  template <class Read> void sample(Read&& read) {
+    if (++calls_ % every_ != 0)
+      return;
+    auto* m = current();
+    if (m == nullptr)
+      return;
+    if (m != owner_) {
+      owner_ = m;
+      gauge_ = &m->actor_mailbox_size.with({actor_});
+    }
+    gauge_->set(static_cast<double>(read()));
+  }
+
+private:
+  std::string actor_;
+  unsigned every_;
+  unsigned calls_ = 0;
+  scheduler_metrics* owner_ = nullptr;
+  gauge* gauge_ = nullptr;
+};
+
+/// Seconds since `start` on the steady clock, for durations.
+template <class TimePoint> double seconds_since(TimePoint start) {
+  return std::chrono::duration<double>(TimePoint::clock::now() - start).count();
+}
+
+} // namespace tessera::metrics

@@ -1,0 +1,260 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "metrics/scheduler_metrics.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+#include <sstream>
+
+namespace tessera::metrics {
+namespace {
+
+using prometheus::MetricType;
+
+// The spec: kube-scheduler-semantics.md §9 and client-go's REST metrics.
+struct family_spec {
+  std::string name;
+  MetricType type;
+  std::vector<std::string> labels;
+  std::vector<double> buckets;
+};
+
+std::vector<family_spec> expected_families() {
+  auto exp = exponential_buckets;
+  return {
+    {"scheduler_schedule_attempts_total",
+     MetricType::Counter,
+     {"result", "profile"},
+     {}},
+    {"scheduler_scheduling_attempt_duration_seconds",
+     MetricType::Histogram,
+     {"result", "profile"},
+     exp(0.001, 2, 15)},
+    {"scheduler_scheduling_algorithm_duration_seconds",
+     MetricType::Histogram,
+     {},
+     exp(0.001, 2, 15)},
+    {"scheduler_pending_pods", MetricType::Gauge, {"queue"}, {}},
+    {"scheduler_pod_scheduling_sli_duration_seconds",
+     MetricType::Histogram,
+     {"attempts"},
+     exp(0.01, 2, 20)},
+    {"scheduler_pod_scheduling_attempts",
+     MetricType::Histogram,
+     {},
+     exp(1, 2, 5)},
+    {"scheduler_framework_extension_point_duration_seconds",
+     MetricType::Histogram,
+     {"extension_point", "status", "profile"},
+     exp(0.0001, 2, 12)},
+    {"scheduler_plugin_execution_duration_seconds",
+     MetricType::Histogram,
+     {"plugin", "extension_point", "status"},
+     exp(0.00001, 1.5, 20)},
+    {"scheduler_queue_incoming_pods_total",
+     MetricType::Counter,
+     {"queue", "event"},
+     {}},
+    {"scheduler_preemption_attempts_total", MetricType::Counter, {}, {}},
+    {"scheduler_preemption_victims", MetricType::Histogram, {}, exp(1, 2, 7)},
+    {"scheduler_unschedulable_pods",
+     MetricType::Gauge,
+     {"plugin", "profile"},
+     {}},
+    {"scheduler_cache_size", MetricType::Gauge, {"type"}, {}},
+    {"rest_client_requests_total",
+     MetricType::Counter,
+     {"code", "method", "host"},
+     {}},
+    {"rest_client_request_duration_seconds",
+     MetricType::Histogram,
+     {"verb", "host"},
+     {0.005, 0.025, 0.1, 0.25, 0.5, 1, 2, 4, 8, 15, 30, 60}},
+    {"tessera_assume_conflicts_total", MetricType::Counter, {}, {}},
+    {"tessera_inflight_cycles", MetricType::Gauge, {}, {}},
+    {"tessera_shard_filter_score_duration_seconds",
+     MetricType::Histogram,
+     {"shard"},
+     exp(0.00001, 2, 18)},
+    {"tessera_actor_mailbox_size", MetricType::Gauge, {"actor"}, {}},
+    {"tessera_watch_events_total",
+     MetricType::Counter,
+     {"resource", "type"},
+     {}},
+    {"tessera_relists_total", MetricType::Counter, {"resource"}, {}},
+  };
+}
+
+TEST(scheduler_metrics, families_have_upstream_names_types_labels_buckets) {
+  scheduler_metrics m;
+  // Give every family one series so labels and buckets are visible.
+  m.schedule_attempts.with({"scheduled", "p"}).inc();
+  m.attempt_duration.with({"scheduled", "p"}).observe(0.01);
+  m.pod_sli_duration.with({"1"}).observe(0.1);
+  m.extension_point_duration.with({"Filter", "Success", "p"}).observe(0.001);
+  m.plugin_execution_duration.with({"NodeName", "Filter", "Success"})
+    .observe(0.00002);
+  m.queue_incoming_pods.with({"active", "PodAdd"}).inc();
+  m.unschedulable_pods.with({"NodeResourcesFit", "p"}).set(1);
+  m.rest_requests.with({"200", "GET", "h"}).inc();
+  m.rest_request_duration.with({"GET", "h"}).observe(0.01);
+  m.shard_filter_score_duration.with({"0"}).observe(0.001);
+  m.actor_mailbox_size.with({"queue"}).set(0);
+  m.watch_events.with({"pods", "ADDED"}).inc();
+  m.relists.with({"pods"}).inc();
+
+  auto families = m.collect();
+  auto specs = expected_families();
+  ASSERT_EQ(families.size(), specs.size());
+  for (const auto& spec : specs) {
+    SCOPED_TRACE(spec.name);
+    auto it = std::find_if(families.begin(), families.end(),
+                           [&](const auto& f) { return f.name == spec.name; });
+    ASSERT_NE(it, families.end());
+    EXPECT_EQ(it->type, spec.type);
+    ASSERT_FALSE(it->metric.empty());
+    const auto& series = it->metric.front();
+    std::vector<std::string> labels;
+    for (const auto& l : series.label)
+      labels.push_back(l.name);
+    EXPECT_EQ(labels, spec.labels);
+    if (spec.type == MetricType::Histogram) {
+      const auto& b = series.histogram.bucket;
+      ASSERT_EQ(b.size(), spec.buckets.size() + 1); // + the +Inf bucket
+      for (std::size_t i = 0; i < spec.buckets.size(); ++i)
+        EXPECT_NEAR(b[i].upper_bound, spec.buckets[i], spec.buckets[i] * 1e-9);
+    }
+  }
+}
+
+TEST(scheduler_metrics, attempts_label_caps_at_15) {
+  struct test_case {
+    std::int32_t attempts;
+    std::string expected;
+  };
+  for (const auto& tc : std::vector<test_case>{
+         {0, "1"}, {1, "1"}, {14, "14"}, {15, "15+"}, {40, "15+"}}) {
+    SCOPED_TRACE(tc.attempts);
+    EXPECT_EQ(attempts_label(tc.attempts), tc.expected);
+  }
+}
+
+// One sample line of the text format: name{labels} value.
+struct sample {
+  std::string name;
+  std::map<std::string, std::string> labels;
+  double value = 0;
+};
+
+std::vector<sample> parse_exposition(const std::string& text) {
+  static const std::regex line_re{
+    R"(^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? ([-+0-9.eE]+|\+Inf|NaN)$)"};
+  static const std::regex label_re{R"re(([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)")re"};
+  std::vector<sample> out;
+  std::istringstream in{text};
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::smatch m;
+    if (!std::regex_match(line, m, line_re)) {
+      ADD_FAILURE() << "unparsable line: " << line;
+      continue;
+    }
+    sample s;
+    s.name = m[1];
+    std::string labels = m[3];
+    for (std::sregex_iterator it{labels.begin(), labels.end(), label_re}, end;
+         it != end; ++it)
+      s.labels[(*it)[1]] = (*it)[2];
+    s.value = std::stod(m[4]);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+TEST(scheduler_metrics, render_parses_and_counts_match) {
+  scheduler_metrics m;
+  for (int i = 0; i < 7; ++i)
+    m.schedule_attempts.with({"scheduled", "default-scheduler"}).inc();
+  m.schedule_attempts.with({"unschedulable", "default-scheduler"}).inc(2);
+  m.pending_active.set(5);
+  for (double v : {0.0005, 0.003, 0.003})
+    m.algorithm.observe(v);
+  int hook_runs = 0;
+  m.hooks.add([&] {
+    ++hook_runs;
+    m.cache_nodes.set(42);
+  });
+
+  auto samples = parse_exposition(m.render());
+  EXPECT_EQ(hook_runs, 1);
+  auto value_of
+    = [&](const std::string& name, std::map<std::string, std::string> labels) {
+        for (const auto& s : samples)
+          if (s.name == name && s.labels == labels)
+            return s.value;
+        ADD_FAILURE() << "no sample " << name;
+        return -1.0;
+      };
+  EXPECT_EQ(
+    value_of("scheduler_schedule_attempts_total",
+             {{"result", "scheduled"}, {"profile", "default-scheduler"}}),
+    7);
+  EXPECT_EQ(
+    value_of("scheduler_schedule_attempts_total",
+             {{"result", "unschedulable"}, {"profile", "default-scheduler"}}),
+    2);
+  EXPECT_EQ(value_of("scheduler_pending_pods", {{"queue", "active"}}), 5);
+  EXPECT_EQ(value_of("scheduler_pending_pods", {{"queue", "gated"}}), 0);
+  EXPECT_EQ(value_of("scheduler_cache_size", {{"type", "nodes"}}), 42);
+  EXPECT_EQ(value_of("scheduler_scheduling_algorithm_duration_seconds_bucket",
+                     {{"le", "0.001"}}),
+            1);
+  EXPECT_EQ(value_of("scheduler_scheduling_algorithm_duration_seconds_bucket",
+                     {{"le", "0.004"}}),
+            3);
+  EXPECT_EQ(value_of("scheduler_scheduling_algorithm_duration_seconds_bucket",
+                     {{"le", "+Inf"}}),
+            3);
+  EXPECT_EQ(
+    value_of("scheduler_scheduling_algorithm_duration_seconds_count", {}), 3);
+}
+
+TEST(mailbox_sampler, samples_every_nth_call_into_the_installed_instance) {
+  scheduler_metrics a, b;
+  mailbox_sampler sampler{"queue", 4};
+  int reads = 0;
+  auto read = [&] {
+    ++reads;
+    return 10 * reads;
+  };
+  for (int i = 0; i < 8; ++i)
+    sampler.sample(read); // nothing installed: never reads
+  EXPECT_EQ(reads, 0);
+  install(&a);
+  for (int i = 0; i < 8; ++i)
+    sampler.sample(read);
+  EXPECT_EQ(reads, 2);
+  EXPECT_EQ(a.actor_mailbox_size.with({"queue"}).value(), 20);
+  install(&b); // a new instance: the series is resolved again
+  for (int i = 0; i < 4; ++i)
+    sampler.sample(read);
+  EXPECT_EQ(b.actor_mailbox_size.with({"queue"}).value(), 30);
+  EXPECT_EQ(a.actor_mailbox_size.with({"queue"}).value(), 20);
+  install(nullptr);
+}
+
+TEST(scheduler_metrics, install_and_current) {
+  EXPECT_EQ(current(), nullptr);
+  scheduler_metrics m;
+  install(&m);
+  EXPECT_EQ(current(), &m);
+  install(nullptr);
+  EXPECT_EQ(current(), nullptr);
+}
+
+} // namespace
+} // namespace tessera::metrics

@@ -1,0 +1,199 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+// Runs the real actor pipeline (as `tessera simulate` does) with metrics
+// installed, scrapes the text exposition and checks it against what the
+// memory cluster saw happen.
+#include "metrics/scheduler_metrics.hpp"
+#include "test/pipeline/pipeline_runner.hpp"
+#include "test/support/builders.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <regex>
+#include <sstream>
+
+namespace tessera {
+namespace {
+
+using test::make_node;
+using test::make_pod;
+using testing_support_labels = std::map<std::string, std::string>;
+
+struct sample {
+  std::string name;
+  testing_support_labels labels;
+  double value = 0;
+};
+
+std::vector<sample> parse(const std::string& text) {
+  static const std::regex line_re{
+    R"(^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$)"};
+  static const std::regex label_re{R"re(([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)")re"};
+  std::vector<sample> out;
+  std::istringstream in{text};
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#')
+      continue;
+    std::smatch m;
+    if (!std::regex_match(line, m, line_re)) {
+      ADD_FAILURE() << "unparsable exposition line: " << line;
+      continue;
+    }
+    sample s;
+    s.name = m[1];
+    std::string labels = m[3];
+    for (std::sregex_iterator it{labels.begin(), labels.end(), label_re}, end;
+         it != end; ++it)
+      s.labels[(*it)[1]] = (*it)[2];
+    s.value = std::stod(m[4]);
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+// Sum of every sample named `name` whose labels include `match`.
+double total(const std::vector<sample>& samples, const std::string& name,
+             const testing_support_labels& match = {}) {
+  double sum = 0;
+  for (const auto& s : samples) {
+    if (s.name != name)
+      continue;
+    bool ok = true;
+    for (const auto& [k, v] : match)
+      if (auto it = s.labels.find(k); it == s.labels.end() || it->second != v)
+        ok = false;
+    if (ok)
+      sum += s.value;
+  }
+  return sum;
+}
+
+struct installed_metrics {
+  metrics::scheduler_metrics m;
+  installed_metrics() {
+    metrics::install(&m);
+  }
+  ~installed_metrics() {
+    metrics::install(nullptr);
+  }
+};
+
+TEST(metrics_after_pipeline_run, counts_match_what_happened) {
+  struct test_case {
+    std::string name;
+    std::size_t shards;
+    std::size_t inflight;
+  };
+  for (const auto& tc :
+       std::vector<test_case>{{"one shard", 1, 1}, {"three shards", 3, 4}}) {
+    SCOPED_TRACE(tc.name);
+    // 3 nodes x 4 cpu: twelve 1-cpu pods fit; 8-cpu pods never do.
+    std::vector<model::object> objects;
+    for (int n = 0; n < 3; ++n)
+      objects.emplace_back(make_node("n" + std::to_string(n))
+                             .cpu("4")
+                             .memory("16Gi")
+                             .pods(110)
+                             .zone("z" + std::to_string(n))
+                             .build());
+    for (int i = 0; i < 10; ++i)
+      objects.emplace_back(
+        make_pod("small-" + std::to_string(i)).cpu("1").build());
+    for (int i = 0; i < 3; ++i)
+      objects.emplace_back(
+        make_pod("huge-" + std::to_string(i)).cpu("8").build());
+
+    installed_metrics im;
+    pipeline_test::pipeline_options opts;
+    opts.shards = tc.shards;
+    opts.inflight = tc.inflight;
+    auto prof = pipeline_test::default_profile();
+    auto run = pipeline_test::run_pipeline(objects, prof, opts);
+    ASSERT_TRUE(run.idle);
+
+    std::size_t scheduled = 0, unschedulable = 0;
+    std::int64_t attempts = 0;
+    for (const auto& r : run.results) {
+      attempts += r.attempts;
+      if (r.state == actors::memory_cluster::pod_result::status::scheduled)
+        ++scheduled;
+      else if (r.state
+               == actors::memory_cluster::pod_result::status::unschedulable)
+        ++unschedulable;
+    }
+    ASSERT_EQ(scheduled, 10u);
+    ASSERT_EQ(unschedulable, 3u);
+
+    auto samples = parse(im.m.render());
+    const std::string profile = prof->scheduler_name();
+    const std::string attempts_total = "scheduler_schedule_attempts_total";
+    EXPECT_EQ(total(samples, attempts_total,
+                    {{"result", "scheduled"}, {"profile", profile}}),
+              scheduled);
+    EXPECT_EQ(total(samples, attempts_total, {{"result", "error"}}), 0);
+    // Every attempt the cluster saw reported is counted once.
+    EXPECT_EQ(total(samples, attempts_total), attempts);
+    EXPECT_GE(total(samples, attempts_total, {{"result", "unschedulable"}}),
+              unschedulable);
+    // Attempt durations: one observation per counted attempt.
+    EXPECT_EQ(total(samples,
+                    "scheduler_scheduling_attempt_duration_seconds_count",
+                    {{"result", "unschedulable"}}),
+              total(samples, attempts_total, {{"result", "unschedulable"}}));
+    EXPECT_EQ(total(samples, "scheduler_pod_scheduling_attempts_count"),
+              scheduled);
+    EXPECT_EQ(
+      total(samples, "scheduler_pod_scheduling_sli_duration_seconds_count"),
+      scheduled);
+    EXPECT_EQ(
+      total(samples,
+            "scheduler_framework_extension_point_duration_seconds_"
+            "count",
+            {{"extension_point", "PreFilter"}}),
+      total(samples, "scheduler_scheduling_algorithm_duration_seconds_"
+                     "count")
+        + total(samples, attempts_total, {{"result", "unschedulable"}}));
+    // Unschedulable pods reach PostFilter (DefaultPreemption); no victims
+    // exist, so none are chosen.
+    EXPECT_EQ(total(samples, "scheduler_preemption_attempts_total"),
+              total(samples, attempts_total, {{"result", "unschedulable"}}));
+    EXPECT_EQ(total(samples, "scheduler_preemption_victims_count"), 0);
+    EXPECT_EQ(total(samples, "scheduler_cache_size", {{"type", "nodes"}}), 3);
+    EXPECT_EQ(total(samples, "scheduler_cache_size", {{"type", "pods"}}),
+              scheduled);
+    EXPECT_EQ(total(samples, "scheduler_pending_pods"), 0);
+    EXPECT_EQ(total(samples, "tessera_inflight_cycles"), 0);
+    EXPECT_EQ(total(samples, "scheduler_queue_incoming_pods_total",
+                    {{"event", "PodAdd"}}),
+              13);
+    // Every shard that filtered reported its time.
+    double shard_cycles
+      = total(samples, "tessera_shard_filter_score_duration_seconds_count");
+    EXPECT_GE(shard_cycles, static_cast<double>(attempts));
+    for (std::size_t s = 0; s < tc.shards; ++s)
+      EXPECT_GT(total(samples,
+                      "tessera_shard_filter_score_duration_seconds_count",
+                      {{"shard", std::to_string(s)}}),
+                0)
+        << "shard " << s;
+  }
+}
+
+TEST(metrics_after_pipeline_run, nothing_recorded_when_not_installed) {
+  metrics::scheduler_metrics idle; // never installed
+  std::vector<model::object> objects;
+  objects.emplace_back(
+    make_node("n0").cpu("4").memory("16Gi").pods(110).build());
+  objects.emplace_back(make_pod("p").cpu("1").build());
+  auto run = pipeline_test::run_pipeline(objects,
+                                         pipeline_test::default_profile(), {});
+  ASSERT_TRUE(run.idle);
+  auto samples = parse(idle.render());
+  EXPECT_EQ(total(samples, "scheduler_schedule_attempts_total"), 0);
+  EXPECT_EQ(total(samples, "scheduler_cache_size"), 0);
+}
+
+} // namespace
+} // namespace tessera
