@@ -15,4 +15,11 @@ echo
 echo "demo: scheduling examples/demo-cluster.yaml with 'tessera simulate -o text'"
 "$tessera" simulate -f "$root_dir/examples/demo-cluster.yaml" -o text
 echo
+# The main job: tessera scheduling an upstream-style perf workload on the
+# embedded cluster, over HTTP as against a real API server.
+echo "demo: 'tessera perf' SchedulingBasic/500Nodes on the embedded cluster"
+"$tessera" perf --workload-file "$root_dir/perf/workloads/performance-config.yaml" \
+  --test-case SchedulingBasic --workload 500Nodes \
+  --output-dir "$root_dir/build/perf-demo"
+echo
 echo "demo: binary at $tessera"

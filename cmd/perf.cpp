@@ -1,0 +1,268 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+// `tessera perf`: runs scheduler_perf-style workloads (perf/harness) and
+// reports throughput, latencies, conflicts, CPU and memory.
+#include "cmd/scheduler_setup.hpp"
+#include "cmd/verbs.hpp"
+#include "perf/harness/report.hpp"
+#include "perf/harness/runner.hpp"
+#include "perf/harness/sweep.hpp"
+#include "support/log.hpp"
+
+#include <cstdio>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+namespace tessera::cmd {
+
+namespace {
+
+struct perf_flags {
+  std::string workload_file;
+  std::string test_case;
+  std::string workload;
+  std::string target = "embedded-http";
+  std::string kubeconfig;
+  std::string context;
+  bool external_scheduler = false;
+  knob_flags knobs;
+  std::string output_dir;
+  std::vector<std::string> sweep;
+  bool baseline = false;
+  std::chrono::milliseconds timeout = std::chrono::minutes(30);
+  std::string progress = "auto";
+  int threads = 0;
+  std::int64_t seed = 0;
+  double qps = 0;
+  bool record_events = true;
+  int verbosity = 0;
+};
+
+int usage_error(const std::string& message) {
+  std::fprintf(stderr, "tessera perf: %s\n", message.c_str());
+  return exit_usage;
+}
+
+expected<perf::progress_mode> progress_mode_of(const std::string& s) {
+  if (s == "auto")
+    return perf::progress_mode::automatic;
+  if (s == "bar")
+    return perf::progress_mode::bar;
+  if (s == "lines")
+    return perf::progress_mode::lines;
+  if (s == "off")
+    return perf::progress_mode::off;
+  return make_error(ec::invalid_input,
+                    "invalid argument \"" + s
+                      + "\" for \"--progress\" flag: auto, bar, lines or off");
+}
+
+std::string timestamp() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y%m%dT%H%M%SZ", &tm);
+  return buf;
+}
+
+error write_file(const std::filesystem::path& path, const std::string& text) {
+  std::ofstream out{path, std::ios::binary};
+  out << text;
+  out.close();
+  if (!out)
+    return make_error(ec::unavailable, path.string() + ": cannot write");
+  return {};
+}
+
+/// The JSON document and the charts of every run in `dir`.
+error write_outputs(const std::string& dir,
+                    const std::vector<perf::run_result>& runs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec)
+    return make_error(ec::unavailable,
+                      dir + ": cannot create directory: " + ec.message());
+  std::string stamp = timestamp();
+  fs::path json = fs::path{dir} / ("tessera-perf_" + stamp + ".json");
+  if (auto e = write_file(json, perf::render_results_json(runs)))
+    return e;
+  std::fprintf(stderr, "tessera perf: wrote %s\n", json.c_str());
+  for (const auto& r : runs) {
+    std::string stem = perf::file_stem(r.name) + "_" + r.target + "_s"
+                       + std::to_string(r.shards) + "_i"
+                       + std::to_string(r.inflight)
+                       + (r.baseline ? "_baseline" : "");
+    if (auto e = write_file(fs::path{dir} / (stem + "_throughput.svg"),
+                            perf::render_throughput_svg(r)))
+      return e;
+    if (auto e = write_file(fs::path{dir} / (stem + "_latency.svg"),
+                            perf::render_latency_svg(r)))
+      return e;
+  }
+  return {};
+}
+
+} // namespace
+
+int perf_main(const args& a) {
+  perf_flags f;
+  flag_set flags{"tessera perf --workload-file FILE [flags] [--sweep "
+                 "shards=LIST inflight=LIST]"};
+  flags.add("workload-file", f.workload_file,
+            "scheduler_perf workload file (test cases with workload "
+            "templates)");
+  flags.add("test-case", f.test_case, "run only this test case");
+  flags.add("workload", f.workload, "run only this workload");
+  flags.add("target", f.target,
+            "cluster to run against: inprocess (embedded store, no HTTP) or "
+            "embedded-http (embedded API server on loopback); --kubeconfig "
+            "selects a real cluster");
+  flags.add("kubeconfig", f.kubeconfig,
+            "run against the cluster of this kubeconfig (typically kwok)");
+  flags.add("context", f.context, "kubeconfig context (default: current)");
+  flags.add("external-scheduler", f.external_scheduler,
+            "kubeconfig target: do not run a scheduler; measure the one "
+            "deployed in the cluster");
+  f.knobs.add_to(flags);
+  flags.add("output-dir", f.output_dir,
+            "write the JSON results and SVG charts here");
+  flags.add("sweep", f.sweep,
+            "run over a grid: shards=1,2,4 inflight=1,4,16 (axes may follow "
+            "as separate arguments)");
+  flags.add("baseline", f.baseline,
+            "also run with shards=1 inflight=1 and print the speedup");
+  flags.add("timeout", f.timeout,
+            "how long one op may wait for its pods to be scheduled");
+  flags.add("progress", f.progress, "progress display: auto, bar, lines, off");
+  flags.add("threads", f.threads, "scheduler threads (0 = cores)");
+  flags.add("seed", f.seed, "seed of the scheduler's tie-breaking choices");
+  flags.add("qps", f.qps,
+            "client-side QPS limit of the API clients (0 = "
+            "none)");
+  flags.add("record-events", f.record_events,
+            "write Scheduled/FailedScheduling events, as kube-scheduler "
+            "does");
+  flags.add("v", f.verbosity, "log verbosity");
+  flags.allow_positionals(8, "further --sweep axes");
+  auto positionals = flags.parse(a);
+  if (!positionals)
+    return usage_error(positionals.err().message);
+  if (flags.help_requested()) {
+    std::fputs(flags.help().c_str(), stdout);
+    return exit_ok;
+  }
+  log::verbosity = f.verbosity;
+  if (!positionals->empty() && f.sweep.empty())
+    return usage_error("unexpected argument \"" + positionals->front() + "\"");
+  for (const auto& p : *positionals)
+    f.sweep.push_back(p);
+  auto grid = perf::parse_sweep(f.sweep);
+  if (!grid)
+    return usage_error(grid.err().message);
+  auto mode = progress_mode_of(f.progress);
+  if (!mode)
+    return usage_error(mode.err().message);
+  perf::target_options to;
+  if (!f.kubeconfig.empty()) {
+    if (flags.was_set("target"))
+      return usage_error("--target and --kubeconfig are exclusive");
+    to.kind = perf::target_kind::kubeconfig;
+    to.kubeconfig = f.kubeconfig;
+    to.context = f.context;
+    to.external_scheduler = f.external_scheduler;
+  } else if (f.target == "inprocess") {
+    to.kind = perf::target_kind::inprocess;
+  } else if (f.target == "embedded-http") {
+    to.kind = perf::target_kind::embedded_http;
+  } else {
+    return usage_error("invalid argument \"" + f.target
+                       + "\" for \"--target\" flag: inprocess or "
+                         "embedded-http (or --kubeconfig FILE)");
+  }
+  if (f.external_scheduler && f.kubeconfig.empty())
+    return usage_error("--external-scheduler needs --kubeconfig");
+  if (f.threads < 0)
+    return usage_error("--threads must not be negative");
+  if (f.timeout.count() <= 0)
+    return usage_error("--timeout must be positive");
+  to.qps = f.qps;
+  to.record_events = f.record_events;
+  to.seed = static_cast<std::uint64_t>(f.seed);
+  if (f.workload_file.empty())
+    return usage_error("--workload-file is required");
+
+  auto file = perf::load_workload_file(f.workload_file);
+  if (!file)
+    return usage_error(file.err().message);
+  for (const auto& n : file->notices)
+    TLOG_INFO("perf: workload file field ignored", "detail", n);
+  auto plans = perf::select_plans(*file, f.test_case, f.workload);
+  if (!plans)
+    return usage_error(plans.err().message);
+  for (const auto& p : *plans)
+    if (auto e = perf::check_templates(p))
+      return usage_error(e.message);
+
+  perf::progress show{*mode};
+  std::vector<perf::run_result> results;
+  bool failed = false;
+  for (const auto& p : *plans) {
+    // A test case's schedulerConfigPath applies unless --config is given.
+    knob_flags knobs = f.knobs;
+    if (knobs.config_path.empty())
+      knobs.config_path = p.scheduler_config_path;
+    auto setup = load_scheduler_setup(knobs);
+    if (!setup)
+      return usage_error(setup.err().message);
+    if (!f.knobs.write_config_to.empty()) {
+      if (auto e = write_effective_config(*setup, f.knobs.write_config_to))
+        return usage_error(e.message);
+      return exit_ok;
+    }
+    perf::knob_setting defaults{setup->shards, setup->max_inflight_cycles,
+                                false};
+    for (const auto& s : perf::plan_settings(*grid, defaults, f.baseline)) {
+      perf::run_options ro;
+      ro.target = to;
+      ro.op_timeout = f.timeout;
+      ro.baseline = s.baseline;
+      ro.scheduler.profiles = setup->profiles;
+      ro.scheduler.shards = s.shards;
+      ro.scheduler.max_inflight_cycles = s.inflight;
+      ro.scheduler.bind_concurrency = setup->bind_concurrency;
+      ro.scheduler.threads = static_cast<std::size_t>(f.threads);
+      ro.scheduler.seed = static_cast<std::uint64_t>(f.seed);
+      ro.scheduler.initial_backoff
+        = std::chrono::seconds(setup->config.pod_initial_backoff_seconds);
+      ro.scheduler.max_backoff
+        = std::chrono::seconds(setup->config.pod_max_backoff_seconds);
+      show.note(p.name() + ": shards=" + std::to_string(s.shards)
+                + " inflight=" + std::to_string(s.inflight)
+                + (s.baseline ? " (baseline)" : ""));
+      auto outcome = perf::run_plan(p, ro, show);
+      if (!outcome.failure.empty()) {
+        failed = true;
+        std::fprintf(stderr, "tessera perf: %s: %s\n", p.name().c_str(),
+                     outcome.failure.c_str());
+      }
+      for (auto& r : outcome.results)
+        results.push_back(std::move(r));
+    }
+  }
+  std::fputs(perf::render_results_table(results).c_str(), stdout);
+  if (!f.sweep.empty())
+    std::fputs(("\n" + perf::render_sweep_table(results)).c_str(), stdout);
+  if (f.baseline)
+    std::fputs(("\n" + perf::render_baseline_lines(results)).c_str(), stdout);
+  if (!f.output_dir.empty())
+    if (auto e = write_outputs(f.output_dir, results)) {
+      std::fprintf(stderr, "tessera perf: %s\n", e.message.c_str());
+      return exit_failure;
+    }
+  return failed ? exit_failure : exit_ok;
+}
+
+} // namespace tessera::cmd

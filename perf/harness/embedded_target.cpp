@@ -1,0 +1,207 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+// The embedded targets: an apiserver::store with the fake kubelet, which
+// the scheduler reaches directly (inprocess) or over loopback HTTP
+// (embedded-http).
+#include "perf/harness/embedded_target.hpp"
+
+#include "actors/api/api_sink.hpp"
+#include "actors/api/api_source.hpp"
+#include "actors/store/store_bridge.hpp"
+#include "io/apiserver/kwok.hpp"
+#include "io/apiserver/server.hpp"
+#include "io/apiserver/store.hpp"
+#include "io/event_recorder.hpp"
+#include "io/kubeconfig.hpp"
+#include "io/rest_client.hpp"
+
+namespace tessera::perf {
+
+namespace {
+
+constexpr int max_name_retries = 8;
+
+class embedded_target final : public target {
+public:
+  explicit embedded_target(const target_options& o) : options_(o) {
+    apiserver::store_config sc;
+    sc.seed = o.seed;
+    // The harness creates thousands of objects at once and every consumer
+    // reads them: buffer generously rather than drop watchers.
+    sc.watch_queue_limit = std::size_t{1} << 22;
+    sc.history_size = 1u << 20;
+    st_ = std::make_unique<apiserver::store>(sc);
+    apiserver::kwok_config kc;
+    kc.manage_all_nodes = true;
+    kwok_ = std::make_unique<apiserver::kwok_controller>(*st_, kc);
+  }
+
+  error start_server() {
+    apiserver::server_config cfg;
+    cfg.port = 0;
+    cfg.threads = options_.server_threads;
+    auto srv = apiserver::api_server::start(*st_, cfg);
+    if (!srv)
+      return srv.err();
+    server_ = std::move(*srv);
+    return {};
+  }
+
+  ~embedded_target() override {
+    close_scheduler_side();
+    if (server_)
+      server_->stop();
+    kwok_.reset();
+  }
+
+  target_kind kind() const noexcept override {
+    return options_.kind;
+  }
+
+  expected<std::string> create(const object_template& t, const std::string& ns,
+                               const std::string& json) override {
+    const auto* res = find_embedded_resource(t.api_version, t.kind);
+    if (res == nullptr)
+      return make_error(ec::unsupported,
+                        t.file + ": the embedded cluster does not serve "
+                          + t.api_version + " " + t.kind);
+    std::string in_ns = res->namespaced ? ns : std::string{};
+    for (int attempt = 0;; ++attempt) {
+      auto r = st_->create(*res, in_ns, json);
+      if (r)
+        return (*r)->name();
+      if (r.err().code == 409 && r.err().reason == "AlreadyExists"
+          && !t.generate_name.empty() && attempt < max_name_retries)
+        continue;
+      auto e = apiserver::to_error(r.err());
+      e.message = t.file + ": creating " + t.kind + ": " + r.err().message;
+      return e;
+    }
+  }
+
+  error remove(const object_template& t, const std::string& ns,
+               const std::string& name) override {
+    const auto* res = find_embedded_resource(t.api_version, t.kind);
+    if (res == nullptr)
+      return make_error(ec::unsupported, "cannot delete " + t.kind);
+    auto r = st_->remove(*res, res->namespaced ? ns : std::string{}, name);
+    if (!r && r.err().code != 404)
+      return apiserver::to_error(r.err());
+    return {};
+  }
+
+  error create_namespace(const std::string& name,
+                         const std::string& json) override {
+    const auto& res
+      = apiserver::primary_resource(apiserver::storage_kind::namespace_);
+    auto r = st_->create(res, "", json);
+    if (!r && r.err().code != 409)
+      return make_error(ec::invalid_input,
+                        "creating namespace " + name + ": " + r.err().message);
+    return {};
+  }
+
+  error open_scheduler_side() override {
+    if (options_.kind == target_kind::inprocess) {
+      actors::store_bridge_config bc;
+      bc.record_events = options_.record_events;
+      bridge_ = std::make_unique<actors::store_bridge>(*st_, bc);
+      return {};
+    }
+    io::rest_config target;
+    target.server = server_->url();
+    auto url = io::parse_server_url(target.server);
+    if (!url)
+      return url.err();
+    target.url = *url;
+    target.origin = "embedded-http";
+    auto make_client = [&](const char* agent) {
+      io::rest_client_config rc;
+      rc.target = target;
+      rc.qps = options_.qps;
+      rc.burst = options_.burst;
+      rc.user_agent = agent;
+      return std::make_unique<io::rest_client>(std::move(rc));
+    };
+    client_ = make_client("tessera-perf");
+    event_client_ = make_client("tessera-perf/events");
+    io::event_recorder_config ec;
+    ec.use_events_v1 = true;
+    events_ = std::make_unique<io::event_recorder>(*event_client_, ec);
+    // Without writers the recorder's bounded queue drops what it cannot
+    // hold: events off.
+    if (options_.record_events)
+      events_->start();
+    source_ = std::make_unique<actors::api_source>(*client_);
+    actors::api_sink_config sc;
+    sink_ = std::make_unique<actors::api_sink>(*client_, *events_, sc);
+    return {};
+  }
+
+  actors::cluster_source& source() override {
+    if (bridge_)
+      return *bridge_;
+    return *source_;
+  }
+  actors::cluster_sink& sink() override {
+    if (bridge_)
+      return *bridge_;
+    return *sink_;
+  }
+
+  void close_scheduler_side() override {
+    if (bridge_) {
+      bridge_->stop();
+      bridge_.reset();
+    }
+    if (client_)
+      client_->shutdown();
+    if (sink_)
+      sink_->stop();
+    if (events_)
+      events_->stop();
+    if (event_client_)
+      event_client_->shutdown();
+    sink_.reset();
+    source_.reset();
+    events_.reset();
+    client_.reset();
+    event_client_.reset();
+  }
+
+private:
+  target_options options_;
+  std::unique_ptr<apiserver::store> st_;
+  std::unique_ptr<apiserver::kwok_controller> kwok_;
+  std::unique_ptr<apiserver::api_server> server_;
+  // inprocess
+  std::unique_ptr<actors::store_bridge> bridge_;
+  // embedded-http
+  std::unique_ptr<io::rest_client> client_;
+  std::unique_ptr<io::rest_client> event_client_;
+  std::unique_ptr<io::event_recorder> events_;
+  std::unique_ptr<actors::api_source> source_;
+  std::unique_ptr<actors::api_sink> sink_;
+};
+
+} // namespace
+
+const apiserver::resource_info*
+find_embedded_resource(std::string_view api_version, std::string_view kind) {
+  for (const auto& r : apiserver::all_resources())
+    if (r.kind == kind && r.api_version() == api_version
+        && r.view == apiserver::resource_view::stored)
+      return &r;
+  return nullptr;
+}
+
+expected<std::unique_ptr<target>>
+make_embedded_target(const target_options& options) {
+  auto t = std::make_unique<embedded_target>(options);
+  if (options.kind == target_kind::embedded_http)
+    if (auto e = t->start_server())
+      return e;
+  return std::unique_ptr<target>{std::move(t)};
+}
+
+} // namespace tessera::perf

@@ -1,0 +1,458 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "perf/harness/runner.hpp"
+
+#include "perf/harness/observed_sink.hpp"
+#include "perf/harness/pod_tracker.hpp"
+#include "perf/harness/resource_usage.hpp"
+#include "perf/harness/templates.hpp"
+#include "support/log.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <set>
+#include <thread>
+
+namespace tessera::perf {
+
+namespace {
+
+/// The paths of every template a plan reads.
+std::set<std::string> template_paths(const plan& p) {
+  std::set<std::string> out;
+  for (const auto& o : p.ops)
+    std::visit(
+      [&](const auto& body) {
+        using T = std::decay_t<decltype(body)>;
+        if constexpr (
+          std::is_same_v<
+            T,
+            create_nodes_op> || std::is_same_v<T, create_namespaces_op> || std::is_same_v<T, create_pods_op> || std::is_same_v<T, create_any_op>) {
+          if (!body.template_path.empty())
+            out.insert(body.template_path);
+        } else if constexpr (std::is_same_v<T, churn_op>) {
+          out.insert(body.template_paths.begin(), body.template_paths.end());
+        }
+      },
+      o.body);
+  return out;
+}
+
+/// Observes bindings made by a scheduler outside this process (the
+/// kubeconfig target with --external-scheduler): a pod that shows up with
+/// spec.nodeName set counts as bound when the watch delivers it.
+class binding_observer {
+public:
+  explicit binding_observer(pod_tracker& tracker) : tracker_(tracker) {
+  }
+  actors::cluster_source::receiver receiver() {
+    actors::cluster_source::receiver r;
+    r.deliver = [this](actors::object_events events) {
+      auto now = tracker_.time().now();
+      for (const auto& e : events) {
+        const auto* p = std::get_if<model::pod_ptr>(&e.obj);
+        if (p == nullptr || e.type == actors::object_event::kind::deleted)
+          continue;
+        if ((*p)->is_bound())
+          tracker_.bound((*p)->key(), now);
+      }
+    };
+    r.synced = [this] { synced_ = true; };
+    return r;
+  }
+  bool synced() const {
+    return synced_.load();
+  }
+
+private:
+  pod_tracker& tracker_;
+  std::atomic<bool> synced_{false};
+};
+
+/// A churn op running on a thread of its own until the workload ends.
+class churner {
+public:
+  using create_fn = std::function<expected<std::string>(std::size_t)>;
+  using remove_fn = std::function<error(std::size_t, const std::string&)>;
+
+  churner(const churn_op& op, std::size_t templates, create_fn create,
+          remove_fn remove, cpu_meter& meter)
+    : op_(op), templates_(templates), create_(std::move(create)),
+      remove_(std::move(remove)), meter_(meter) {
+    thread_ = std::thread([this] { run(); });
+  }
+  ~churner() {
+    {
+      std::lock_guard guard{mu_};
+      stopping_ = true;
+    }
+    cv_.notify_all();
+    thread_.join();
+  }
+  std::uint64_t errors() const {
+    return errors_.load();
+  }
+
+private:
+  void run() {
+    meter_.exclude_this_thread();
+    auto number = static_cast<std::size_t>(op_.number);
+    // recreate: slot i of template t holds the object it created last.
+    std::vector<std::vector<std::string>> slots(
+      templates_, std::vector<std::string>(op_.recreate ? number : 0));
+    std::size_t count = 0;
+    std::unique_lock lock{mu_};
+    for (;;) {
+      if (cv_.wait_for(lock, op_.interval, [&] { return stopping_; }))
+        break;
+      lock.unlock();
+      for (std::size_t t = 0; t < templates_; ++t) {
+        if (op_.recreate) {
+          auto& slot = slots[t][count % number];
+          if (!slot.empty())
+            if (auto e = remove_(t, slot))
+              ++errors_;
+          auto name = create_(t);
+          slot = name ? *name : std::string{};
+          errors_ += name ? 0 : 1;
+        } else if (op_.number == 0 || count < number) {
+          auto name = create_(t);
+          errors_ += name ? 0 : 1;
+        }
+      }
+      ++count;
+      lock.lock();
+    }
+    meter_.thread_exiting();
+  }
+
+  churn_op op_;
+  std::size_t templates_;
+  create_fn create_;
+  remove_fn remove_;
+  cpu_meter& meter_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  bool stopping_ = false;
+  std::atomic<std::uint64_t> errors_{0};
+  std::thread thread_;
+};
+
+class runner {
+public:
+  runner(const plan& p, const run_options& o, progress& show)
+    : plan_(p), options_(o), show_(show) {
+  }
+
+  plan_outcome run() {
+    if (auto e = start())
+      out_.failure = e.message;
+    else
+      for (const auto& o : plan_.ops)
+        if (auto e = run_op(o)) {
+          out_.failure
+            = o.path + " (" + std::string{opcode(o.body)} + "): " + e.message;
+          break;
+        }
+    finish();
+    return std::move(out_);
+  }
+
+private:
+  // ------------------------------------------------------------ set-up
+
+  error start() {
+    for (const auto& path : template_paths(plan_)) {
+      auto t = load_template(path);
+      if (!t)
+        return t.err();
+      templates_.emplace(path, std::move(*t));
+    }
+    target_options to = options_.target;
+    to.meter = &meter_;
+    auto t = make_target(to);
+    if (!t)
+      return t.err();
+    target_ = std::move(*t);
+    if (target_->kind() == target_kind::kubeconfig) {
+      marks_.kwok_fake = target_->kwok_marks();
+      marks_.run_label_key = run_label;
+      marks_.run_label_value
+        = "run-"
+          + std::to_string(
+            std::chrono::system_clock::now().time_since_epoch().count());
+    }
+    // Every thread alive now belongs to the harness or the cluster; what
+    // starts from here on is the scheduler's.
+    meter_.exclude_existing();
+    rss_before_ = current_rss_bytes();
+    reset_peak_rss();
+    if (auto e = target_->open_scheduler_side())
+      return e;
+    auto deadline = clock().now() + options_.op_timeout;
+    show_.note(plan_.name() + ": starting the scheduler ("
+               + std::string{to_string(target_->kind())} + ")");
+    if (target_->runs_scheduler()) {
+      sink_ = std::make_unique<observed_sink>(target_->sink(), tracker_);
+      host_ = std::make_unique<scheduler_host>(options_.scheduler,
+                                               target_->source(), *sink_);
+      if (!tracker_.wait([&] { return host_->synced(); }, deadline, {}))
+        return make_error(ec::timeout, "the scheduler did not sync");
+    } else {
+      observer_ = std::make_unique<binding_observer>(tracker_);
+      target_->source().start(observer_->receiver());
+      observing_ = true;
+      if (!tracker_.wait([&] { return observer_->synced(); }, deadline, {}))
+        return make_error(ec::timeout, "the pod watch did not sync");
+    }
+    return {};
+  }
+
+  void finish() {
+    churners_.clear();
+    if (host_)
+      host_->stop();
+    if (observing_)
+      target_->source().stop();
+    if (target_) {
+      target_->close_scheduler_side();
+      target_->cleanup();
+    }
+    host_.reset();
+    sink_.reset();
+  }
+
+  const tessera::clock& clock() const {
+    return tracker_.time();
+  }
+
+  const object_template& tmpl(const std::string& path) const {
+    return templates_.at(path);
+  }
+
+  error ensure_namespace(const std::string& ns) {
+    if (ns.empty() || namespaces_.count(ns) > 0)
+      return {};
+    auto json = render_namespace(nullptr, ns, marks_);
+    if (!json)
+      return json.err();
+    if (auto e = target_->create_namespace(ns, *json))
+      return e;
+    namespaces_.insert(ns);
+    return {};
+  }
+
+  // --------------------------------------------------------------- ops
+
+  error run_op(const planned_op& o) {
+    return std::visit([&](const auto& body) { return run(o, body); }, o.body);
+  }
+
+  error run(const planned_op&, const create_nodes_op& op) {
+    const object_template& t
+      = op.template_path.empty() ? default_node_ : tmpl(op.template_path);
+    auto n = static_cast<std::size_t>(op.count.value);
+    show_.begin(plan_.name() + ": nodes", n, "created");
+    for (std::size_t i = 0; i < n; ++i) {
+      auto json = render_node(t, op.labels, nodes_created_++, marks_);
+      if (!json)
+        return json.err();
+      auto name = target_->create(t, "", *json);
+      if (!name)
+        return name.err();
+      show_.update(i + 1);
+    }
+    show_.end(n);
+    return {};
+  }
+
+  error run(const planned_op&, const create_namespaces_op& op) {
+    const object_template* t
+      = op.template_path.empty() ? nullptr : &tmpl(op.template_path);
+    for (std::int64_t i = 0; i < op.count.value; ++i) {
+      std::string ns = op.prefix + "-" + std::to_string(i);
+      auto json = render_namespace(t, ns, marks_);
+      if (!json)
+        return json.err();
+      if (auto e = target_->create_namespace(ns, *json))
+        return e;
+      namespaces_.insert(ns);
+    }
+    return {};
+  }
+
+  error run(const planned_op& po, const create_pods_op& op) {
+    if (auto e = ensure_namespace(op.ns))
+      return e;
+    const object_template& t = tmpl(op.template_path);
+    auto json = render_pod(t, target_->kwok_marks());
+    if (!json)
+      return json.err();
+    auto group = static_cast<int>(po.index);
+    auto n = static_cast<std::size_t>(op.count.value);
+    std::string label = plan_.name() + ": "
+                        + (op.collect_metrics ? "measured pods" : "pods") + " ("
+                        + po.path + ")";
+    auto bound = [&] { return tracker_.group(group).bound; };
+    show_.begin(label, n);
+    double cpu0 = meter_.scheduler_seconds();
+    std::uint64_t conflicts0 = host_ ? host_->assume_conflicts() : 0;
+    std::uint64_t binds_failed0 = tracker_.binds_failed();
+    time_point start = clock().now();
+    auto e = target_->create_pods(t, op.ns, *json, n,
+                                  [&](const std::string& name, time_point at) {
+                                    tracker_.created(op.ns, name, group, at);
+                                    show_.update(bound());
+                                  });
+    if (e)
+      return e;
+    if (op.skip_wait) {
+      show_.end(bound());
+      return {};
+    }
+    bool done = tracker_.wait([&] { return bound() >= n; },
+                              clock().now() + options_.op_timeout,
+                              [&] { show_.update(bound()); });
+    show_.end(bound());
+    if (op.collect_metrics) {
+      run_result r;
+      r.name = plan_.name();
+      if (!out_.results.empty())
+        r.name += "#" + std::to_string(out_.results.size() + 1);
+      r.target = std::string{to_string(target_->kind())};
+      r.shards = options_.scheduler.shards;
+      r.inflight = options_.scheduler.max_inflight_cycles;
+      r.baseline = options_.baseline;
+      measure_pods(tracker_.records(group), start, r);
+      r.scheduler_cpu_seconds = meter_.scheduler_seconds() - cpu0;
+      r.assume_conflicts = (host_ ? host_->assume_conflicts() : 0) - conflicts0;
+      r.binds_failed = tracker_.binds_failed() - binds_failed0;
+      r.peak_rss_bytes = peak_rss_bytes();
+      r.rss_before_scheduler_bytes = rss_before_;
+      if (!done)
+        r.failure = "timed out: " + std::to_string(bound()) + " of "
+                    + std::to_string(n) + " measured pods bound";
+      out_.results.push_back(std::move(r));
+    }
+    if (!done)
+      return make_error(ec::timeout, std::to_string(bound()) + " of "
+                                       + std::to_string(n)
+                                       + " pods bound before the timeout");
+    return {};
+  }
+
+  error run(const planned_op&, const create_any_op& op) {
+    const object_template& t = tmpl(op.template_path);
+    std::string ns = op.ns.empty() ? t.ns : op.ns;
+    if (auto e = ensure_namespace(ns))
+      return e;
+    for (std::int64_t i = 0; i < op.count.value; ++i) {
+      auto name = create_from(t, ns);
+      if (!name)
+        return name.err();
+    }
+    return {};
+  }
+
+  error run(const planned_op&, const barrier_op& op) {
+    std::set<std::string> ns(op.namespaces.begin(), op.namespaces.end());
+    auto done = [&] {
+      auto c = tracker_.namespaces(ns);
+      return op.scheduled ? c.bound >= c.created : c.attempted >= c.created;
+    };
+    show_.begin(plan_.name() + ": barrier", tracker_.namespaces(ns).created);
+    bool ok = tracker_.wait(done, clock().now() + options_.op_timeout, [&] {
+      show_.update(tracker_.namespaces(ns).bound);
+    });
+    auto c = tracker_.namespaces(ns);
+    show_.end(op.scheduled ? c.bound : c.attempted);
+    if (!ok)
+      return make_error(ec::timeout,
+                        std::to_string(op.scheduled ? c.bound : c.attempted)
+                          + " of " + std::to_string(c.created) + " pods "
+                          + (op.scheduled ? "scheduled" : "attempted")
+                          + " before the timeout");
+    return {};
+  }
+
+  error run(const planned_op&, const sleep_op& op) {
+    // The op's meaning is "let time pass" (churn runs meanwhile).
+    std::this_thread::sleep_for(op.duration);
+    return {};
+  }
+
+  error run(const planned_op&, const churn_op& op) {
+    if (auto e = ensure_namespace(op.ns))
+      return e;
+    std::vector<const object_template*> ts;
+    for (const auto& path : op.template_paths)
+      ts.push_back(&tmpl(path));
+    auto create = [this, ts, ns = op.ns](std::size_t i) {
+      return create_from(*ts[i], ns);
+    };
+    auto remove
+      = [this, ts, ns = op.ns](std::size_t i, const std::string& name) {
+          return target_->remove(*ts[i], ns, name);
+        };
+    churners_.push_back(
+      std::make_unique<churner>(op, ts.size(), create, remove, meter_));
+    return {};
+  }
+
+  /// One object of any kind from a template (churn, createAny).
+  expected<std::string> create_from(const object_template& t,
+                                    const std::string& ns) {
+    expected<std::string> json = t.json;
+    if (t.kind == "Node" && t.api_version == "v1")
+      json = render_node(t, {}, churn_nodes_++, marks_);
+    else if (t.kind == "Pod" && t.api_version == "v1")
+      json = render_pod(t, target_->kwok_marks());
+    if (!json)
+      return json.err();
+    return target_->create(t, ns, *json);
+  }
+
+  const plan& plan_;
+  const run_options& options_;
+  progress& show_;
+  plan_outcome out_;
+  cpu_meter meter_;
+  pod_tracker tracker_;
+  std::map<std::string, object_template> templates_;
+  object_template default_node_ = default_node_template();
+  node_marks marks_;
+  std::uint64_t rss_before_ = 0;
+  std::size_t nodes_created_ = 0;
+  std::atomic<std::size_t> churn_nodes_{1000000};
+  std::set<std::string> namespaces_;
+  // Destroyed in reverse: the scheduler before the target it reads.
+  std::unique_ptr<target> target_;
+  std::unique_ptr<observed_sink> sink_;
+  std::unique_ptr<scheduler_host> host_;
+  std::unique_ptr<binding_observer> observer_;
+  bool observing_ = false;
+  std::vector<std::unique_ptr<churner>> churners_;
+};
+
+} // namespace
+
+error check_templates(const plan& p) {
+  for (const auto& path : template_paths(p)) {
+    auto t = load_template(path);
+    if (!t)
+      return t.err();
+  }
+  return {};
+}
+
+plan_outcome run_plan(const plan& p, const run_options& options,
+                      progress& show) {
+  runner r{p, options, show};
+  return r.run();
+}
+
+} // namespace tessera::perf

@@ -1,0 +1,130 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `target`: the cluster a workload runs against and how the scheduler
+/// reaches it.
+///
+/// | target          | cluster                                   | the harness
+/// writes | the scheduler reads/writes        |
+/// |-----------------|-------------------------------------------|--------------------|-----------------------------------|
+/// | `inprocess`     | embedded store + fake kubelet, this process | store
+/// calls       | store bridge (actors/store)        | | `embedded-http` | the
+/// same, served by `tessera cluster`'s HTTP server on 127.0.0.1 | store calls |
+/// API client over loopback HTTP (actors/api) | | `kubeconfig`    | a real
+/// (kwok) cluster from a kubeconfig   | API client         | API client, or an
+/// external scheduler |
+///
+/// The harness creates objects through `create()`; the scheduler's side
+/// (source and sink) is opened separately, after the cluster exists, so
+/// that the CPU meter can tell the scheduler's threads from the cluster's.
+#pragma once
+
+#include "actors/sink.hpp"
+#include "actors/source.hpp"
+#include "perf/harness/templates.hpp"
+#include "support/clock.hpp"
+#include "support/error.hpp"
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+
+namespace tessera::perf {
+
+class cpu_meter;
+
+enum class target_kind : std::uint8_t { inprocess, embedded_http, kubeconfig };
+
+/// "inprocess", "embedded-http", "kubeconfig".
+std::string_view to_string(target_kind k) noexcept;
+
+struct target_options {
+  target_kind kind = target_kind::embedded_http;
+  /// kubeconfig target: the file and context.
+  std::string kubeconfig;
+  std::string context;
+  /// kubeconfig target: do not run a scheduler; observe the pods' bindings
+  /// (a scheduler deployed in the cluster does the work).
+  bool external_scheduler = false;
+  /// Client-side rate limit of the API clients (0 = none).
+  double qps = 0;
+  int burst = 1000;
+  /// The embedded server's I/O threads.
+  int server_threads = 2;
+  /// Write Scheduled / FailedScheduling events.
+  bool record_events = true;
+  /// Parallel create calls (kubeconfig target).
+  int create_workers = 8;
+  /// Seed of the embedded store's UIDs and names (0 = random).
+  std::uint64_t seed = 0;
+  /// Told about the target's own worker threads (not the scheduler's).
+  cpu_meter* meter = nullptr;
+};
+
+class target {
+public:
+  virtual ~target() = default;
+
+  virtual target_kind kind() const noexcept = 0;
+
+  /// Creates one object (the template's apiVersion and kind pick the
+  /// resource) and returns its name. `ns` is ignored for cluster-scoped
+  /// kinds. A generated name that collides is retried.
+  [[nodiscard]] virtual expected<std::string> create(const object_template& t,
+                                                     const std::string& ns,
+                                                     const std::string& json)
+    = 0;
+
+  /// Creates `count` copies of a pod; `created(name, t)` runs for each
+  /// (from any thread, never concurrently) with `t` taken before its
+  /// create call. Stops at the first error.
+  [[nodiscard]] virtual error create_pods(
+    const object_template& t, const std::string& ns, const std::string& json,
+    std::size_t count,
+    const std::function<void(const std::string&, time_point)>& created);
+
+  /// Deletes one object (404 is not an error).
+  [[nodiscard]] virtual error remove(const object_template& t,
+                                     const std::string& ns,
+                                     const std::string& name)
+    = 0;
+
+  /// Creates a namespace. `owned` tells whether the harness may use an
+  /// existing one (the embedded cluster is the harness's own; a real
+  /// cluster's existing namespaces are refused).
+  [[nodiscard]] virtual error create_namespace(const std::string& name,
+                                               const std::string& json)
+    = 0;
+
+  /// Nodes must carry kwok's fake-node marks and pods its toleration.
+  virtual bool kwok_marks() const noexcept {
+    return false;
+  }
+  /// Whether the harness runs the scheduler (false: an external one).
+  virtual bool runs_scheduler() const noexcept {
+    return true;
+  }
+
+  /// Creates the scheduler's source and sink (after the cluster is up).
+  [[nodiscard]] virtual error open_scheduler_side() = 0;
+  virtual actors::cluster_source& source() = 0;
+  virtual actors::cluster_sink& sink() = 0;
+  /// Ends the scheduler side's I/O (after the pipeline stopped).
+  virtual void close_scheduler_side() = 0;
+
+  /// Deletes what the harness created on a cluster it does not own.
+  virtual void cleanup() {
+  }
+};
+
+/// Builds a target; the embedded ones start their store, fake kubelet and
+/// (for embedded-http) HTTP server here.
+[[nodiscard]] expected<std::unique_ptr<target>>
+make_target(const target_options& options);
+
+/// The labels of every object created on a real cluster:
+/// `tessera.dev/perf-run: <run id>`.
+inline constexpr const char* run_label = "tessera.dev/perf-run";
+
+} // namespace tessera::perf

@@ -1,0 +1,212 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "model/decode.hpp"
+#include "perf/harness/templates.hpp"
+
+#include <boost/json.hpp>
+
+#include <fstream>
+#include <sstream>
+
+namespace tessera::perf {
+
+namespace json = boost::json;
+
+namespace {
+
+std::string str(const json::object& o, std::string_view key) {
+  if (const auto* v = o.if_contains(key); v && v->is_string())
+    return std::string{v->as_string()};
+  return {};
+}
+
+json::object& object_at(json::object& parent, std::string_view key) {
+  auto& v = parent[key];
+  if (!v.is_object())
+    v = json::object{};
+  return v.as_object();
+}
+
+json::array& array_at(json::object& parent, std::string_view key) {
+  auto& v = parent[key];
+  if (!v.is_array())
+    v = json::array{};
+  return v.as_array();
+}
+
+expected<json::value> parse(const object_template& t) {
+  boost::system::error_code ec;
+  auto v = json::parse(t.json, ec);
+  if (ec || !v.is_object())
+    return make_error(ec::internal, t.file + ": template is not an object");
+  return v;
+}
+
+} // namespace
+
+expected<object_template> parse_template(std::string_view text,
+                                         const std::string& file) {
+  if (text.find("{{") != std::string_view::npos)
+    return make_error(ec::invalid_input,
+                      file
+                        + ": Go template actions ({{ ... }}) are not "
+                          "supported by tessera perf");
+  std::string doc;
+  auto first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string_view::npos && text[first] == '{') {
+    doc = std::string{text};
+  } else {
+    auto docs = model::yaml_documents_to_json(text);
+    if (!docs)
+      return make_error(ec::invalid_input, file + ": " + docs.err().message);
+    if (docs->size() != 1)
+      return make_error(ec::invalid_input,
+                        file + ": expected exactly one document, found "
+                          + std::to_string(docs->size()));
+    doc = std::move((*docs)[0]);
+  }
+  boost::system::error_code ec;
+  auto v = json::parse(doc, ec);
+  if (ec)
+    return make_error(ec::invalid_input,
+                      file + ": invalid JSON: " + ec.message());
+  if (!v.is_object())
+    return make_error(ec::invalid_input, file + ": must be an object");
+  auto& o = v.as_object();
+  object_template t;
+  t.file = file;
+  t.kind = str(o, "kind");
+  t.api_version = str(o, "apiVersion");
+  if (t.kind.empty())
+    return make_error(ec::invalid_input, file + ": kind: Required value");
+  if (t.api_version.empty())
+    return make_error(ec::invalid_input, file + ": apiVersion: Required value");
+  if (const auto* m = o.if_contains("metadata"); m && m->is_object()) {
+    t.name = str(m->as_object(), "name");
+    t.generate_name = str(m->as_object(), "generateName");
+    t.ns = str(m->as_object(), "namespace");
+  }
+  t.json = json::serialize(v);
+  // What the scheduler decodes must decode: catch a bad quantity or
+  // selector here, with the file's name, rather than at the server.
+  if (t.kind == "Pod" || t.kind == "Node" || t.kind == "Namespace"
+      || t.kind == "PriorityClass" || t.kind == "PodDisruptionBudget") {
+    json::value probe = v;
+    auto& meta = object_at(probe.as_object(), "metadata");
+    if (str(meta, "name").empty())
+      meta["name"] = "probe";
+    auto decoded = model::decode_object_json(json::serialize(probe));
+    if (!decoded)
+      return make_error(ec::invalid_input, file + ": " + decoded.err().message);
+  }
+  return t;
+}
+
+expected<object_template> load_template(const std::string& path) {
+  std::ifstream in{path, std::ios::binary};
+  if (!in)
+    return make_error(ec::invalid_input, path + ": cannot open file");
+  std::stringstream text;
+  text << in.rdbuf();
+  return parse_template(text.str(), path);
+}
+
+object_template default_node_template() {
+  auto t = parse_template(
+    R"({"apiVersion":"v1","kind":"Node","metadata":{"generateName":"node-"},)"
+    R"("status":{"capacity":{"cpu":"4","memory":"32Gi","pods":"110"},)"
+    R"("allocatable":{"cpu":"4","memory":"32Gi","pods":"110"},)"
+    R"("conditions":[{"type":"Ready","status":"True","reason":"KubeletReady"}],)"
+    R"("phase":"Running"}})",
+    "<default node>");
+  return std::move(*t);
+}
+
+expected<std::string> render_node(const object_template& t,
+                                  const node_label_strategy& s,
+                                  std::size_t index, const node_marks& marks) {
+  auto v = parse(t);
+  if (!v)
+    return v.err();
+  auto& o = v->as_object();
+  // Every access looks the path up again: an insertion may move an
+  // object's storage and invalidate references into it.
+  auto meta = [&]() -> json::object& { return object_at(o, "metadata"); };
+  auto labels = [&]() -> json::object& { return object_at(meta(), "labels"); };
+  switch (s.type) {
+  case node_label_strategy::kind::values:
+    labels()[s.key] = s.values[index % s.values.size()];
+    break;
+  case node_label_strategy::kind::unique:
+    labels()[s.key] = "node-" + std::to_string(index);
+    break;
+  case node_label_strategy::kind::none:
+    break;
+  }
+  if (!marks.run_label_key.empty())
+    labels()[marks.run_label_key] = marks.run_label_value;
+  if (marks.kwok_fake) {
+    object_at(meta(), "annotations")["kwok.x-k8s.io/node"] = "fake";
+    object_at(meta(), "annotations")["node.alpha.kubernetes.io/ttl"] = "0";
+    labels()["type"] = "kwok";
+    auto& taints = array_at(object_at(o, "spec"), "taints");
+    bool has = false;
+    for (const auto& taint : taints)
+      has |= taint.is_object()
+             && str(taint.as_object(), "key") == "kwok.x-k8s.io/node";
+    if (!has)
+      taints.push_back(json::object{{"key", "kwok.x-k8s.io/node"},
+                                    {"value", "fake"},
+                                    {"effect", "NoSchedule"}});
+  }
+  if (const auto* l = meta().if_contains("labels");
+      l && l->is_object() && l->as_object().empty())
+    meta().erase("labels");
+  return json::serialize(*v);
+}
+
+expected<std::string> render_pod(const object_template& t, bool tolerate_kwok) {
+  if (!tolerate_kwok)
+    return t.json;
+  auto v = parse(t);
+  if (!v)
+    return v.err();
+  auto& spec = object_at(v->as_object(), "spec");
+  array_at(spec, "tolerations")
+    .push_back(json::object{{"key", "kwok.x-k8s.io/node"},
+                            {"operator", "Exists"},
+                            {"effect", "NoSchedule"}});
+  return json::serialize(*v);
+}
+
+expected<std::string> object_name_of(std::string_view text) {
+  boost::system::error_code ec;
+  auto v = json::parse(text, ec);
+  if (!ec && v.is_object())
+    if (const auto* m = v.as_object().if_contains("metadata");
+        m && m->is_object())
+      if (auto name = str(m->as_object(), "name"); !name.empty())
+        return name;
+  return make_error(ec::internal, "the API answered a create without "
+                                  "metadata.name");
+}
+
+expected<std::string> render_namespace(const object_template* t,
+                                       const std::string& name,
+                                       const node_marks& marks) {
+  json::value v = json::object{{"apiVersion", "v1"}, {"kind", "Namespace"}};
+  if (t != nullptr) {
+    auto parsed = parse(*t);
+    if (!parsed)
+      return parsed.err();
+    v = std::move(*parsed);
+  }
+  auto& meta = object_at(v.as_object(), "metadata");
+  meta["name"] = name;
+  meta.erase("generateName");
+  if (!marks.run_label_key.empty())
+    object_at(meta, "labels")[marks.run_label_key] = marks.run_label_value;
+  return json::serialize(v);
+}
+
+} // namespace tessera::perf

@@ -1,0 +1,74 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `object_template`: a node, pod, namespace or other object file a
+/// workload creates copies of, read once (YAML or JSON, one document) and
+/// rendered per copy as JSON text for the API: nodes get the labels of the
+/// createNodes strategy and, on a kwok cluster, kwok's fake-node marks;
+/// pods get kwok's toleration there. `metadata.generateName` is left to the
+/// API server, as upstream's harness does.
+#pragma once
+
+#include "perf/harness/workload.hpp"
+#include "support/error.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace tessera::perf {
+
+struct object_template {
+  /// The file it came from ("" for built-in ones).
+  std::string file;
+  /// `kind` and `apiVersion` of the document.
+  std::string kind;
+  std::string api_version;
+  std::string name;
+  std::string generate_name;
+  std::string ns;
+  /// The document as compact JSON.
+  std::string json;
+};
+
+/// Reads a template file; errors name the file. Go template actions
+/// (`{{ }}`) are not supported and are reported as such.
+[[nodiscard]] expected<object_template> load_template(const std::string& path);
+
+/// Parses template text (`file` names it in messages).
+[[nodiscard]] expected<object_template> parse_template(std::string_view text,
+                                                       const std::string& file);
+
+/// The node createNodes uses without a nodeTemplatePath, as upstream's
+/// harness: `generateName: node-`, 4 cpu, 32Gi memory, 110 pods, Ready.
+object_template default_node_template();
+
+/// What a rendered node carries beyond its template.
+struct node_marks {
+  /// kwok's fake-node annotation, `type: kwok` label and the
+  /// `kwok.x-k8s.io/node=fake:NoSchedule` taint.
+  bool kwok_fake = false;
+  /// A label key/value every created object carries (for clean-up);
+  /// empty = none.
+  std::string run_label_key;
+  std::string run_label_value;
+};
+
+/// Node number `index` of a createNodes op.
+[[nodiscard]] expected<std::string> render_node(const object_template& t,
+                                                const node_label_strategy& s,
+                                                std::size_t index,
+                                                const node_marks& marks);
+
+/// A pod of a createPods op; `tolerate_kwok` adds kwok's toleration.
+[[nodiscard]] expected<std::string> render_pod(const object_template& t,
+                                               bool tolerate_kwok);
+
+/// metadata.name of an object returned by the API (a create's answer).
+[[nodiscard]] expected<std::string> object_name_of(std::string_view json);
+
+/// Namespace `name` (from a template or built in), optionally labelled.
+[[nodiscard]] expected<std::string> render_namespace(const object_template* t,
+                                                     const std::string& name,
+                                                     const node_marks& marks);
+
+} // namespace tessera::perf

@@ -1,0 +1,708 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "perf/harness/workload.hpp"
+
+#include "support/flags.hpp"
+
+#include <yaml-cpp/yaml.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace tessera::perf {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// Collects problems, each `file:line: path: message`.
+class problems {
+public:
+  explicit problems(std::string file) : file_(std::move(file)) {
+  }
+  void add(int line, const std::string& path, const std::string& message) {
+    std::string out = file_;
+    if (line > 0)
+      out += ":" + std::to_string(line);
+    out += ": ";
+    if (!path.empty())
+      out += path + ": ";
+    out += message;
+    lines_.push_back(std::move(out));
+  }
+  bool empty() const {
+    return lines_.empty();
+  }
+  error to_error() const {
+    std::string text;
+    for (const auto& l : lines_)
+      text += (text.empty() ? "" : "\n") + l;
+    return make_error(ec::invalid_input, std::move(text));
+  }
+
+private:
+  std::string file_;
+  std::vector<std::string> lines_;
+};
+
+int line_of(const YAML::Node& n) {
+  auto m = n.Mark();
+  return m.line >= 0 ? m.line + 1 : 0;
+}
+
+std::string child(const std::string& path, const std::string& key) {
+  return path.empty() ? key : path + "." + key;
+}
+std::string index(const std::string& path, std::size_t i) {
+  return path + "[" + std::to_string(i) + "]";
+}
+
+/// A mapping read strictly: every key must be asked for or skipped.
+class fields {
+public:
+  fields(const YAML::Node& node, std::string path, problems& p)
+    : node_(node), path_(std::move(path)), p_(p) {
+    if (!node.IsMap()) {
+      p_.add(line_of(node), path_, "must be a mapping");
+      ok_ = false;
+    }
+  }
+  ~fields() = default;
+
+  bool ok() const {
+    return ok_;
+  }
+  const std::string& path() const {
+    return path_;
+  }
+  int line() const {
+    return line_of(node_);
+  }
+  std::string path(const std::string& key) const {
+    return child(path_, key);
+  }
+  /// The value of `key` (null = absent).
+  YAML::Node get(const std::string& key) {
+    used_.insert(key);
+    if (!ok_)
+      return YAML::Node{YAML::NodeType::Undefined};
+    YAML::Node v = node_[key];
+    if (!v || v.IsNull())
+      return YAML::Node{YAML::NodeType::Undefined};
+    return v;
+  }
+  void ignore(const std::string& key, std::vector<std::string>& notices) {
+    used_.insert(key);
+    if (ok_ && node_[key])
+      notices.push_back(file_line(node_[key]) + path(key)
+                        + ": ignored (only upstream's test framework uses it)");
+  }
+  /// Reports every key nobody asked for.
+  void finish() {
+    if (!ok_)
+      return;
+    for (const auto& kv : node_) {
+      auto key = kv.first.as<std::string>();
+      if (used_.count(key) == 0)
+        p_.add(line_of(kv.first), path(key), "unknown field");
+    }
+  }
+  std::string file_line(const YAML::Node& n) const {
+    return ":" + std::to_string(line_of(n)) + ": ";
+  }
+
+private:
+  YAML::Node node_;
+  std::string path_;
+  problems& p_;
+  std::set<std::string> used_;
+  bool ok_ = true;
+};
+
+std::optional<std::string> read_string(const YAML::Node& n,
+                                       const std::string& path, problems& p) {
+  if (!n)
+    return std::nullopt;
+  if (!n.IsScalar()) {
+    p.add(line_of(n), path, "must be a string");
+    return std::nullopt;
+  }
+  return n.Scalar();
+}
+
+std::optional<std::int64_t> read_int(const YAML::Node& n,
+                                     const std::string& path, problems& p) {
+  if (!n)
+    return std::nullopt;
+  if (n.IsScalar()) {
+    const std::string& s = n.Scalar();
+    std::size_t used = 0;
+    try {
+      long long v = std::stoll(s, &used, 10);
+      if (used == s.size())
+        return v;
+    } catch (const std::exception&) {
+    }
+  }
+  p.add(line_of(n), path, "must be an integer, got \"" + YAML::Dump(n) + "\"");
+  return std::nullopt;
+}
+
+std::optional<bool> read_bool(const YAML::Node& n, const std::string& path,
+                              problems& p) {
+  if (!n)
+    return std::nullopt;
+  if (n.IsScalar()) {
+    const std::string& s = n.Scalar();
+    if (s == "true" || s == "True" || s == "TRUE")
+      return true;
+    if (s == "false" || s == "False" || s == "FALSE")
+      return false;
+  }
+  p.add(line_of(n), path, "must be true or false");
+  return std::nullopt;
+}
+
+std::vector<std::string> read_strings(const YAML::Node& n,
+                                      const std::string& path, problems& p) {
+  std::vector<std::string> out;
+  if (!n)
+    return out;
+  if (!n.IsSequence()) {
+    p.add(line_of(n), path, "must be a list of strings");
+    return out;
+  }
+  for (std::size_t i = 0; i < n.size(); ++i)
+    if (auto s = read_string(n[i], index(path, i), p))
+      out.push_back(*s);
+  return out;
+}
+
+bool is_param(const std::string& s) {
+  return s.size() > 1 && s[0] == '$';
+}
+
+/// count / countParam.
+count_field read_count(fields& f, problems& p, bool required,
+                       std::int64_t fallback = 0) {
+  count_field c;
+  c.value = fallback;
+  auto count = f.get("count");
+  auto param = f.get("countParam");
+  if (auto v = read_int(count, f.path("count"), p))
+    c.value = *v;
+  if (auto s = read_string(param, f.path("countParam"), p)) {
+    if (!is_param(*s))
+      p.add(line_of(param), f.path("countParam"),
+            "must name a parameter as $name, got \"" + *s + "\"");
+    else
+      c.param = s->substr(1);
+  }
+  if (required && !count && !param)
+    p.add(f.line(), f.path("count"), "required (count or countParam)");
+  if (count && c.param.empty() && c.value < 0)
+    p.add(line_of(count), f.path("count"), "must not be negative");
+  return c;
+}
+
+/// Resolves a template path against the file's directory and checks that
+/// it exists.
+std::string read_path(fields& f, const std::string& key, problems& p,
+                      const std::string& dir) {
+  auto n = f.get(key);
+  auto s = read_string(n, f.path(key), p);
+  if (!s)
+    return {};
+  fs::path path{*s};
+  if (path.is_relative())
+    path = fs::path{dir} / path;
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) {
+    p.add(line_of(n), f.path(key),
+          "template file \"" + path.lexically_normal().string()
+            + "\" does not exist");
+    return {};
+  }
+  return path.lexically_normal().string();
+}
+
+constexpr const char* known_ops[] = {
+  "createNodes", "createNamespaces", "createPods",
+  "createAny",   "barrier",          "sleep",
+  "churn",
+};
+/// Upstream ops tessera does not implement (named in the error).
+constexpr const char* upstream_only_ops[] = {
+  "createPodSets",
+  "deletePods",
+  "updateAny",
+  "allocResourceClaims",
+  "createResourceClaims",
+  "createResourceDriver",
+  "startCollectingMetrics",
+  "stopCollectingMetrics",
+  "waitForPodGroups",
+};
+
+} // namespace
+
+std::optional<std::chrono::milliseconds>
+parse_go_duration(std::string_view text) {
+  auto d = parse_duration(text);
+  if (!d)
+    return std::nullopt;
+  return *d;
+}
+
+std::string_view opcode(const op_body& body) noexcept {
+  static constexpr std::string_view names[]
+    = {"createNodes", "createNamespaces", "createPods",
+       "createAny",   "barrier",          "sleep",
+       "churn"};
+  return names[body.index()];
+}
+
+namespace {
+
+std::optional<op> read_op(const YAML::Node& node, const std::string& path,
+                          problems& p, const std::string& dir,
+                          std::vector<std::string>& notices) {
+  fields f{node, path, p};
+  if (!f.ok())
+    return std::nullopt;
+  auto code_node = f.get("opcode");
+  auto code = read_string(code_node, f.path("opcode"), p);
+  if (!code) {
+    if (!code_node)
+      p.add(f.line(), f.path("opcode"), "required");
+    f.finish();
+    return std::nullopt;
+  }
+  op out;
+  out.path = path;
+  out.line = f.line();
+  if (*code == "createNodes") {
+    create_nodes_op o;
+    o.count = read_count(f, p, true);
+    o.template_path = read_path(f, "nodeTemplatePath", p, dir);
+    auto label = f.get("labelNodePrepareStrategy");
+    auto unique = f.get("uniqueNodeLabelStrategy");
+    if (label && unique)
+      p.add(line_of(unique), f.path("uniqueNodeLabelStrategy"),
+            "at most one node prepare strategy may be set");
+    if (label) {
+      fields s{label, f.path("labelNodePrepareStrategy"), p};
+      o.labels.type = node_label_strategy::kind::values;
+      o.labels.key
+        = read_string(s.get("labelKey"), s.path("labelKey"), p).value_or("");
+      o.labels.values
+        = read_strings(s.get("labelValues"), s.path("labelValues"), p);
+      if (o.labels.key.empty())
+        p.add(s.line(), s.path("labelKey"), "required");
+      if (o.labels.values.empty())
+        p.add(s.line(), s.path("labelValues"), "must list at least one value");
+      s.finish();
+    } else if (unique) {
+      fields s{unique, f.path("uniqueNodeLabelStrategy"), p};
+      o.labels.type = node_label_strategy::kind::unique;
+      o.labels.key
+        = read_string(s.get("labelKey"), s.path("labelKey"), p).value_or("");
+      if (o.labels.key.empty())
+        p.add(s.line(), s.path("labelKey"), "required");
+      s.finish();
+    }
+    if (f.get("nodeAllocatableStrategy"))
+      p.add(f.line(), f.path("nodeAllocatableStrategy"),
+            "not supported by tessera perf (CSI volume limits are not "
+            "modelled)");
+    f.ignore("templateParams", notices);
+    out.body = std::move(o);
+  } else if (*code == "createNamespaces") {
+    create_namespaces_op o;
+    o.prefix = read_string(f.get("prefix"), f.path("prefix"), p).value_or("");
+    if (o.prefix.empty())
+      p.add(f.line(), f.path("prefix"), "required");
+    o.count = read_count(f, p, true);
+    o.template_path = read_path(f, "namespaceTemplatePath", p, dir);
+    out.body = std::move(o);
+  } else if (*code == "createPods") {
+    create_pods_op o;
+    o.count = read_count(f, p, true);
+    o.template_path = read_path(f, "podTemplatePath", p, dir);
+    o.ns = read_string(f.get("namespace"), f.path("namespace"), p).value_or("");
+    o.collect_metrics
+      = read_bool(f.get("collectMetrics"), f.path("collectMetrics"), p)
+          .value_or(false);
+    o.skip_wait = read_bool(f.get("skipWaitToCompletion"),
+                            f.path("skipWaitToCompletion"), p)
+                    .value_or(false);
+    if (o.collect_metrics && o.skip_wait)
+      p.add(f.line(), path,
+            "collectMetrics and skipWaitToCompletion cannot both be true");
+    for (const char* unsupported :
+         {"steadyState", "steadyStateParam", "duration", "durationParam",
+          "persistentVolumeTemplatePath", "persistentVolumeClaimTemplatePath",
+          "countMultiplierParam"})
+      if (f.get(unsupported))
+        p.add(f.line(), f.path(unsupported), "not supported by tessera perf");
+    f.ignore("templateParams", notices);
+    f.ignore("signatureBatchSize", notices);
+    f.ignore("signatureBatchSizeParam", notices);
+    out.body = std::move(o);
+  } else if (*code == "createAny") {
+    create_any_op o;
+    o.count = read_count(f, p, false, 1);
+    o.template_path = read_path(f, "templatePath", p, dir);
+    if (o.template_path.empty() && !f.get("templatePath"))
+      p.add(f.line(), f.path("templatePath"), "required");
+    o.ns = read_string(f.get("namespace"), f.path("namespace"), p).value_or("");
+    f.ignore("templateParams", notices);
+    out.body = std::move(o);
+  } else if (*code == "barrier") {
+    barrier_op o;
+    o.namespaces = read_strings(f.get("namespaces"), f.path("namespaces"), p);
+    auto stage
+      = read_string(f.get("stageRequirement"), f.path("stageRequirement"), p);
+    if (stage && *stage != "Scheduled" && *stage != "Attempted")
+      p.add(f.line(), f.path("stageRequirement"),
+            "must be Scheduled or Attempted, got \"" + *stage + "\"");
+    o.scheduled = !stage || *stage == "Scheduled";
+    if (f.get("labelSelector"))
+      p.add(f.line(), f.path("labelSelector"), "not supported by tessera perf");
+    out.body = std::move(o);
+  } else if (*code == "sleep") {
+    sleep_op o;
+    auto d = f.get("duration");
+    auto dp = f.get("durationParam");
+    if (auto s = read_string(d, f.path("duration"), p)) {
+      auto parsed = parse_go_duration(*s);
+      if (!parsed)
+        p.add(line_of(d), f.path("duration"),
+              "invalid duration \"" + *s + "\"");
+      else
+        o.duration = *parsed;
+    }
+    if (auto s = read_string(dp, f.path("durationParam"), p)) {
+      if (!is_param(*s))
+        p.add(line_of(dp), f.path("durationParam"),
+              "must name a parameter as $name");
+      else
+        o.param = s->substr(1);
+    }
+    if (!d && !dp)
+      p.add(f.line(), f.path("duration"),
+            "required (duration or "
+            "durationParam)");
+    out.body = std::move(o);
+  } else if (*code == "churn") {
+    churn_op o;
+    auto mode = read_string(f.get("mode"), f.path("mode"), p);
+    if (!mode || (*mode != "create" && *mode != "recreate"))
+      p.add(f.line(), f.path("mode"),
+            "must be create or recreate"
+              + (mode ? ", got \"" + *mode + "\"" : std::string{}));
+    o.recreate = !mode || *mode == "recreate";
+    o.number = read_int(f.get("number"), f.path("number"), p).value_or(0);
+    if (o.number < 0)
+      p.add(f.line(), f.path("number"), "must not be negative");
+    if (o.recreate && o.number == 0)
+      p.add(f.line(), f.path("number"), "must be positive in recreate mode");
+    auto interval = read_int(f.get("intervalMilliseconds"),
+                             f.path("intervalMilliseconds"), p);
+    if (interval && *interval <= 0)
+      p.add(f.line(), f.path("intervalMilliseconds"), "must be positive");
+    if (interval && *interval > 0)
+      o.interval = std::chrono::milliseconds{*interval};
+    o.ns = read_string(f.get("namespace"), f.path("namespace"), p).value_or("");
+    auto paths = f.get("templatePaths");
+    auto listed = read_strings(paths, f.path("templatePaths"), p);
+    if (listed.empty())
+      p.add(f.line(), f.path("templatePaths"),
+            "at least one template file is required");
+    for (std::size_t i = 0; i < listed.size(); ++i) {
+      fs::path tp{listed[i]};
+      if (tp.is_relative())
+        tp = fs::path{dir} / tp;
+      std::error_code ec;
+      if (!fs::is_regular_file(tp, ec))
+        p.add(line_of(paths[i]), index(f.path("templatePaths"), i),
+              "template file \"" + tp.lexically_normal().string()
+                + "\" does not exist");
+      else
+        o.template_paths.push_back(tp.lexically_normal().string());
+    }
+    out.body = std::move(o);
+  } else {
+    bool upstream = false;
+    for (const char* u : upstream_only_ops)
+      upstream |= *code == u;
+    std::string known;
+    for (const char* k : known_ops)
+      known += (known.empty() ? "" : ", ") + std::string{k};
+    p.add(
+      line_of(code_node), f.path("opcode"),
+      "unknown op \"" + *code + "\""
+        + (upstream ? " (an upstream op tessera perf does not implement)" : "")
+        + "; supported ops: " + known);
+    f.ignore("countParam", notices);
+    return std::nullopt;
+  }
+  f.finish();
+  return out;
+}
+
+} // namespace
+
+expected<workload_file> parse_workload_file(std::string_view text,
+                                            const std::string& file,
+                                            const std::string& dir) {
+  problems p{file};
+  workload_file out;
+  out.file = file;
+  YAML::Node root;
+  try {
+    root = YAML::Load(std::string{text});
+  } catch (const YAML::Exception& e) {
+    p.add(e.mark.line >= 0 ? e.mark.line + 1 : 0, "", "invalid YAML: " + e.msg);
+    return p.to_error();
+  }
+  if (!root.IsSequence()) {
+    p.add(line_of(root), "", "must be a list of test cases");
+    return p.to_error();
+  }
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < root.size(); ++i) {
+    std::string path = index("", i);
+    fields f{root[i], path, p};
+    if (!f.ok())
+      continue;
+    test_case tc;
+    tc.path = path;
+    tc.line = f.line();
+    tc.name = read_string(f.get("name"), f.path("name"), p).value_or("");
+    if (tc.name.empty())
+      p.add(f.line(), f.path("name"), "required");
+    else if (!names.insert(tc.name).second)
+      p.add(f.line(), f.path("name"),
+            "duplicate test case name \"" + tc.name + "\"");
+    tc.default_pod_template = read_path(f, "defaultPodTemplatePath", p, dir);
+    tc.scheduler_config_path = read_path(f, "schedulerConfigPath", p, dir);
+    for (const char* ignored :
+         {"featureGates", "labels", "metricsCollectorConfig",
+          "defaultThresholdMetricSelector"})
+      f.ignore(ignored, out.notices);
+    auto ops = f.get("workloadTemplate");
+    if (!ops || !ops.IsSequence() || ops.size() == 0) {
+      p.add(f.line(), f.path("workloadTemplate"),
+            "must be a non-empty list of ops");
+    } else {
+      for (std::size_t j = 0; j < ops.size(); ++j) {
+        auto o = read_op(ops[j], index(f.path("workloadTemplate"), j), p, dir,
+                         out.notices);
+        if (o)
+          tc.ops.push_back(std::move(*o));
+      }
+    }
+    auto wls = f.get("workloads");
+    if (!wls || !wls.IsSequence() || wls.size() == 0) {
+      p.add(f.line(), f.path("workloads"), "must be a non-empty list");
+    } else {
+      std::set<std::string> wnames;
+      for (std::size_t j = 0; j < wls.size(); ++j) {
+        fields wf{wls[j], index(f.path("workloads"), j), p};
+        if (!wf.ok())
+          continue;
+        workload w;
+        w.path = wf.path();
+        w.line = wf.line();
+        w.name = read_string(wf.get("name"), wf.path("name"), p).value_or("");
+        if (w.name.empty())
+          p.add(wf.line(), wf.path("name"), "required");
+        else if (!wnames.insert(w.name).second)
+          p.add(wf.line(), wf.path("name"),
+                "duplicate workload name \"" + w.name + "\"");
+        auto params = wf.get("params");
+        if (params && !params.IsMap()) {
+          p.add(line_of(params), wf.path("params"), "must be a mapping");
+        } else if (params) {
+          for (const auto& kv : params) {
+            auto key = kv.first.as<std::string>();
+            const YAML::Node& v = kv.second;
+            std::string vpath = child(wf.path("params"), key);
+            if (!v.IsScalar()) {
+              p.add(line_of(v), vpath, "must be a number, string or boolean");
+              continue;
+            }
+            const std::string& s = v.Scalar();
+            param_value pv = s;
+            if (v.Tag() != "!") { // plain scalar: type it
+              try {
+                std::size_t used = 0;
+                long long n = std::stoll(s, &used, 10);
+                if (used == s.size())
+                  pv = static_cast<std::int64_t>(n);
+                else {
+                  double d = std::stod(s, &used);
+                  if (used == s.size())
+                    pv = d;
+                }
+              } catch (const std::exception&) {
+              }
+              if (s == "true" || s == "false")
+                pv = s == "true";
+            }
+            w.params.emplace(key, std::move(pv));
+          }
+        }
+        for (const char* ignored :
+             {"labels", "featureGates", "threshold", "thresholdMetricSelector"})
+          wf.ignore(ignored, out.notices);
+        wf.finish();
+        tc.workloads.push_back(std::move(w));
+      }
+    }
+    f.finish();
+    out.test_cases.push_back(std::move(tc));
+  }
+  if (!p.empty())
+    return p.to_error();
+  for (auto& n : out.notices)
+    n = file + n;
+  return out;
+}
+
+expected<workload_file> load_workload_file(const std::string& path) {
+  std::ifstream in{path, std::ios::binary};
+  if (!in)
+    return make_error(ec::invalid_input, path + ": cannot open file");
+  std::stringstream text;
+  text << in.rdbuf();
+  fs::path dir = fs::absolute(fs::path{path}).parent_path();
+  return parse_workload_file(text.str(), path, dir.string());
+}
+
+expected<plan> instantiate(const workload_file& f, const test_case& tc,
+                           const workload& w) {
+  problems p{f.file};
+  std::set<std::string> used;
+  auto resolve_count
+    = [&](count_field& c, const op& o, const std::string& field) {
+        if (c.param.empty())
+          return;
+        used.insert(c.param);
+        auto it = w.params.find(c.param);
+        if (it == w.params.end()) {
+          p.add(o.line, o.path + "." + field,
+                "parameter \"" + c.param + "\" is not defined by workload \""
+                  + w.name + "\" (" + w.path + ")");
+          return;
+        }
+        if (const auto* n = std::get_if<std::int64_t>(&it->second)) {
+          c.value = *n;
+        } else if (const auto* d = std::get_if<double>(&it->second);
+                   d && *d == std::floor(*d)) {
+          c.value = static_cast<std::int64_t>(*d);
+        } else {
+          p.add(w.line, w.path + ".params." + c.param,
+                "must be an integer (used by " + o.path + "." + field + ")");
+          return;
+        }
+        if (c.value < 0)
+          p.add(w.line, w.path + ".params." + c.param, "must not be negative");
+      };
+  plan out;
+  out.test_case = tc.name;
+  out.workload = w.name;
+  out.default_pod_template = tc.default_pod_template;
+  out.scheduler_config_path = tc.scheduler_config_path;
+  for (std::size_t i = 0; i < tc.ops.size(); ++i) {
+    const op& o = tc.ops[i];
+    planned_op po{o.body, i, o.path};
+    std::visit(
+      [&](auto& body) {
+        using T = std::decay_t<decltype(body)>;
+        if constexpr (requires { body.count; }) {
+          resolve_count(body.count, o, "countParam");
+        }
+        if constexpr (std::is_same_v<T, sleep_op>) {
+          if (!body.param.empty()) {
+            used.insert(body.param);
+            auto it = w.params.find(body.param);
+            const std::string* s = it == w.params.end()
+                                     ? nullptr
+                                     : std::get_if<std::string>(&it->second);
+            auto d = s ? parse_go_duration(*s) : std::nullopt;
+            if (it == w.params.end())
+              p.add(o.line, o.path + ".durationParam",
+                    "parameter \"" + body.param
+                      + "\" is not defined by workload \"" + w.name + "\"");
+            else if (!d)
+              p.add(w.line, w.path + ".params." + body.param,
+                    "must be a duration such as \"1s\"");
+            else
+              body.duration = *d;
+          }
+        }
+        if constexpr (std::is_same_v<T, create_pods_op>) {
+          if (body.template_path.empty())
+            body.template_path = tc.default_pod_template;
+          if (body.template_path.empty())
+            p.add(o.line, o.path + ".podTemplatePath",
+                  "required (the test case has no defaultPodTemplatePath)");
+          if (body.ns.empty())
+            body.ns = "namespace-" + std::to_string(i);
+        }
+        if constexpr (std::is_same_v<T, churn_op>) {
+          if (body.ns.empty())
+            body.ns = "namespace-" + std::to_string(i);
+        }
+      },
+      po.body);
+    out.ops.push_back(std::move(po));
+  }
+  for (const auto& [name, value] : w.params)
+    if (used.count(name) == 0)
+      p.add(w.line, w.path + ".params." + name,
+            "parameter is defined but no op of test case \"" + tc.name
+              + "\" uses it");
+  if (!p.empty())
+    return p.to_error();
+  return out;
+}
+
+expected<std::vector<plan>> select_plans(const workload_file& f,
+                                         const std::string& test_case,
+                                         const std::string& workload) {
+  std::vector<plan> out;
+  bool tc_found = test_case.empty();
+  bool w_found = workload.empty();
+  std::string available;
+  for (const auto& tc : f.test_cases) {
+    for (const auto& w : tc.workloads)
+      available += "\n  " + tc.name + "/" + w.name;
+    if (!test_case.empty() && tc.name != test_case)
+      continue;
+    tc_found = true;
+    for (const auto& w : tc.workloads) {
+      if (!workload.empty() && w.name != workload)
+        continue;
+      w_found = true;
+      auto p = instantiate(f, tc, w);
+      if (!p)
+        return p.err();
+      out.push_back(std::move(*p));
+    }
+  }
+  if (!tc_found || !w_found || out.empty())
+    return make_error(ec::invalid_input,
+                      f.file + ": no workload matches"
+                        + (test_case.empty() ? "" : " --test-case " + test_case)
+                        + (workload.empty() ? "" : " --workload " + workload)
+                        + "; the file has:" + available);
+  return out;
+}
+
+} // namespace tessera::perf

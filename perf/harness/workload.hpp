@@ -1,0 +1,211 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `workload_file`: a scheduler_perf workload file (the format of
+/// kube-scheduler's test/integration/scheduler_perf config files), parsed
+/// strictly, and its instantiation for one workload.
+///
+/// A file is a list of test cases. Each test case has a `name`, a
+/// `workloadTemplate` (a list of ops), `workloads` (each a `name` and
+/// `params`), and optionally `defaultPodTemplatePath` and
+/// `schedulerConfigPath`. Ops:
+///
+///   createNodes       count|countParam, nodeTemplatePath,
+///                     labelNodePrepareStrategy {labelKey, labelValues},
+///                     uniqueNodeLabelStrategy {labelKey}
+///   createNamespaces  prefix, count|countParam, namespaceTemplatePath
+///   createPods        count|countParam, podTemplatePath, namespace,
+///                     collectMetrics, skipWaitToCompletion
+///   createAny         templatePath, namespace, count|countParam
+///   barrier           namespaces, stageRequirement (Scheduled|Attempted)
+///   sleep             duration|durationParam
+///   churn             mode (create|recreate), number, intervalMilliseconds,
+///                     namespace, templatePaths
+///
+/// `countParam: $initNodes` takes the value from the workload's `params`;
+/// a workload must use every param it defines. Template paths are
+/// resolved relative to the workload file's directory. Fields that only
+/// steer upstream's test framework (`featureGates`, `labels`, thresholds,
+/// `metricsCollectorConfig`) are accepted and ignored with a notice; any
+/// other unknown field, and any unknown op, is an error naming the file,
+/// the line and the field path (`[2].workloadTemplate[1].opcode`).
+#pragma once
+
+#include "support/error.hpp"
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+namespace tessera::perf {
+
+/// How createNodes labels the nodes it creates (upstream's node prepare
+/// strategies).
+struct node_label_strategy {
+  enum class kind : std::uint8_t {
+    none,
+    /// labelNodePrepareStrategy: `key` = one of `values`, assigned
+    /// round-robin (upstream picks at random).
+    values,
+    /// uniqueNodeLabelStrategy: `key` = a value unique to the node.
+    unique,
+  };
+  kind type = kind::none;
+  std::string key;
+  std::vector<std::string> values;
+};
+
+/// A count given directly or as `$param`.
+struct count_field {
+  std::int64_t value = 0;
+  std::string param;
+};
+
+struct create_nodes_op {
+  count_field count;
+  /// Absolute path; empty = the built-in default node.
+  std::string template_path;
+  node_label_strategy labels;
+};
+
+struct create_namespaces_op {
+  std::string prefix;
+  count_field count;
+  std::string template_path;
+};
+
+struct create_pods_op {
+  count_field count;
+  /// Absolute path; empty = the test case's default.
+  std::string template_path;
+  /// Empty = `namespace-<op index>`.
+  std::string ns;
+  bool collect_metrics = false;
+  bool skip_wait = false;
+};
+
+struct create_any_op {
+  count_field count{1, {}};
+  std::string template_path;
+  std::string ns;
+};
+
+struct barrier_op {
+  /// Empty = every namespace.
+  std::vector<std::string> namespaces;
+  /// Wait until pods are bound (true) or only attempted once (false).
+  bool scheduled = true;
+};
+
+struct sleep_op {
+  std::chrono::milliseconds duration{0};
+  std::string param;
+};
+
+struct churn_op {
+  bool recreate = true;
+  std::int64_t number = 0;
+  std::chrono::milliseconds interval{500};
+  std::string ns;
+  std::vector<std::string> template_paths;
+};
+
+using op_body
+  = std::variant<create_nodes_op, create_namespaces_op, create_pods_op,
+                 create_any_op, barrier_op, sleep_op, churn_op>;
+
+struct op {
+  op_body body;
+  /// Field path in the file, for messages ("[0].workloadTemplate[2]").
+  std::string path;
+  /// Line in the file (1-based; 0 unknown).
+  int line = 0;
+};
+
+/// Parses a Go duration ("1s", "1m30s", "500ms", "1.5h"); nullopt when
+/// malformed.
+std::optional<std::chrono::milliseconds>
+parse_go_duration(std::string_view text);
+
+/// The opcode of an op ("createPods").
+std::string_view opcode(const op_body& body) noexcept;
+
+/// A workload parameter: upstream's params are JSON values; tessera uses
+/// numbers (counts) and strings (durations).
+using param_value = std::variant<std::int64_t, double, std::string, bool>;
+
+struct workload {
+  std::string name;
+  std::map<std::string, param_value> params;
+  std::string path;
+  int line = 0;
+};
+
+struct test_case {
+  std::string name;
+  std::vector<op> ops;
+  std::vector<workload> workloads;
+  /// Absolute; empty = none.
+  std::string default_pod_template;
+  std::string scheduler_config_path;
+  std::string path;
+  int line = 0;
+};
+
+struct workload_file {
+  /// As given on the command line.
+  std::string file;
+  std::vector<test_case> test_cases;
+  /// Ignored fields, one line each ("[0].featureGates: ignored ...").
+  std::vector<std::string> notices;
+};
+
+/// Reads and validates a workload file. Errors are ec::invalid_input with
+/// `FILE:LINE: PATH: problem` (every problem found, one per line).
+[[nodiscard]] expected<workload_file>
+load_workload_file(const std::string& path);
+/// The same from text; `file` names it in messages and `dir` resolves
+/// relative template paths.
+[[nodiscard]] expected<workload_file>
+parse_workload_file(std::string_view text, const std::string& file,
+                    const std::string& dir);
+
+/// One op with every parameter resolved.
+struct planned_op {
+  op_body body;
+  /// Index in the workload template.
+  std::size_t index = 0;
+  std::string path;
+};
+
+/// A test case's ops for one workload.
+struct plan {
+  std::string test_case;
+  std::string workload;
+  std::vector<planned_op> ops;
+  std::string default_pod_template;
+  std::string scheduler_config_path;
+
+  /// "<TestCase>/<Workload>", upstream's data item name.
+  std::string name() const {
+    return test_case + "/" + workload;
+  }
+};
+
+/// Substitutes the workload's params into the test case's ops. Errors (an
+/// undefined or mistyped param, a param no op uses, a negative count, both
+/// collectMetrics and skipWaitToCompletion) name the file and the path.
+[[nodiscard]] expected<plan>
+instantiate(const workload_file& f, const test_case& tc, const workload& w);
+
+/// The plans selected by `--test-case` / `--workload` (empty = all), in
+/// file order; an unmatched selection is an error listing what exists.
+[[nodiscard]] expected<std::vector<plan>>
+select_plans(const workload_file& f, const std::string& test_case,
+             const std::string& workload);
+
+} // namespace tessera::perf

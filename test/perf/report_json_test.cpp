@@ -1,0 +1,74 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+// The JSON output of a real (small, in-process) run: upstream's dataItems
+// shape, parsed back with Boost.JSON.
+#include "perf/harness/report.hpp"
+#include "test/perf/perf_fixture.hpp"
+
+#include <boost/json.hpp>
+#include <gtest/gtest.h>
+
+#include <map>
+
+namespace tessera::perf {
+namespace {
+
+namespace json = boost::json;
+
+TEST(report_json, a_run_yields_upstreams_data_items) {
+  testing::temp_dir dir;
+  auto p = testing::only_plan(
+    testing::write_small_workload(dir, testing::small_workload_text(4, 4, 40)));
+  progress quiet{progress_mode::off};
+  auto out = run_plan(p, testing::test_options(target_kind::inprocess), quiet);
+  ASSERT_EQ(out.failure, "");
+  ASSERT_EQ(out.results.size(), 1u);
+
+  boost::system::error_code ec;
+  auto doc = json::parse(render_results_json(out.results), ec);
+  ASSERT_FALSE(ec) << ec.message();
+  EXPECT_EQ(doc.at("version"), "v1");
+  const auto& items = doc.at("dataItems").as_array();
+  std::map<std::string, const json::object*> by_metric;
+  for (const auto& it : items) {
+    const auto& labels = it.at("labels").as_object();
+    EXPECT_EQ(labels.at("Name"), "Small/w");
+    EXPECT_EQ(labels.at("Target"), "inprocess");
+    by_metric[std::string{labels.at("Metric").as_string()}] = &it.as_object();
+  }
+  struct test_case {
+    std::string metric;
+    std::string unit;
+    std::vector<std::string> fields;
+  };
+  for (const auto& tc : std::vector<test_case>{
+         {"SchedulingThroughput",
+          "pods/s",
+          {"Average", "Perc50", "Perc90", "Perc95", "Perc99"}},
+         {"SchedulingAttemptLatency",
+          "ms",
+          {"Average", "Perc50", "Perc90", "Perc95", "Perc99", "Max"}},
+         {"PodE2ELatency", "ms", {"Average", "Perc50", "Perc99", "Max"}},
+         {"AttemptsPerPod", "attempts", {"Average", "Max"}},
+         {"AssumeConflicts", "count", {"Count"}},
+         {"BindsFailed", "count", {"Count"}},
+         {"SchedulerCPU", "s", {"Seconds", "Cores"}},
+         {"PeakRSS", "MB", {"Process", "BeforeScheduler"}},
+         {"MeasuredPods", "pods", {"Measured", "Bound", "Seconds"}},
+       }) {
+    SCOPED_TRACE(tc.metric);
+    ASSERT_EQ(by_metric.count(tc.metric), 1u);
+    const auto& item = *by_metric[tc.metric];
+    EXPECT_EQ(item.at("unit"), tc.unit.c_str());
+    for (const auto& f : tc.fields)
+      EXPECT_TRUE(item.at("data").as_object().contains(f)) << f;
+  }
+  const auto& tp = by_metric["SchedulingThroughput"]->at("data");
+  EXPECT_GT(tp.at("Average").to_number<double>(), 0);
+  const auto& pods = by_metric["MeasuredPods"]->at("data");
+  EXPECT_EQ(pods.at("Measured").to_number<std::int64_t>(), 40);
+  EXPECT_EQ(pods.at("Bound").to_number<std::int64_t>(), 40);
+}
+
+} // namespace
+} // namespace tessera::perf

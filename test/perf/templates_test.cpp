@@ -1,0 +1,129 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+// Templates: parsing, and what render_node / render_pod add per copy.
+#include "perf/harness/templates.hpp"
+
+#include <gtest/gtest.h>
+
+namespace tessera::perf {
+namespace {
+
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
+
+TEST(templates, parse_reads_kind_and_names) {
+  auto t = parse_template("apiVersion: v1\nkind: Pod\nmetadata:\n"
+                          "  generateName: p-\n  namespace: ns\n",
+                          "pod.yaml");
+  ASSERT_TRUE(t) << t.err().message;
+  EXPECT_EQ(t->kind, "Pod");
+  EXPECT_EQ(t->api_version, "v1");
+  EXPECT_EQ(t->generate_name, "p-");
+  EXPECT_EQ(t->ns, "ns");
+  EXPECT_TRUE(contains(t->json, "\"generateName\":\"p-\""));
+}
+
+TEST(templates, bad_templates_name_the_file) {
+  struct test_case {
+    std::string name;
+    std::string text;
+    std::string expected;
+  };
+  for (const auto& tc : std::vector<test_case>{
+         {"go template", "kind: Pod\nmetadata: {name: '{{.Index}}'}\n",
+          "t.yaml: Go template actions"},
+         {"no kind", "apiVersion: v1\n", "t.yaml: kind: Required value"},
+         {"no apiVersion", "kind: Pod\n", "t.yaml: apiVersion: Required value"},
+         {"two documents", "kind: Pod\n---\nkind: Pod\n",
+          "t.yaml: expected exactly one document, found 2"},
+         {"bad quantity",
+          "apiVersion: v1\nkind: Pod\nspec:\n  containers:\n  - name: c\n"
+          "    resources: {requests: {cpu: lots}}\n",
+          "t.yaml: "},
+         {"not an object", "[1, 2]\n", "t.yaml: "},
+       }) {
+    SCOPED_TRACE(tc.name);
+    auto t = parse_template(tc.text, "t.yaml");
+    ASSERT_FALSE(t);
+    EXPECT_EQ(t.err().code, ec::invalid_input);
+    EXPECT_TRUE(contains(t.err().message, tc.expected)) << t.err().message;
+  }
+}
+
+TEST(templates, render_node_applies_label_strategies_and_marks) {
+  auto t = default_node_template();
+  struct test_case {
+    std::string name;
+    node_label_strategy strategy;
+    std::size_t index;
+    node_marks marks;
+    std::vector<std::string> expected;
+    std::vector<std::string> absent;
+  };
+  node_label_strategy zones{node_label_strategy::kind::values,
+                            "topology.kubernetes.io/zone",
+                            {"z1", "z2", "z3"}};
+  node_label_strategy hosts{
+    node_label_strategy::kind::unique, "kubernetes.io/hostname", {}};
+  for (const auto& tc : std::vector<test_case>{
+         {"round robin values",
+          zones,
+          4,
+          {},
+          {"\"topology.kubernetes.io/zone\":\"z2\""},
+          {"kwok"}},
+         {"unique value",
+          hosts,
+          7,
+          {},
+          {"\"kubernetes.io/hostname\":\"node-7\""},
+          {"kwok"}},
+         {"kwok marks and run label",
+          {},
+          0,
+          node_marks{true, "tessera.dev/perf-run", "r1"},
+          {"\"kwok.x-k8s.io/node\":\"fake\"", "\"type\":\"kwok\"",
+           "\"effect\":\"NoSchedule\"", "\"tessera.dev/perf-run\":\"r1\""},
+          {}},
+       }) {
+    SCOPED_TRACE(tc.name);
+    auto json = render_node(t, tc.strategy, tc.index, tc.marks);
+    ASSERT_TRUE(json) << json.err().message;
+    EXPECT_TRUE(contains(*json, "\"generateName\":\"node-\""));
+    for (const auto& e : tc.expected)
+      EXPECT_TRUE(contains(*json, e)) << *json;
+    for (const auto& a : tc.absent)
+      EXPECT_FALSE(contains(*json, a)) << *json;
+  }
+}
+
+TEST(templates, render_pod_tolerates_kwok_only_when_asked) {
+  auto t = parse_template("apiVersion: v1\nkind: Pod\nmetadata:\n"
+                          "  generateName: p-\nspec:\n  containers:\n"
+                          "  - name: c\n    image: pause\n",
+                          "pod.yaml");
+  ASSERT_TRUE(t);
+  auto plain = render_pod(*t, false);
+  ASSERT_TRUE(plain);
+  EXPECT_EQ(*plain, t->json);
+  auto kwok = render_pod(*t, true);
+  ASSERT_TRUE(kwok);
+  EXPECT_TRUE(contains(*kwok, "\"tolerations\":[{\"key\":\"kwok.x-k8s.io/"
+                              "node\",\"operator\":\"Exists\""))
+    << *kwok;
+}
+
+TEST(templates, namespace_and_object_name) {
+  auto ns = render_namespace(nullptr, "sched-0", {false, "l", "v"});
+  ASSERT_TRUE(ns);
+  EXPECT_TRUE(contains(*ns, "\"name\":\"sched-0\""));
+  EXPECT_TRUE(contains(*ns, "\"l\":\"v\""));
+  auto name = object_name_of(R"({"metadata":{"name":"p-abcde"}})");
+  ASSERT_TRUE(name);
+  EXPECT_EQ(*name, "p-abcde");
+  EXPECT_FALSE(object_name_of(R"({"metadata":{}})"));
+}
+
+} // namespace
+} // namespace tessera::perf
