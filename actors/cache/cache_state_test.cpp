@@ -483,6 +483,62 @@ TEST(CacheState, AnOldContextWithCurrentShardViewsIsNotStale) {
   EXPECT_EQ(w.cache_.stats().conflicts, 0u);
 }
 
+// The replay compares each logged change with the generation of the view
+// of the shard that owns its node. Shard views of one cycle may be at
+// different generations: a change the cycle's own shard view already held
+// must not be replayed again (double counting would make a false
+// conflict), and a change on a shard whose view is older must be.
+TEST(CacheState, ReplaysOnlyWhatEachShardsViewMissed) {
+  world w{2};
+  for (int i = 0; i < 24; ++i)
+    w.add(node("n" + std::to_string(i), i % 2 ? "z2" : "z1"));
+  w.publish();
+  // A z1 node on each shard, and a z2 node.
+  std::string z1_on[2];
+  std::string z2_node;
+  for (int i = 0; i < 24; ++i) {
+    std::string name = "n" + std::to_string(i);
+    if (i % 2)
+      z2_node = name;
+    else
+      z1_on[w.cache_.shard_of(model::symbol{name})] = name;
+  }
+  ASSERT_FALSE(z1_on[0].empty());
+  ASSERT_FALSE(z1_on[1].empty());
+  auto spread_pod = [](const std::string& name) {
+    return test::make_pod(name)
+      .cpu("100m")
+      .label("s", "x")
+      .spread(zone_label, 1, "DoNotSchedule", {{"s", "x"}})
+      .build();
+  };
+  // z1 and z2 hold one matching pod each; q is assumed on shard 0, so only
+  // shard 0's view moves on.
+  w.add(test::make_pod("r").cpu("100m").label("s", "x").node(z2_node).build());
+  w.publish();
+  ASSERT_TRUE(w.assume(w.prepare(spread_pod("q"), z1_on[0])).ok);
+  auto gens = std::vector<std::uint64_t>{w.shards_[0].generation(),
+                                         w.shards_[1].generation()};
+  ASSERT_NE(gens[0], gens[1]) << "the test needs views at two generations";
+
+  // p's cycle sees q and r; z1 then holds 2 with p, z2 1: skew 1 is fine.
+  auto p = w.prepare(spread_pod("p"), z1_on[0]);
+  EXPECT_EQ(p.shard_generations, gens);
+  auto fine = w.cache_.assume(p);
+  EXPECT_TRUE(fine.ok) << "q was replayed again: " << fine.reason;
+  w.cache_.forget(*fine.assumed);
+  w.publish();
+
+  // Now a matching pod lands in z1 on shard 1, which p2's cycle had seen
+  // at an older generation: z1 would hold 3 against z2's 1.
+  auto p2 = w.prepare(spread_pod("p2"), z1_on[0]);
+  ASSERT_TRUE(w.assume(w.prepare(spread_pod("t"), z1_on[1])).ok);
+  auto late = w.assume(p2);
+  EXPECT_FALSE(late.ok) << "t on shard 1 was not replayed";
+  EXPECT_NE(late.reason.find("topology spread"), std::string::npos)
+    << late.reason;
+}
+
 // -------------------------------------------- after the assume: the binder
 
 TEST(CacheState, ForgetUndoesAnAssume) {

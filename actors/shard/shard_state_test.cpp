@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
+#include "actors/cache/cache_state.hpp"
 #include "actors/shard/shard_state.hpp"
 #include "config/scheduler_config.hpp"
 #include "plugins/framework/registry.hpp"
@@ -8,8 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
 #include <numeric>
 #include <optional>
+#include <set>
 
 namespace tessera::actors {
 namespace {
@@ -283,6 +286,123 @@ TEST(ShardState, PreemptionDryRunSkipsUnresolvableNodesAndStartsAtTheOffset) {
               tc.first_candidate);
     for (const auto& c : reply.result.non_violating)
       EXPECT_NE(c.node.str(), "n1");
+  }
+}
+
+// Cross-node plugins (InterPodAffinity, PodTopologySpread) see the whole
+// cluster only through the scan partials the shards send and the
+// coordinator merges. Split over three shards, every node must get exactly
+// the filter verdict it gets when one shard scans everything.
+TEST(ShardState, MergedScanPartialsEqualOneShardsScan) {
+  const char* zone_key = "topology.kubernetes.io/zone";
+  std::vector<model::object> objects;
+  for (int i = 0; i < 12; ++i)
+    objects.emplace_back(test::make_node("n" + std::to_string(i))
+                           .cpu("8")
+                           .memory("16Gi")
+                           .pods(110)
+                           .zone("z" + std::to_string(i % 3))
+                           .build());
+  auto bound = [&](const std::string& name, const std::string& node) {
+    return test::make_pod(name).cpu("100m").node(node);
+  };
+  // n0, n3, n6, n9 are z0; n1, n4, ... z1; n2, n5, ... z2.
+  objects.emplace_back(bound("web", "n0").label("app", "web").build());
+  objects.emplace_back(bound("db", "n4").label("app", "db").build());
+  objects.emplace_back(bound("guard", "n2")
+                         .required_anti_affinity("app", "web", zone_key)
+                         .build());
+  objects.emplace_back(bound("s1", "n3").label("spread", "s").build());
+  objects.emplace_back(bound("s2", "n6").label("spread", "s").build());
+  objects.emplace_back(bound("s3", "n1").label("spread", "s").build());
+  objects.emplace_back(bound("s4", "n7").label("spread", "s").build());
+
+  struct test_case {
+    std::string name;
+    model::pod_ptr pod;
+    /// The zones whose nodes are feasible.
+    std::set<std::string> zones;
+  };
+  const std::vector<test_case> cases{
+    {"anti-affinity against web (z0)",
+     test::make_pod("p").required_anti_affinity("app", "web", zone_key).build(),
+     {"z1", "z2"}},
+    {"a web pod, kept out of z2 by the guard's anti-affinity",
+     test::make_pod("p").label("app", "web").build(),
+     {"z0", "z1"}},
+    {"affinity to db (z1)",
+     test::make_pod("p").required_affinity("app", "db", zone_key).build(),
+     {"z1"}},
+    {"hard spread: z0 and z1 hold two each, z2 none",
+     test::make_pod("p")
+       .label("spread", "s")
+       .spread(zone_key, 1, "DoNotSchedule", {{"spread", "s"}})
+       .build(),
+     {"z2"}},
+  };
+  auto prof = default_profile();
+  // node -> verdict ("ok" or "Plugin: reasons") for one pod over `shards`.
+  auto verdicts = [&](const model::pod_ptr& p, std::size_t shards) {
+    manual_clock clk;
+    cache_config cfg;
+    cfg.shards = shards;
+    cache_state cache{cfg, clk};
+    for (const auto& o : objects)
+      cache.apply({object_event::kind::added, o});
+    auto out = cache.take_outputs();
+    std::vector<shard_state> views;
+    for (std::uint32_t s = 0; s < shards; ++s) {
+      views.emplace_back(s);
+      if (out.deltas[s])
+        views[s].apply(*out.deltas[s]);
+    }
+    auto start = plugins::begin_cycle(*prof, *p, *out.view->context);
+    start.state.cluster_owner = out.view->context;
+    EXPECT_TRUE(start.pre_filter_status.ok());
+    EXPECT_FALSE(start.scans.empty()) << "the pod needs no scan";
+    auto shared_state = std::make_shared<const plugins::cycle_state>(
+      plugins::cycle_state{start.state});
+    std::vector<std::vector<plugins::scan_partial_ptr>> partials;
+    for (const auto& v : views) {
+      scan_request req;
+      req.pod = p;
+      req.profile = prof;
+      req.state = shared_state;
+      req.scans = start.scans;
+      partials.push_back(v.scan(req).partials);
+    }
+    EXPECT_TRUE(plugins::merge_scans(*prof, start.state, *p, start.scans,
+                                     std::move(partials))
+                  .ok());
+    auto state
+      = std::make_shared<const plugins::cycle_state>(std::move(start.state));
+    std::map<std::string, std::string> verdict;
+    for (auto& v : views) {
+      filter_request req;
+      req.pod = p;
+      req.profile = prof;
+      req.state = state;
+      req.quota = 1000;
+      auto reply = v.filter(req);
+      for (auto n : reply.result.feasible)
+        verdict[n.str()] = "ok";
+      for (const auto& f : reply.result.failures)
+        verdict[f.node.str()]
+          = std::string{f.result.plugin()} + ": " + f.result.message();
+    }
+    return verdict;
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto one = verdicts(tc.pod, 1);
+    auto three = verdicts(tc.pod, 3);
+    ASSERT_EQ(one.size(), 12u);
+    EXPECT_EQ(three, one);
+    for (const auto& [node, verdict] : one) {
+      int index = std::stoi(node.substr(1));
+      bool feasible = tc.zones.count("z" + std::to_string(index % 3)) > 0;
+      EXPECT_EQ(verdict == "ok", feasible) << node << ": " << verdict;
+    }
   }
 }
 

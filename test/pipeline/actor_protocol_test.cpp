@@ -18,6 +18,9 @@
 #include <caf/scheduler/test_coordinator.hpp>
 #include <gtest/gtest.h>
 
+#include <map>
+#include <set>
+
 namespace tessera::pipeline_test {
 namespace {
 
@@ -178,13 +181,18 @@ TEST_F(deterministic, ShardServesRequestsOnlyOnceItsViewIsCurrent) {
   prep.ctx.node_count = 1;
   auto pod = test::make_pod("p").cpu("1").build();
   std::vector<std::pair<char, filter_reply_ptr>> replies;
+  // Spawned with arguments: CAF 0.17.6 dereferences a null argument tuple
+  // when a function actor takes none (UBSan reports it).
   auto ask = [&](char tag, filter_request_ptr req) {
-    sys_.spawn([&replies, tag, req, shard](caf::event_based_actor* self) {
-      self->request(shard, caf::infinite, filter_atom::value, req)
-        .then([&replies, tag](const filter_reply_ptr& r) {
-          replies.emplace_back(tag, r);
-        });
-    });
+    sys_.spawn(
+      [&replies](caf::event_based_actor* self, char t, filter_request_ptr r,
+                 shard_actor target) {
+        self->request(target, caf::infinite, filter_atom::value, r)
+          .then([&replies, t](const filter_reply_ptr& reply) {
+            replies.emplace_back(t, reply);
+          });
+      },
+      tag, std::move(req), shard);
   };
   ask('a', prep.request(pod, 5));
   run();
@@ -394,6 +402,194 @@ TEST_F(deterministic, WholePipelineRunsToCompletion) {
     else
       EXPECT_EQ(describe(cluster), first);
   }
+}
+
+/// Asks `handle` for its stats under the test coordinator.
+template <class Stats, class Handle>
+Stats stats_of(caf::actor_system& sys, caf::scheduler::test_coordinator& sched,
+               const Handle& handle) {
+  Stats out;
+  bool answered = false;
+  // The handle is an argument, not a capture: CAF 0.17.6 dereferences a
+  // null argument tuple when a function actor takes none.
+  sys.spawn(
+    [&out, &answered](caf::event_based_actor* self, Handle target) {
+      self->request(target, caf::infinite, stats_atom::value)
+        .then([&out, &answered](const Stats& s) {
+          out = s;
+          answered = true;
+        });
+    },
+    handle);
+  sched.run();
+  EXPECT_TRUE(answered) << "no stats reply";
+  return out;
+}
+
+/// Names of the bound pods, with their nodes.
+std::map<std::string, std::string> placements(const memory_cluster& cluster) {
+  std::map<std::string, std::string> where;
+  for (const auto& pod : cluster.pods())
+    if (pod->is_bound())
+      where[pod->name] = pod->node_name.str();
+  return where;
+}
+
+pipeline_config live_config(std::size_t shards, std::size_t inflight) {
+  pipeline_config pc;
+  pc.shards = shards;
+  pc.max_inflight_cycles = inflight;
+  pc.seed = 3;
+  // The live queue (as `tessera run`): backoff, no final failures.
+  pc.queue.one_shot = false;
+  pc.tick = 1s;
+  return pc;
+}
+
+// Several cycles in flight read the same view and all pick the roomiest
+// node, but each pod needs host port 8080: only the first assume there
+// holds. The others conflict, change nothing in the cache, go back to the
+// head of the queue without backoff or a FailedScheduling, and their retry
+// (which sees the assumed pod) lands on another node. Every pod ends bound,
+// one per node.
+TEST_F(deterministic, ConflictingAssumesRollBackAndRetry) {
+  std::vector<model::object> objects;
+  objects.emplace_back(
+    test::make_node("roomy").cpu("32").memory("64Gi").pods(110).build());
+  for (int i = 0; i < 3; ++i)
+    objects.emplace_back(test::make_node("small-" + std::to_string(i))
+                           .cpu("2")
+                           .memory("4Gi")
+                           .pods(110)
+                           .build());
+  for (int i = 0; i < 4; ++i)
+    objects.emplace_back(test::make_pod("web-" + std::to_string(i))
+                           .cpu("100m")
+                           .host_port(8080)
+                           .build());
+  memory_cluster cluster{objects};
+  manual_clock clk;
+  auto p = start_pipeline(sys_, live_config(1, 4), {default_profile()}, cluster,
+                          cluster, clk);
+  run();
+  auto cache = stats_of<cache_stats>(sys_, sched_, p.cache);
+  EXPECT_GE(cache.conflicts, 1u) << "no two cycles raced for roomy";
+  auto where = placements(cluster);
+  ASSERT_EQ(where.size(), 4u) << "a pod was lost or not retried";
+  std::set<std::string> nodes;
+  for (const auto& [pod, node] : where)
+    nodes.insert(node);
+  EXPECT_EQ(nodes.size(), 4u) << "two pods share host port 8080";
+  EXPECT_EQ(cluster.bindings(), 4u);
+  for (const auto& r : cluster.results()) {
+    SCOPED_TRACE(r.pod->name);
+    EXPECT_EQ(r.state, memory_cluster::pod_result::status::scheduled);
+    EXPECT_TRUE(r.message.empty()) << "a conflict is not a failure";
+    EXPECT_EQ(r.attempts, 1) << "a conflict reported an attempt";
+  }
+  EXPECT_EQ(cache.assumed_pods, 0u) << "every binding was confirmed";
+  auto queue = stats_of<queue_stats>(sys_, sched_, p.queue);
+  EXPECT_TRUE(queue.idle());
+  EXPECT_EQ(queue.backoff, 0u);
+  stop_pipeline(p, cluster);
+  run();
+}
+
+/// The memory cluster as sink, except that the first bind of every pod
+/// whose name is listed fails as an API timeout would.
+class flaky_sink final : public cluster_sink {
+public:
+  flaky_sink(memory_cluster& inner, std::set<std::string> fail_once)
+    : inner_(inner), fail_once_(std::move(fail_once)) {
+  }
+  void bind(const model::pod_ptr& pod, model::symbol node,
+            std::function<void(error)> done) override {
+    ++binds[pod->name];
+    if (fail_once_.erase(pod->name) != 0) {
+      done(make_error(ec::unavailable, "the API server timed out"));
+      return;
+    }
+    inner_.bind(pod, node, std::move(done));
+  }
+  void scheduled(const model::pod_ptr& pod, model::symbol node) override {
+    inner_.scheduled(pod, node);
+  }
+  void unschedulable(const model::pod_ptr& pod,
+                     const failure_report& r) override {
+    failures.push_back(pod->name + " " + r.reason);
+    inner_.unschedulable(pod, r);
+  }
+  void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
+               model::symbol node) override {
+    inner_.preempt(victim, preemptor, node);
+  }
+  void clear_nomination(const model::pod_ptr& pod) override {
+    inner_.clear_nomination(pod);
+  }
+  std::map<std::string, int> binds;
+  std::vector<std::string> failures;
+
+private:
+  memory_cluster& inner_;
+  std::set<std::string> fail_once_;
+};
+
+// Binds that fail are undone (Unreserve, forget: the cache frees the room
+// at once) and the pod backs off for 1 s on the injected clock before it
+// is retried. No pod is lost and no node ends overcommitted: the nodes have
+// room for exactly the pods, so a leaked assume would leave one unplaced.
+TEST_F(deterministic, FailedBindsLoseNoPod) {
+  std::vector<model::object> objects;
+  for (int i = 0; i < 3; ++i)
+    objects.emplace_back(test::make_node("n" + std::to_string(i))
+                           .cpu("2")
+                           .memory("8Gi")
+                           .pods(110)
+                           .build());
+  std::set<std::string> flaky;
+  for (int i = 0; i < 6; ++i) {
+    std::string name = "p" + std::to_string(i);
+    objects.emplace_back(test::make_pod(name).cpu("1").build());
+    if (i % 2 == 0)
+      flaky.insert(name);
+  }
+  memory_cluster cluster{objects};
+  flaky_sink sink{cluster, flaky};
+  manual_clock clk;
+  auto p = start_pipeline(sys_, live_config(2, 4), {default_profile()}, cluster,
+                          sink, clk);
+  run();
+  EXPECT_EQ(cluster.bindings(), 3u) << "only the steady pods are bound";
+  auto queue = stats_of<queue_stats>(sys_, sched_, p.queue);
+  EXPECT_EQ(queue.backoff, 3u) << "the failed pods back off";
+  auto cache = stats_of<cache_stats>(sys_, sched_, p.cache);
+  EXPECT_EQ(cache.assumed_pods, 0u) << "a failed bind left its assume";
+  // A tick before the 1 s backoff is over: nothing moves.
+  clk.advance(900ms);
+  sched_.advance_time(1s);
+  run();
+  EXPECT_EQ(cluster.bindings(), 3u) << "retried before the backoff ended";
+  clk.advance(100ms);
+  sched_.advance_time(1s);
+  run();
+  EXPECT_EQ(cluster.bindings(), 6u);
+  auto where = placements(cluster);
+  ASSERT_EQ(where.size(), 6u);
+  std::map<std::string, int> per_node;
+  for (const auto& [pod, node] : where)
+    ++per_node[node];
+  for (const auto& [node, count] : per_node)
+    EXPECT_EQ(count, 2) << node << " holds " << count << " 1-cpu pods";
+  for (const auto& [pod, count] : sink.binds)
+    EXPECT_EQ(count, flaky.count(pod) ? 2 : 1) << pod;
+  std::sort(sink.failures.begin(), sink.failures.end());
+  EXPECT_EQ(sink.failures,
+            (std::vector<std::string>{"p0 SchedulerError", "p2 SchedulerError",
+                                      "p4 SchedulerError"}));
+  queue = stats_of<queue_stats>(sys_, sched_, p.queue);
+  EXPECT_TRUE(queue.idle());
+  stop_pipeline(p, cluster);
+  run();
 }
 
 } // namespace

@@ -5,7 +5,8 @@
 // pipeline (queue in one-shot mode, as `tessera simulate` runs it) places
 // every pod exactly where the plain reference loop does — same node, or the
 // same FailedScheduling text, the same nomination and the same victims —
-// for randomized clusters and several seeds.
+// for randomized clusters and several seeds. TESSERA_PIPELINE_SEED=N shifts
+// every seed by N (each failure names its seed).
 
 #include "test/pipeline/cluster_gen.hpp"
 #include "test/pipeline/pipeline_runner.hpp"
@@ -181,9 +182,11 @@ TEST(SerialEquivalence, MatchesReferenceLoop) {
     {"160 nodes, rotation matters", large_mixed(), {11, 12, 13}},
   };
   auto prof = default_profile();
+  auto shift = static_cast<std::uint64_t>(env_int("TESSERA_PIPELINE_SEED", 0));
   for (const auto& tc : cases) {
     std::size_t case_preemptors = 0;
-    for (auto seed : tc.seeds) {
+    for (auto base_seed : tc.seeds) {
+      std::uint64_t seed = base_seed + shift;
       SCOPED_TRACE(tc.name + ", seed " + std::to_string(seed));
       cluster_spec spec = generate_cluster(tc.cluster, seed);
       auto objects = spec.objects();
@@ -195,21 +198,24 @@ TEST(SerialEquivalence, MatchesReferenceLoop) {
       auto run = run_pipeline(objects, prof, opts);
       ASSERT_TRUE(run.idle) << "the pipeline did not finish";
       ASSERT_EQ(run.results.size(), expected.size());
-      // Same input, same seed: the pipeline must repeat itself exactly.
-      auto again = run_pipeline(objects, prof, opts);
-      ASSERT_TRUE(again.idle) << "the second run did not finish";
-      std::size_t unstable = 0;
-      for (std::size_t i = 0; i < run.results.size(); ++i) {
-        auto a = as_reference(run.results[i]);
-        auto b = as_reference(again.results[i]);
-        if (same(a, b))
-          continue;
-        if (++unstable <= 3)
-          ADD_FAILURE() << "run-to-run difference at pod #" << i << " " << a.key
-                        << "\n  run 1: " << describe(a)
-                        << "\n  run 2: " << describe(b);
+      // Same input, same seed: the pipeline must repeat itself exactly
+      // (checked on each case's first seed, to keep the test quick).
+      if (base_seed == tc.seeds.front()) {
+        auto again = run_pipeline(objects, prof, opts);
+        ASSERT_TRUE(again.idle) << "the second run did not finish";
+        std::size_t unstable = 0;
+        for (std::size_t i = 0; i < run.results.size(); ++i) {
+          auto a = as_reference(run.results[i]);
+          auto b = as_reference(again.results[i]);
+          if (same(a, b))
+            continue;
+          if (++unstable <= 3)
+            ADD_FAILURE() << "run-to-run difference at pod #" << i << " "
+                          << a.key << "\n  run 1: " << describe(a)
+                          << "\n  run 2: " << describe(b);
+        }
+        EXPECT_EQ(unstable, 0u) << "pods placed differently by two runs";
       }
-      EXPECT_EQ(unstable, 0u) << "pods placed differently by two runs";
       std::size_t mismatches = 0;
       std::size_t scheduled = 0;
       std::size_t nominated = 0;
