@@ -453,15 +453,6 @@ label_set::label_set(std::vector<label> labels) {
   }
 }
 
-const symbol* label_set::find(symbol key) const noexcept {
-  auto it
-    = std::lower_bound(labels_.begin(), labels_.end(), key,
-                       [](const label& l, symbol k) { return l.key < k; });
-  if (it == labels_.end() || it->key != key)
-    return nullptr;
-  return &it->value;
-}
-
 void label_set::set(symbol key, symbol value) {
   auto it
     = std::lower_bound(labels_.begin(), labels_.end(), key,
@@ -476,7 +467,7 @@ void label_set::set(symbol key, symbol value) {
 // ---------------------------------------------------------------------------
 // label_requirement
 
-bool label_requirement::matches(const label_set& labels) const noexcept {
+bool label_requirement::matches(label_view labels) const noexcept {
   const symbol* value = labels.find(key);
   auto listed = [&] {
     return std::find(values.begin(), values.end(), *value) != values.end();
@@ -527,7 +518,7 @@ expected<label_selector> label_selector::parse(std::string_view text) {
   }
 }
 
-bool label_selector::matches(const label_set& labels) const noexcept {
+bool label_selector::matches(label_view labels) const noexcept {
   if (nothing_)
     return false;
   for (const auto& r : requirements_)

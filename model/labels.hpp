@@ -15,6 +15,8 @@
 
 #include <boost/container/small_vector.hpp>
 
+#include <algorithm>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -28,6 +30,39 @@ struct label {
   friend bool operator==(const label&, const label&) = default;
 };
 
+/// A read-only view of labels sorted by key id, without duplicate keys: a
+/// label_set's, or a copy of one kept elsewhere (node_info keeps its pods'
+/// labels side by side so that selector scans stay in the node's memory).
+class label_view {
+public:
+  label_view() = default;
+  /// `sorted` must be ordered by key id with unique keys (a label_set's).
+  explicit label_view(std::span<const label> sorted) noexcept
+    : labels_(sorted) {
+  }
+  /// The value for `key`, or nullptr when absent.
+  const symbol* find(symbol key) const noexcept {
+    auto it
+      = std::lower_bound(labels_.begin(), labels_.end(), key,
+                         [](const label& l, symbol k) { return l.key < k; });
+    if (it == labels_.end() || it->key != key)
+      return nullptr;
+    return &it->value;
+  }
+  bool empty() const noexcept {
+    return labels_.empty();
+  }
+  auto begin() const noexcept {
+    return labels_.begin();
+  }
+  auto end() const noexcept {
+    return labels_.end();
+  }
+
+private:
+  std::span<const label> labels_;
+};
+
 /// An immutable-by-convention set of labels, sorted by key id for fast lookup.
 class label_set {
 public:
@@ -36,7 +71,9 @@ public:
   explicit label_set(std::vector<label> labels);
 
   /// The value for `key`, or nullptr when absent.
-  const symbol* find(symbol key) const noexcept;
+  const symbol* find(symbol key) const noexcept {
+    return view().find(key);
+  }
   bool contains(symbol key) const noexcept {
     return find(key) != nullptr;
   }
@@ -54,6 +91,10 @@ public:
   }
   /// Sets or replaces one label.
   void set(symbol key, symbol value);
+  /// The labels as a view (valid until the set changes).
+  label_view view() const noexcept {
+    return label_view{std::span<const label>{labels_.data(), labels_.size()}};
+  }
 
   friend bool operator==(const label_set&, const label_set&) = default;
 
@@ -69,7 +110,10 @@ struct label_requirement {
   /// For in / not_in; sorted by symbol id, duplicates removed.
   boost::container::small_vector<symbol, 2> values;
 
-  bool matches(const label_set& labels) const noexcept;
+  bool matches(const label_set& labels) const noexcept {
+    return matches(labels.view());
+  }
+  bool matches(label_view labels) const noexcept;
   friend bool operator==(const label_requirement&, const label_requirement&)
     = default;
 };
@@ -92,7 +136,10 @@ public:
   /// `k<n` forms are rejected. The empty string gives the empty selector.
   [[nodiscard]] static expected<label_selector> parse(std::string_view text);
 
-  bool matches(const label_set& labels) const noexcept;
+  bool matches(const label_set& labels) const noexcept {
+    return matches(labels.view());
+  }
+  bool matches(label_view labels) const noexcept;
   bool is_nothing() const noexcept {
     return nothing_;
   }

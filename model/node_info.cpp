@@ -74,6 +74,7 @@ void node_info::add_pod(pod_ptr p) {
     pods_with_affinity_.push_back(p);
   if (p->has_required_anti_affinity)
     pods_with_required_anti_affinity_.push_back(p);
+  add_digest(*p);
   pods_.push_back(std::move(p));
 }
 
@@ -84,6 +85,8 @@ bool node_info::remove_pod(const pod& p) {
     return false;
   // Subtract what was added: the stored pod, not the caller's version.
   pod_ptr stored = *it;
+  // The digests follow pods_ through the same swap-remove.
+  remove_digest(static_cast<std::size_t>(it - pods_.begin()));
   swap_remove(pods_, *stored);
   swap_remove(pods_with_affinity_, *stored);
   swap_remove(pods_with_required_anti_affinity_, *stored);
@@ -138,6 +141,27 @@ void node_info::index_images() {
         image_sizes_.insert(it, image_size{name, image.size_bytes});
     }
   }
+}
+
+void node_info::add_digest(const pod& p) {
+  const label_set& labels = p.labels;
+  pod_digests_.push_back({p.ns, p.deleting,
+                          static_cast<std::uint32_t>(pod_labels_.size()),
+                          static_cast<std::uint32_t>(labels.size())});
+  pod_labels_.insert(pod_labels_.end(), labels.begin(), labels.end());
+}
+
+void node_info::remove_digest(std::size_t index) {
+  const pod_digest gone = pod_digests_[index];
+  // Close the gap in the label array and shift the ranges behind it.
+  auto first = pod_labels_.begin() + gone.first_label;
+  pod_labels_.erase(first, first + gone.label_count);
+  for (auto& d : pod_digests_)
+    if (d.first_label > gone.first_label)
+      d.first_label -= gone.label_count;
+  if (index + 1 != pod_digests_.size())
+    pod_digests_[index] = pod_digests_.back();
+  pod_digests_.pop_back();
 }
 
 void node_info::account(const pod& p, int sign) {

@@ -8,7 +8,11 @@
 /// - `used_ports`: host ports in use;
 /// - `image_sizes`: normalized image name -> size for images on the node;
 /// - `pods_with_affinity` / `pods_with_required_anti_affinity`: the subsets of
-///   pods that InterPodAffinity has to look at.
+///   pods that InterPodAffinity has to look at;
+/// - `pod_digests`: each pod's namespace, deletion flag and labels, stored
+///   contiguously in the node_info, so that counting the pods a selector
+///   matches (InterPodAffinity and PodTopologySpread scans, thousands of
+///   nodes per cycle) reads this node's memory instead of every pod object.
 ///
 /// A node_info is built and changed by its single owner (the cache, or a
 /// plugin simulating preemption on a private copy) through the mutators below,
@@ -32,6 +36,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace tessera::model {
@@ -41,6 +46,16 @@ struct image_size {
   symbol name;
   std::int64_t size_bytes = 0;
   friend bool operator==(const image_size&, const image_size&) = default;
+};
+
+/// What label-selector scans read of one pod (see node_info::pod_digests).
+struct pod_digest {
+  symbol ns;
+  /// The pod is being deleted (metadata.deletionTimestamp set).
+  bool deleting = false;
+  /// The pod's labels: node_info::labels_of(*this).
+  std::uint32_t first_label = 0;
+  std::uint32_t label_count = 0;
 };
 
 class node_info {
@@ -75,6 +90,20 @@ public:
 
   const std::vector<pod_ptr>& pods() const noexcept {
     return pods_;
+  }
+  /// One digest per pod, aligned with pods(): pod_digests()[i] describes
+  /// pods()[i].
+  const std::vector<pod_digest>& pod_digests() const noexcept {
+    return pod_digests_;
+  }
+  /// The labels of a digest of this node_info, sorted by key id.
+  label_view labels_of(const pod_digest& d) const noexcept {
+    return label_view{std::span<const label>{pod_labels_.data() + d.first_label,
+                                             d.label_count}};
+  }
+  /// Labels stored for the digests: the sum of the pods' label counts.
+  std::size_t pod_label_count() const noexcept {
+    return pod_labels_.size();
   }
   const std::vector<pod_ptr>& pods_with_affinity() const noexcept {
     return pods_with_affinity_;
@@ -115,10 +144,15 @@ public:
 private:
   void index_images();
   void account(const pod& p, int sign);
+  void add_digest(const pod& p);
+  void remove_digest(std::size_t index);
 
   node_ptr node_;
   symbol name_;
   std::vector<pod_ptr> pods_;
+  std::vector<pod_digest> pod_digests_;
+  /// The pods' labels back to back; a digest's range may sit anywhere.
+  std::vector<label> pod_labels_;
   std::vector<pod_ptr> pods_with_affinity_;
   std::vector<pod_ptr> pods_with_required_anti_affinity_;
   resource_list requested_;

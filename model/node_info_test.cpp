@@ -50,6 +50,25 @@ sorted_ports(const std::vector<host_port>& ports) {
   return out;
 }
 
+// Each pod digest describes the pod at the same index, and the label
+// storage holds exactly the pods' labels (nothing left behind by removals).
+void expect_digests_match_pods(const node_info& info) {
+  ASSERT_EQ(info.pod_digests().size(), info.pods().size());
+  std::size_t labels = 0;
+  for (std::size_t i = 0; i < info.pods().size(); ++i) {
+    const pod& p = *info.pods()[i];
+    const pod_digest& d = info.pod_digests()[i];
+    SCOPED_TRACE(p.name);
+    EXPECT_EQ(d.ns, p.ns);
+    EXPECT_EQ(d.deleting, p.deleting);
+    const label_view view = info.labels_of(d);
+    std::vector<label> stored(view.begin(), view.end());
+    EXPECT_EQ(stored, std::vector<label>(p.labels.begin(), p.labels.end()));
+    labels += p.labels.size();
+  }
+  EXPECT_EQ(info.pod_label_count(), labels);
+}
+
 // Every aggregate of `actual` equals a node_info built from scratch with
 // `expected_pods` (pod order aside).
 void expect_same_aggregates(const node_info& actual,
@@ -69,6 +88,7 @@ void expect_same_aggregates(const node_info& actual,
   EXPECT_TRUE(actual.non_zero_requested() == fresh.non_zero_requested());
   EXPECT_EQ(sorted_ports(actual.used_ports()),
             sorted_ports(fresh.used_ports()));
+  expect_digests_match_pods(actual);
 }
 
 TEST(node_info, empty_and_placeholder) {
@@ -237,6 +257,34 @@ TEST(node_info, update_replaces_and_appends) {
   EXPECT_FALSE(info.update_pod(nullptr));
 }
 
+TEST(node_info, pod_digests_follow_removals_and_updates) {
+  node_info info{make_node("n1").build()};
+  auto a = make_pod("a").label("app", "web").label("tier", "front").build();
+  auto b = make_pod("b").build();
+  auto c = make_pod("c").ns("other").label("app", "db").deleting().build();
+  info.add_pod(a);
+  info.add_pod(b);
+  info.add_pod(c);
+  expect_digests_match_pods(info);
+  EXPECT_EQ(info.pod_label_count(), 3u);
+  // Removing the first pod moves the last one (c) into its slot; c's labels
+  // stay readable through its digest.
+  ASSERT_TRUE(info.remove_pod(*a));
+  EXPECT_EQ(names_of(info.pods()), (std::vector<std::string>{"c", "b"}));
+  expect_digests_match_pods(info);
+  EXPECT_EQ(info.pod_label_count(), 1u);
+  EXPECT_EQ(*info.labels_of(info.pod_digests()[0]).find(sym("app")), sym("db"));
+  EXPECT_TRUE(info.pod_digests()[0].deleting);
+  EXPECT_EQ(info.pod_digests()[0].ns, sym("other"));
+  // An update with new labels appends the new version.
+  ASSERT_TRUE(
+    info.update_pod(make_pod("c").ns("other").label("x", "y").build()));
+  EXPECT_EQ(names_of(info.pods()), (std::vector<std::string>{"b", "c"}));
+  expect_digests_match_pods(info);
+  EXPECT_FALSE(info.pod_digests()[1].deleting);
+  EXPECT_EQ(info.labels_of(info.pod_digests()[1]).find(sym("app")), nullptr);
+}
+
 TEST(node_info, port_in_use) {
   auto info = make_node_info(
     make_node("n1").build(),
@@ -338,6 +386,15 @@ pod_ptr random_pod(std::mt19937& rng, int index) {
                 .request("example.com/fpga", "1"));
   if (pick(4) == 0)
     b.overhead("cpu", "10m");
+  // Labels, namespace and deletion feed the pod digests.
+  for (int l = pick(4); l > 0; --l)
+    b.label("k" + std::to_string(pick(5)), "v" + std::to_string(pick(3)));
+  // The namespace is part of the identity: it follows the index so that
+  // another random version of pod `index` replaces it.
+  if (index % 3 == 0)
+    b.ns("ns-" + std::to_string(index % 2));
+  if (pick(5) == 0)
+    b.deleting();
   if (pick(5) == 0)
     b.pod_request("cpu", std::to_string(1 + pick(4)));
   if (pick(4) == 0)

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/framework/cycle.hpp"
 
+#include "plugins/framework/prefetch.hpp"
+
 #include <algorithm>
 
 namespace tessera::plugins {
@@ -166,37 +168,72 @@ shard_result filter_and_score(const profile& prof, const cycle_state& state,
   std::size_t n = use_subset ? subset.size() : nodes.size();
   if (n == 0 || options.quota == 0)
     return out;
+  // Visit i is node (start + i) mod n; wrapping by subtraction keeps a
+  // division out of the per-node path.
+  start %= n;
+  auto node_at = [&](std::size_t visit) -> const model::node_info* {
+    std::size_t pos = start + visit;
+    if (pos >= n)
+      pos -= n;
+    return nodes[use_subset ? subset[pos] : pos].get();
+  };
+  // Local scores are pure functions of (state, pod, node), so each feasible
+  // node is scored right after its filters pass, while its memory is still
+  // in cache; the node-major rows are transposed to plugin-major at the end.
+  const bool scoring = options.score;
+  const active_scores plan
+    = scoring ? score_plan(prof, state) : active_scores{};
+  const std::size_t local_count = plan.local.size();
+  std::vector<const score_plugin*> local;
+  local.reserve(local_count);
+  for (auto i : plan.local)
+    local.push_back(prof.score()[i].plugin);
+  std::vector<std::int64_t> node_major;
   std::vector<const model::node_info*> feasible_nodes;
+  const std::size_t expected_feasible = std::min(options.quota, n);
+  out.feasible.reserve(expected_feasible);
+  feasible_nodes.reserve(expected_feasible);
+  if (scoring)
+    node_major.reserve(expected_feasible * local_count);
   const bool has_filters = !prof.filter().empty();
-  for (std::size_t i = 0; i < n; ++i) {
-    std::size_t pos = (start + i) % n;
-    const model::node_info& node = *nodes[use_subset ? subset[pos] : pos];
-    ++out.processed;
-    status s;
-    if (has_filters) {
-      std::span<const model::pod_ptr> nominated;
-      if (options.nominated)
-        nominated = options.nominated(node.name());
-      s = nominated.empty()
-            ? prof.run_filters(state, p, node)
-            : prof.run_filters_with_nominated(state, p, node, nominated);
+  const std::vector<const filter_plugin*> active = prof.active_filters(state);
+  auto run_filters = [&](const model::node_info& node) -> status {
+    if (!has_filters)
+      return {};
+    if (options.nominated) {
+      auto nominated = options.nominated(node.name());
+      if (!nominated.empty())
+        return prof.run_filters_with_nominated(state, p, node, nominated);
     }
+    return prof.run_active_filters(active, state, p, node);
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    node_prefetcher::ahead_of_filter(i, n, node_at);
+    const model::node_info& node = *node_at(i);
+    ++out.processed;
+    status s = run_filters(node);
     if (s.ok()) {
       out.feasible.push_back(node.name());
       feasible_nodes.push_back(&node);
+      if (scoring)
+        for (const auto* sp : local)
+          node_major.push_back(sp->score(state, p, node));
       if (out.feasible.size() >= options.quota)
         break;
     } else if (s.get_code() == code::error) {
       out.error = std::move(s);
       return out;
     } else {
-      out.failures.push_back({node.name(), std::move(s)});
+      out.failures.push_back(node_failure{node.name(), std::move(s)});
     }
   }
-  if (!options.score || out.feasible.empty())
+  if (!scoring || out.feasible.empty())
     return out;
-  active_scores plan = score_plan(prof, state);
-  out.scores = score_nodes(prof, state, p, plan.local, feasible_nodes);
+  const std::size_t feasible = out.feasible.size();
+  out.scores.reserve(local_count * feasible);
+  for (std::size_t k = 0; k < local_count; ++k)
+    for (std::size_t f = 0; f < feasible; ++f)
+      out.scores.push_back(node_major[f * local_count + k]);
   for (auto i : plan.deferred)
     out.summaries.push_back(
       prof.score()[i].summarizer->summarize(state, p, feasible_nodes));

@@ -148,6 +148,22 @@ const plugin* profile::find(std::string_view name) const noexcept {
   return nullptr;
 }
 
+namespace {
+
+// The first non-success status of `f` on `node`, named after the plugin; an
+// Error's message says which plugin failed.
+status name_failure(const filter_plugin& f, status s) {
+  if (!s.is_rejected()) {
+    std::string msg = "running \"" + std::string{f.name()}
+                      + "\" filter plugin: " + s.message();
+    s = status::make_error(std::move(msg));
+  }
+  s.set_plugin(f.name());
+  return s;
+}
+
+} // namespace
+
 status profile::run_filters(const cycle_state& state, const model::pod& p,
                             const model::node_info& node,
                             bool node_local_only) const {
@@ -157,15 +173,30 @@ status profile::run_filters(const cycle_state& state, const model::pod& p,
     if (node_local_only && !f->node_local())
       continue;
     status s = f->filter(state, p, node);
-    if (!s.ok()) {
-      if (!s.is_rejected()) {
-        std::string msg = "running \"" + std::string{f->name()}
-                          + "\" filter plugin: " + s.message();
-        s = status::make_error(std::move(msg));
-      }
-      s.set_plugin(f->name());
-      return s;
-    }
+    if (!s.ok())
+      return name_failure(*f, std::move(s));
+  }
+  return {};
+}
+
+std::vector<const filter_plugin*>
+profile::active_filters(const cycle_state& state) const {
+  std::vector<const filter_plugin*> out;
+  out.reserve(filter_.size());
+  for (const auto* f : filter_)
+    if (!state.skip_filter.test(f->slot()))
+      out.push_back(f);
+  return out;
+}
+
+status profile::run_active_filters(std::span<const filter_plugin* const> active,
+                                   const cycle_state& state,
+                                   const model::pod& p,
+                                   const model::node_info& node) const {
+  for (const auto* f : active) {
+    status s = f->filter(state, p, node);
+    if (!s.ok()) [[unlikely]]
+      return name_failure(*f, std::move(s));
   }
   return {};
 }

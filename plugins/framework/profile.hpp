@@ -111,6 +111,15 @@ public:
                      const model::node_info& node,
                      bool node_local_only = false) const;
 
+  /// The filters that run_filters would call this cycle (those PreFilter
+  /// did not skip), in order; for loops over many nodes.
+  std::vector<const filter_plugin*>
+  active_filters(const cycle_state& state) const;
+  /// run_filters over `active` (from active_filters(state)).
+  status run_active_filters(std::span<const filter_plugin* const> active,
+                            const cycle_state& state, const model::pod& p,
+                            const model::node_info& node) const;
+
   /// Upstream's RunFilterPluginsWithNominatedPods: when `nominated` (pods
   /// nominated to this node with priority >= the pod's, excluding the pod)
   /// is non-empty, filters run first on a copy of the node and state with

@@ -59,10 +59,15 @@ resolve_preferred(const std::optional<model::pod_affinity>& terms,
 
 bool matches_all(const std::vector<resolved_term>& terms,
                  const model::pod& p) noexcept {
+  return matches_all(terms, p.labels.view(), p.ns);
+}
+
+bool matches_all(const std::vector<resolved_term>& terms,
+                 model::label_view labels, model::symbol ns) noexcept {
   if (terms.empty())
     return false;
   for (const auto& t : terms)
-    if (!t.matches(p))
+    if (!t.matches(labels, ns))
       return false;
   return true;
 }

@@ -51,10 +51,15 @@ struct resolved_term {
   /// The selector is checked first: most pods fail it, and the pod's labels
   /// are then the only memory the check touches.
   bool matches(const model::pod& p) const noexcept {
-    if (!selector.matches(p.labels))
+    return matches(p.labels.view(), p.ns);
+  }
+  /// The same for a pod known by its labels and namespace (a node_info's
+  /// pod digest).
+  bool matches(model::label_view labels, model::symbol ns) const noexcept {
+    if (!selector.matches(labels))
       return false;
     return all_namespaces
-           || std::find(namespaces.begin(), namespaces.end(), p.ns)
+           || std::find(namespaces.begin(), namespaces.end(), ns)
                 != namespaces.end();
   }
 };
@@ -79,6 +84,9 @@ resolve_preferred(const std::optional<model::pod_affinity>& terms,
 /// podMatchesAllAffinityTerms).
 bool matches_all(const std::vector<resolved_term>& terms,
                  const model::pod& p) noexcept;
+/// The same for a pod known by its labels and namespace.
+bool matches_all(const std::vector<resolved_term>& terms,
+                 model::label_view labels, model::symbol ns) noexcept;
 
 /// Whether `term`, owned by `owner`, matches `target`, whose namespace
 /// carries `target_namespace_labels` (empty when the namespace is unknown).

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // InterPodAffinity: the node scan that builds the filter maps and the score
 // map, per shard, and the merge of the shards' partials.
+#include "plugins/framework/prefetch.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 
 #include <algorithm>
@@ -56,13 +57,15 @@ void scan_filter_node(const inter_pod_affinity::filter_input& in,
   }
   if (in.required_affinity.empty() && in.required_anti_affinity.empty())
     return;
-  for (const auto& existing : ni.pods()) {
+  // The pods' digests, not the pods: the node's own memory only.
+  for (const auto& existing : ni.pod_digests()) {
+    const model::label_view labels = ni.labels_of(existing);
     if (!in.required_affinity.empty()
-        && matches_all(in.required_affinity, *existing))
+        && matches_all(in.required_affinity, labels, existing.ns))
       for (const auto& t : in.required_affinity)
         bump(out.affinity, nullptr, n, t.topology_key, 1);
     for (const auto& t : in.required_anti_affinity)
-      if (t.matches(*existing))
+      if (t.matches(labels, existing.ns))
         bump(out.anti_affinity, nullptr, n, t.topology_key, 1);
   }
 }
@@ -144,7 +147,10 @@ inter_pod_affinity::scan(const cycle_state& state, const model::pod& p,
   const cycle_data* d = data(state);
   const bool filtering = filter_scan_wanted(state);
   const bool scoring = score_scan_wanted(state);
-  for (const auto& ni : nodes) {
+  auto node_at = [&](std::size_t i) { return nodes[i].get(); };
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    node_prefetcher::ahead_of_scan(i, nodes.size(), node_at);
+    const model::node_info* ni = nodes[i].get();
     // Pods of a node the cache does not know take no part (upstream lists
     // only nodes with a node object).
     const model::node* n = ni ? ni->get_node() : nullptr;

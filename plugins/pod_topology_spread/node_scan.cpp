@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // PodTopologySpread: the node scan counting matching pods per domain, per
 // shard, and the merge of the shards' partials.
+#include "plugins/framework/prefetch.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 
 #include <algorithm>
@@ -32,7 +33,7 @@ void scan_hard_node(const std::vector<spread_constraint>& constraints,
       continue;
     const model::symbol* value = n.labels.find(c.topology_key);
     out[pack_pair(static_cast<std::uint32_t>(i), value->id())]
-      += count_matching(ni.pods(), c.selector, p.ns);
+      += count_matching(ni, c.selector, p.ns);
   }
 }
 
@@ -51,7 +52,7 @@ void scan_soft_node(const pod_topology_spread::score_input& in,
     const model::symbol* value = n.labels.find(c.topology_key);
     if (value == nullptr)
       continue;
-    const std::int64_t count = count_matching(ni.pods(), c.selector, p.ns);
+    const std::int64_t count = count_matching(ni, c.selector, p.ns);
     if (count != 0)
       out[pack_pair(static_cast<std::uint32_t>(i), value->id())] += count;
   }
@@ -86,7 +87,10 @@ pod_topology_spread::scan(const cycle_state& state, const model::pod& p,
   const cycle_data* d = data(state);
   const bool filtering = filter_scan_wanted(state);
   const bool scoring = score_scan_wanted(state);
-  for (const auto& ni : nodes) {
+  auto node_at = [&](std::size_t i) { return nodes[i].get(); };
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    node_prefetcher::ahead_of_scan(i, nodes.size(), node_at);
+    const model::node_info* ni = nodes[i].get();
     const model::node* n = ni ? ni->get_node() : nullptr;
     if (n == nullptr)
       continue;

@@ -152,7 +152,7 @@ std::int64_t pod_topology_spread::score(const cycle_state& state,
       continue;
     std::int64_t count = 0;
     if (c.hostname) {
-      count = count_matching(node.pods(), c.selector, p.ns);
+      count = count_matching(node, c.selector, p.ns);
     } else if (d->soft_counts) {
       auto it = d->soft_counts->counts.find(
         pack_pair(static_cast<std::uint32_t>(i), value->id()));

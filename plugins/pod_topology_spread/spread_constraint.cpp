@@ -74,4 +74,16 @@ std::int64_t count_matching(const std::vector<model::pod_ptr>& pods,
   return n;
 }
 
+std::int64_t count_matching(const model::node_info& node,
+                            const model::label_selector& selector,
+                            model::symbol ns) noexcept {
+  if (selector.is_everything())
+    return 0;
+  std::int64_t n = 0;
+  for (const auto& d : node.pod_digests())
+    if (d.ns == ns && !d.deleting && selector.matches(node.labels_of(d)))
+      ++n;
+  return n;
+}
+
 } // namespace tessera::plugins::pod_topology_spread_detail

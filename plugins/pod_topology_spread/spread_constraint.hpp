@@ -16,6 +16,7 @@
 
 #include "model/labels.hpp"
 #include "model/node.hpp"
+#include "model/node_info.hpp"
 #include "model/pod.hpp"
 #include "model/symbol.hpp"
 #include "model/topology_spread.hpp"
@@ -64,6 +65,12 @@ bool passes_inclusion_policies(const spread_constraint& c, const model::pod& p,
 /// Pods of `pods` in namespace `ns`, not being deleted, matching `selector`
 /// (0 for the empty selector).
 std::int64_t count_matching(const std::vector<model::pod_ptr>& pods,
+                            const model::label_selector& selector,
+                            model::symbol ns) noexcept;
+
+/// The same count over the pods of `node`, read from its pod digests (the
+/// scans' hot path: no pod object is touched).
+std::int64_t count_matching(const model::node_info& node,
                             const model::label_selector& selector,
                             model::symbol ns) noexcept;
 

@@ -119,6 +119,22 @@ TEST(pod_topology_spread_constraint, keys_and_counts) {
   // Upstream counts nothing for an empty selector.
   EXPECT_EQ(count_matching(pods, model::label_selector::everything(), ns), 0);
   EXPECT_EQ(count_matching(pods, model::label_selector::nothing(), ns), 0);
+
+  // The node_info form reads the pod digests and counts the same pods, also
+  // after a removal has moved the last pod into the gap.
+  auto info = test::make_node_info(test::make_node("n").build(), pods);
+  const model::symbol other{"other"};
+  const auto web = test::match_labels({{"app", "web"}});
+  const auto db = test::match_labels({{"app", "db"}});
+  EXPECT_EQ(count_matching(info, web, ns), 2);
+  EXPECT_EQ(count_matching(info, db, ns), 1);
+  EXPECT_EQ(count_matching(info, web, other), 1);
+  EXPECT_EQ(count_matching(info, model::label_selector::everything(), ns), 0);
+  EXPECT_EQ(count_matching(info, model::label_selector::nothing(), ns), 0);
+  ASSERT_TRUE(info.remove_pod(*pods[0]));
+  EXPECT_EQ(count_matching(info, web, ns), 1);
+  EXPECT_EQ(count_matching(info, web, other), 1);
+  EXPECT_EQ(count_matching(info, db, ns), 1);
 }
 
 } // namespace tessera::plugins::pod_topology_spread_test
