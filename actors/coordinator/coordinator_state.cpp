@@ -715,11 +715,15 @@ void coordinator_state::after_dry_run(cycle& c) {
   if (candidates.empty()) {
     // Upstream reports dry-run errors (not rejections) as an Error.
     std::vector<std::string> errors;
-    for (const auto& r : c.preempts)
-      if (r)
-        for (const auto& [node, st] : r->result.failures)
-          if (st.get_code() == plugins::code::error)
-            errors.push_back(st.message());
+    std::size_t fits_without_victims = 0;
+    for (const auto& r : c.preempts) {
+      if (!r)
+        continue;
+      fits_without_victims += r->result.fits_without_victims;
+      for (const auto& [node, st] : r->result.failures)
+        if (st.get_code() == plugins::code::error)
+          errors.push_back(st.message());
+    }
     // Fix found by test/pipeline's safety test (TESSERA_PIPELINE_FULL=1,
     // "preempting", shards 1, inflight 64): a node where the pod now fits
     // with nothing removed means the shard's view moved on since this
@@ -727,11 +731,7 @@ void coordinator_state::after_dry_run(cycle& c) {
     // forgotten). Upstream's single snapshot never sees that; here it is a
     // stale cycle, not an error: retry it like an assume conflict (after
     // max_conflicts it runs alone on a settled view).
-    bool stale_view = !errors.empty();
-    for (const auto& e : errors)
-      stale_view = stale_view
-                   && e.rfind("expected at least one victim pod", 0) == 0;
-    if (stale_view) {
+    if (!errors.empty() && fits_without_victims == errors.size()) {
       ++conflicts_;
       auto out = std::make_shared<cycle_outcome>();
       out->type = cycle_outcome::kind::conflict;

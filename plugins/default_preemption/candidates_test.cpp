@@ -67,6 +67,7 @@ TEST(default_preemption, dry_run) {
     std::vector<std::string> want_non_violating;
     std::vector<std::string> want_violating;
     std::vector<std::string> want_failures;
+    std::size_t want_fits_without_victims = 0;
   };
   const std::vector<test_case> cases = {
     {"stops at the first clean candidate when one is wanted",
@@ -115,7 +116,8 @@ TEST(default_preemption, dry_run) {
      1,
      {"n2"},
      {},
-     {"n1 Error: expected at least one victim pod on node \"n1\""}},
+     {"n1 Error: expected at least one victim pod on node \"n1\""},
+     1},
   };
   auto prof = preemption_profile();
   const auto p = make_pod("p").cpu("2").priority(10).build();
@@ -138,6 +140,7 @@ TEST(default_preemption, dry_run) {
     EXPECT_EQ(nv, tc.want_non_violating);
     EXPECT_EQ(v, tc.want_violating);
     EXPECT_EQ(failures, tc.want_failures);
+    EXPECT_EQ(r.fits_without_victims, tc.want_fits_without_victims);
   }
 }
 

@@ -176,10 +176,12 @@ dry_run_result default_preemption::dry_run(
         break;
       continue;
     }
-    if (found.result.ok())
+    if (found.result.ok()) {
+      ++out.fits_without_victims;
       found.result = status::make_error("expected at least one victim pod on "
                                         "node \""
                                         + std::string{name.view()} + "\"");
+    }
     out.failures.emplace_back(name, std::move(found.result));
   }
   return out;

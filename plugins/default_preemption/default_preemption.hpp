@@ -106,7 +106,8 @@ public:
   /// Victim search over `nodes` in order, with upstream's stopping rule.
   /// Nodes that are not candidates go to `failures` with their status; a
   /// node where the pod fits with every pod kept (nothing to preempt) is an
-  /// Error `expected at least one victim pod on node "<name>"`.
+  /// Error `expected at least one victim pod on node "<name>"`, counted in
+  /// `fits_without_victims`.
   dry_run_result dry_run(const profile& prof, const cycle_state& state,
                          const model::pod& p,
                          std::span<const dry_run_node> nodes,

@@ -194,6 +194,10 @@ struct dry_run_result {
   /// Nodes that are not candidates, with why (filter failure, or UR
   /// "No preemption victims found for incoming pod").
   std::vector<std::pair<model::symbol, status>> failures;
+  /// How many of `failures` are nodes where the pod fits with nothing
+  /// removed. Against one snapshot that is an error; across actors it means
+  /// the shard's view moved on since the cycle's Filter.
+  std::size_t fits_without_victims = 0;
 };
 
 /// PostFilter's outcome: a nominated node and its victims, or a failure
