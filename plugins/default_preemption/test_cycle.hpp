@@ -13,6 +13,7 @@
 #include "plugins/default_preemption/default_preemption.hpp"
 #include "plugins/framework/cluster_context.hpp"
 #include "plugins/framework/cycle.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/framework/profile.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
@@ -103,12 +104,7 @@ prepare(const profile_ptr& prof, const model::pod& p,
   return out;
 }
 
-/// "Success", or "<Code>: <message>".
-inline std::string describe(const status& s) {
-  if (s.ok())
-    return "Success";
-  return std::string{to_string(s.get_code())} + ": " + s.message();
-}
+using plugin_testing::describe;
 
 inline std::vector<std::string> names(const std::vector<model::pod_ptr>& pods) {
   std::vector<std::string> out;

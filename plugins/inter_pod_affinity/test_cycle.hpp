@@ -11,6 +11,7 @@
 #include "model/pod.hpp"
 #include "plugins/framework/cluster_context.hpp"
 #include "plugins/framework/cycle_state.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 #include "test/support/builders.hpp"
 
@@ -97,85 +98,27 @@ make_context(const std::vector<model::node_info_ptr>& nodes,
   return ctx;
 }
 
-/// The outcome of PreFilter and PreScore, and the state after the scan.
-struct prepared_cycle {
-  cycle_state state{1};
-  bool pre_filter_skipped = false;
-  bool pre_score_skipped = false;
-  bool scanned = false;
-};
+using plugin_testing::describe;
+using plugin_testing::filter_all;
+using plugin_testing::prepared_cycle;
+using scores = plugin_testing::plugin_scores;
 
-/// Runs PreFilter, PreScore and the node scan with the nodes dealt to
-/// `shards` shards round-robin, then merges the partials.
+/// PreFilter, PreScore and the node scan over `shards` shards, merged.
 inline prepared_cycle prepare(const inter_pod_affinity& plugin,
                               const model::pod& p,
                               const std::vector<model::node_info_ptr>& nodes,
                               const cluster_context& ctx,
                               std::size_t shards = 1) {
-  prepared_cycle out;
-  auto pf = plugin.pre_filter(out.state, p, ctx);
-  if (pf.result.is_skip()) {
-    out.pre_filter_skipped = true;
-    out.state.skip_filter.set(plugin.slot());
-  }
-  status ps = plugin.pre_score(out.state, p, ctx);
-  if (ps.is_skip()) {
-    out.pre_score_skipped = true;
-    out.state.skip_score.set(plugin.slot());
-  }
-  if (!plugin.wants_scan(out.state, p))
-    return out;
-  out.scanned = true;
-  std::vector<std::vector<model::node_info_ptr>> split(shards);
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    split[i % shards].push_back(nodes[i]);
-  std::vector<scan_partial_ptr> partials;
-  for (const auto& part : split)
-    partials.push_back(plugin.scan(out.state, p, part));
-  plugin.merge(out.state, p, std::move(partials));
-  return out;
-}
-
-/// "Success", or "<Code>: <message>" for a rejection or an error.
-inline std::string describe(const status& s) {
-  if (s.ok())
-    return "Success";
-  return std::string{to_string(s.get_code())} + ": " + s.message();
-}
-
-/// Filter outcomes of every node (Success when the Filter is skipped).
-inline std::vector<std::string>
-filter_all(const inter_pod_affinity& plugin, const cycle_state& state,
-           const model::pod& p,
-           const std::vector<model::node_info_ptr>& nodes) {
-  std::vector<std::string> out;
-  for (const auto& ni : nodes)
-    out.push_back(state.skip_filter.test(plugin.slot())
-                    ? "Success"
-                    : describe(plugin.filter(state, p, *ni)));
-  return out;
+  return plugin_testing::prepare_cycle(plugin, p, nodes, ctx, shards);
 }
 
 /// Raw and normalized scores of every node (empty when Score is skipped).
-struct scores {
-  std::vector<std::int64_t> raw;
-  std::vector<std::int64_t> normalized;
-};
 inline scores score_all(const inter_pod_affinity& plugin,
                         const cycle_state& state, const model::pod& p,
                         const std::vector<model::node_info_ptr>& nodes) {
-  scores out;
   if (state.skip_score.test(plugin.slot()))
-    return out;
-  std::vector<node_score> list;
-  for (const auto& ni : nodes) {
-    out.raw.push_back(plugin.score(state, p, *ni));
-    list.push_back({ni->name(), out.raw.back()});
-  }
-  plugin.normalize_scores(state, p, list);
-  for (const auto& s : list)
-    out.normalized.push_back(s.score);
-  return out;
+    return {};
+  return plugin_testing::score_and_normalize(plugin, state, p, nodes);
 }
 
 } // namespace tessera::plugins::inter_pod_affinity_test

@@ -11,6 +11,7 @@
 #include "model/pod.hpp"
 #include "plugins/framework/cluster_context.hpp"
 #include "plugins/framework/cycle_state.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "test/support/builders.hpp"
 
@@ -110,74 +111,30 @@ constraint(const char* key, std::int32_t max_skew, bool hard,
   return c;
 }
 
-struct spread_cycle {
-  cycle_state state{1};
-  bool pre_filter_skipped = false;
-  bool pre_score_skipped = false;
-  bool scanned = false;
-};
+using spread_cycle = plugin_testing::prepared_cycle;
+using spread_scores = plugin_testing::plugin_scores;
+using plugin_testing::filter_all;
 
-/// Runs PreFilter, PreScore and the node scan with the nodes dealt to
-/// `shards` shards round-robin, then merges the partials.
+/// PreFilter, PreScore and the node scan over `shards` shards, merged.
 inline spread_cycle prepare(const pod_topology_spread& plugin,
                             const model::pod& p,
                             const std::vector<model::node_info_ptr>& nodes,
                             std::size_t shards = 1) {
-  spread_cycle out;
-  auto ctx = spread_context(nodes);
-  if (plugin.pre_filter(out.state, p, ctx).result.is_skip()) {
-    out.pre_filter_skipped = true;
-    out.state.skip_filter.set(plugin.slot());
-  }
-  if (plugin.pre_score(out.state, p, ctx).is_skip()) {
-    out.pre_score_skipped = true;
-    out.state.skip_score.set(plugin.slot());
-  }
-  if (!plugin.wants_scan(out.state, p))
-    return out;
-  out.scanned = true;
-  std::vector<std::vector<model::node_info_ptr>> split(shards);
-  for (std::size_t i = 0; i < nodes.size(); ++i)
-    split[i % shards].push_back(nodes[i]);
-  std::vector<scan_partial_ptr> partials;
-  for (const auto& part : split)
-    partials.push_back(plugin.scan(out.state, p, part));
-  plugin.merge(out.state, p, std::move(partials));
-  return out;
+  return plugin_testing::prepare_cycle(plugin, p, nodes, spread_context(nodes),
+                                shards);
 }
 
 inline std::string describe_status(const status& s) {
-  if (s.ok())
-    return "Success";
-  return std::string{to_string(s.get_code())} + ": " + s.message();
+  return plugin_testing::describe(s);
 }
-
-/// Filter outcomes of every node (Success when the Filter is skipped).
-inline std::vector<std::string>
-filter_all(const pod_topology_spread& plugin, const cycle_state& state,
-           const model::pod& p,
-           const std::vector<model::node_info_ptr>& nodes) {
-  std::vector<std::string> out;
-  for (const auto& ni : nodes)
-    out.push_back(state.skip_filter.test(plugin.slot())
-                    ? "Success"
-                    : describe_status(plugin.filter(state, p, *ni)));
-  return out;
-}
-
-struct spread_scores {
-  std::vector<std::int64_t> raw;
-  std::vector<std::int64_t> normalized;
-};
 
 /// Summarizes `feasible` over `shards` shards, merges, then scores and
 /// normalizes every feasible node (empty when Score is skipped).
 inline spread_scores score_feasible(
   const pod_topology_spread& plugin, cycle_state& state, const model::pod& p,
   const std::vector<model::node_info_ptr>& feasible, std::size_t shards = 1) {
-  spread_scores out;
   if (state.skip_score.test(plugin.slot()) || !plugin.wants_summary(state))
-    return out;
+    return {};
   std::vector<std::vector<const model::node_info*>> split(shards);
   for (std::size_t i = 0; i < feasible.size(); ++i)
     split[(i + 1) % shards].push_back(feasible[i].get());
@@ -185,15 +142,7 @@ inline spread_scores score_feasible(
   for (const auto& part : split)
     parts.push_back(plugin.summarize(state, p, part));
   plugin.merge_summaries(state, p, std::move(parts));
-  std::vector<node_score> list;
-  for (const auto& ni : feasible) {
-    out.raw.push_back(plugin.score(state, p, *ni));
-    list.push_back({ni->name(), out.raw.back()});
-  }
-  plugin.normalize_scores(state, p, list);
-  for (const auto& s : list)
-    out.normalized.push_back(s.score);
-  return out;
+  return plugin_testing::score_and_normalize(plugin, state, p, feasible);
 }
 
 } // namespace tessera::plugins::pod_topology_spread_test

@@ -1,0 +1,99 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// Test helpers shared by the plugin tests (header-only, included by tests
+/// only): one scheduling cycle of a single plugin — PreFilter, PreScore, its
+/// node scan split over a number of shards and merged — and the per-node
+/// Filter and Score outcomes, so a test can check that any shard split gives
+/// the single-shard result.
+#pragma once
+
+#include "plugins/framework/plugin.hpp"
+#include "plugins/framework/status.hpp"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace tessera::plugins::plugin_testing {
+
+/// "Success", or "<Code>: <message>" for a rejection or an error.
+inline std::string describe(const status& s) {
+  if (s.ok())
+    return "Success";
+  return std::string{to_string(s.get_code())} + ": " + s.message();
+}
+
+/// The outcome of PreFilter and PreScore, and the state after the scan.
+struct prepared_cycle {
+  cycle_state state{1};
+  bool pre_filter_skipped = false;
+  bool pre_score_skipped = false;
+  bool scanned = false;
+};
+
+/// Runs `plugin`'s PreFilter, PreScore and node scan with the nodes dealt to
+/// `shards` shards round-robin, then merges the partials.
+template <class Plugin>
+prepared_cycle prepare_cycle(const Plugin& plugin, const model::pod& p,
+                             const std::vector<model::node_info_ptr>& nodes,
+                             const cluster_context& ctx, std::size_t shards) {
+  prepared_cycle out;
+  if (plugin.pre_filter(out.state, p, ctx).result.is_skip()) {
+    out.pre_filter_skipped = true;
+    out.state.skip_filter.set(plugin.slot());
+  }
+  if (plugin.pre_score(out.state, p, ctx).is_skip()) {
+    out.pre_score_skipped = true;
+    out.state.skip_score.set(plugin.slot());
+  }
+  if (!plugin.wants_scan(out.state, p))
+    return out;
+  out.scanned = true;
+  std::vector<std::vector<model::node_info_ptr>> split(shards);
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    split[i % shards].push_back(nodes[i]);
+  std::vector<scan_partial_ptr> partials;
+  for (const auto& part : split)
+    partials.push_back(plugin.scan(out.state, p, part));
+  plugin.merge(out.state, p, std::move(partials));
+  return out;
+}
+
+/// Filter outcomes of every node (Success when the Filter is skipped).
+template <class Plugin>
+std::vector<std::string>
+filter_all(const Plugin& plugin, const cycle_state& state, const model::pod& p,
+           const std::vector<model::node_info_ptr>& nodes) {
+  std::vector<std::string> out;
+  for (const auto& ni : nodes)
+    out.push_back(state.skip_filter.test(plugin.slot())
+                    ? "Success"
+                    : describe(plugin.filter(state, p, *ni)));
+  return out;
+}
+
+/// Raw and normalized scores of a list of nodes.
+struct plugin_scores {
+  std::vector<std::int64_t> raw;
+  std::vector<std::int64_t> normalized;
+};
+
+/// Scores every node of `nodes` and normalizes them (no skip check).
+template <class Plugin, class Nodes>
+plugin_scores score_and_normalize(const Plugin& plugin,
+                                  const cycle_state& state,
+                                  const model::pod& p, const Nodes& nodes) {
+  plugin_scores out;
+  std::vector<node_score> list;
+  for (const auto& ni : nodes) {
+    out.raw.push_back(plugin.score(state, p, *ni));
+    list.push_back({ni->name(), out.raw.back()});
+  }
+  plugin.normalize_scores(state, p, list);
+  for (const auto& s : list)
+    out.normalized.push_back(s.score);
+  return out;
+}
+
+} // namespace tessera::plugins::plugin_testing
