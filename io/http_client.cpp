@@ -377,11 +377,12 @@ expected<http_response> http_client::request(const http_request& r) {
     out.content_type = std::string{msg[http::field::content_type]};
     out.headers = copy_headers(msg.base());
     out.body = std::move(msg.body());
-    if (!msg.keep_alive())
-      c.close();
-    else
+    if (!msg.keep_alive()) {
+      c.close(); // the stream is gone: no timer to clear
+    } else {
       c.reused = true;
-    c.tcp_layer().expires_never();
+      c.tcp_layer().expires_never();
+    }
     return out;
   }
   return make_error(ec::unavailable, "request failed after reconnecting");

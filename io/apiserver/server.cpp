@@ -20,7 +20,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdio>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -58,10 +57,55 @@ constexpr std::string_view event_prefix(event_type t) {
 constexpr std::string_view event_suffix = "}\n";
 constexpr std::string_view crlf = "\r\n";
 
-std::string hex_size(std::size_t n) {
-  char buf[24];
-  int len = std::snprintf(buf, sizeof buf, "%zx\r\n", n);
-  return std::string(buf, static_cast<std::size_t>(len));
+/// Events taken from a watcher per write.
+constexpr std::size_t max_batch = 4096;
+/// A watch session's frame buffer larger than this is released after its
+/// write, so one burst does not pin memory for the stream's lifetime.
+constexpr std::size_t max_retained_frame = std::size_t{1} << 20;
+/// Room before a chunk's payload for its size line (16 hex digits, CRLF).
+constexpr std::size_t chunk_header_room = 18;
+
+/// Frames `batch` as one HTTP chunk in `out`: the shared serialized bytes of
+/// each event wrapped in `{"type":..,"object":..}` and a newline (or the
+/// stream's renderer's lines). The size line is written right-aligned into
+/// the room reserved before the payload; returns where the chunk starts
+/// (`out.size()` when the payload is empty).
+std::size_t frame_chunk(std::string& out, const std::vector<watch_event>& batch,
+                        const watch_stream& ws, bool& first) {
+  out.assign(chunk_header_room, '\0');
+  if (!ws.render) {
+    std::size_t total = out.size() + crlf.size();
+    for (const auto& ev : batch)
+      total += event_prefix(ev.type).size() + ev.object->json().size()
+               + event_suffix.size();
+    out.reserve(total);
+  }
+  for (const auto& ev : batch) {
+    if (ws.render) {
+      out += ws.render(ev, first);
+    } else {
+      out += event_prefix(ev.type);
+      out += ev.object->json();
+      out += event_suffix;
+    }
+    first = false;
+  }
+  std::size_t payload = out.size() - chunk_header_room;
+  if (payload == 0) {
+    out.clear();
+    return 0;
+  }
+  static constexpr char digits[] = "0123456789abcdef";
+  char hex[16];
+  std::size_t len = 0;
+  for (std::size_t n = payload; n != 0 || len == 0; n >>= 4)
+    hex[sizeof hex - ++len] = digits[n & 15];
+  std::size_t start = chunk_header_room - crlf.size() - len;
+  char* line = out.data() + start;
+  std::copy_n(hex + sizeof hex - len, len, line);
+  std::copy(crlf.begin(), crlf.end(), line + len);
+  out += crlf;
+  return start;
 }
 
 beast::tcp_stream& tcp_of(beast::tcp_stream& s) {
@@ -196,47 +240,31 @@ struct api_server::impl {
                            ? start + ws.bookmark_interval
                            : std::chrono::steady_clock::time_point::max();
     std::vector<watch_event> batch;
-    std::vector<std::string> scratch;
-    std::vector<net::const_buffer> bufs;
+    std::string frame; // reused: no allocation per batch once warm
     bool first = true;
     bool ok = true;
 
-    // Writes `batch` as one gathered write, one chunk per event.
+    // Writes `batch` as one chunk of newline-delimited events, in one write.
     auto write_batch = [&]() -> net::awaitable<bool> {
-      scratch.clear();
-      bufs.clear();
-      scratch.reserve(batch.size() * 2);
-      bufs.reserve(batch.size() * 5);
-      for (const auto& ev : batch) {
-        if (ws.render) {
-          scratch.push_back(ws.render(ev, first));
-          const auto& line = scratch.back();
-          scratch.push_back(hex_size(line.size()));
-          bufs.push_back(net::buffer(scratch.back()));
-          bufs.push_back(net::buffer(line));
-        } else {
-          auto prefix = event_prefix(ev.type);
-          const std::string& body = ev.object->json();
-          scratch.push_back(
-            hex_size(prefix.size() + body.size() + event_suffix.size()));
-          bufs.push_back(net::buffer(scratch.back()));
-          bufs.push_back(net::buffer(prefix.data(), prefix.size()));
-          bufs.push_back(net::buffer(body));
-          bufs.push_back(net::buffer(event_suffix.data(), event_suffix.size()));
-        }
-        bufs.push_back(net::buffer(crlf.data(), crlf.size()));
-        first = false;
-      }
+      auto start = frame_chunk(frame, batch, ws, first);
+      if (start == frame.size())
+        co_return true; // nothing rendered: an empty chunk would end the body
       lower.expires_after(cfg.write_timeout);
-      auto [ec, n] = co_await net::async_write(stream, bufs, tuple_awaitable);
+      auto [ec, n] = co_await net::async_write(
+        stream, net::buffer(frame.data() + start, frame.size() - start),
+        tuple_awaitable);
       (void)n;
+      if (frame.capacity() > max_retained_frame)
+        std::string{}.swap(frame);
       co_return !ec;
     };
 
     // While a stream is busy, batch: after a write, wait up to `linger`
-    // before the next, so one write carries every event of that window
-    // (and writers skip waking this session meanwhile). An idle stream
-    // writes each event at once.
+    // before the next, so one write carries every event of that window.
+    // poll_busy() leaves the watcher's wake-up disarmed while it returns
+    // events, so writers do not wake this session during the linger; it is
+    // re-armed by the first poll that finds nothing. An idle stream writes
+    // each event at once.
     const auto linger = cfg.watch_linger;
     auto last_write = std::chrono::steady_clock::time_point{};
     bool busy = false;
@@ -251,7 +279,7 @@ struct api_server::impl {
         wait->pending = false;
       }
       batch.clear();
-      w.poll(batch, 4096);
+      w.poll_busy(batch, max_batch);
       if (!batch.empty()) {
         auto now = std::chrono::steady_clock::now();
         busy = batch.size() > 1 || now - last_write < linger;

@@ -212,6 +212,11 @@ public:
   /// many. Never blocks.
   std::size_t poll(std::vector<watch_event>& out,
                    std::size_t max = static_cast<std::size_t>(-1));
+  /// Like poll(), but the notify callback is re-armed only when nothing
+  /// was pending: for a consumer that, having received events, promises to
+  /// poll again without waiting to be told (the HTTP server while a stream
+  /// is busy). Writers then skip the wake-up per batch.
+  std::size_t poll_busy(std::vector<watch_event>& out, std::size_t max);
   /// Blocks until an event is pending or the watch ended, at most `d`.
   /// Returns true when an event is pending.
   bool wait_for(duration d);
@@ -241,6 +246,8 @@ private:
   friend class store;
   friend struct store_state;
   watcher() = default;
+  /// Moves up to `max` events from the queue into `out`. Requires `mu_`.
+  std::size_t take(std::vector<watch_event>& out, std::size_t max);
 
   // Filter (immutable after creation).
   const resource_info* resource_ = nullptr;

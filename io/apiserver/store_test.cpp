@@ -112,6 +112,55 @@ TEST(Store, EveryWriteAddsOneToTheCounter) {
   EXPECT_EQ(l->items[0]->resource_version(), start + 2);
 }
 
+/// `v` with every object's keys in reverse order (same content).
+json::value reversed_keys(const json::value& v) {
+  if (const auto* o = v.if_object()) {
+    std::vector<const json::key_value_pair*> kvs;
+    for (const auto& kv : *o)
+      kvs.push_back(&kv);
+    json::object out;
+    for (auto it = kvs.rbegin(); it != kvs.rend(); ++it)
+      out[(*it)->key()] = reversed_keys((*it)->value());
+    return out;
+  }
+  if (const auto* a = v.if_array()) {
+    json::array out;
+    for (const auto& x : *a)
+      out.push_back(reversed_keys(x));
+    return out;
+  }
+  return v;
+}
+
+TEST(Store, UnchangedContentInAnyKeyOrderIsNoWrite) {
+  store s{quiet()};
+  auto p = s.create(pods(), "default",
+                    pod_json("p1", "", R"(,"labels":{"a":"1","b":"2"})"));
+  ASSERT_TRUE(p) << p.err().message;
+  const auto rv = s.resource_version();
+  auto shuffled = json::serialize(reversed_keys(doc(*p)));
+  ASSERT_NE(shuffled, (*p)->json());
+  auto same = s.update(pods(), "default", "p1", shuffled, subresource::main);
+  ASSERT_TRUE(same) << same.err().message;
+  EXPECT_EQ(s.resource_version(), rv) << "same content, other key order";
+  EXPECT_EQ(s.stats().noop_writes, 1u);
+  // A change of one character, deep inside and in the other order, is a
+  // write.
+  auto changed = reversed_keys(doc(*p));
+  changed.as_object()["metadata"].as_object()["labels"].as_object()["b"] = "3";
+  auto r = s.update(pods(), "default", "p1", json::serialize(changed),
+                    subresource::main);
+  ASSERT_TRUE(r) << r.err().message;
+  EXPECT_EQ(s.resource_version(), rv + 1);
+  EXPECT_EQ(at(doc(*r), {"metadata", "labels", "b"}), "3");
+  // So is a label that only moves from one key to another.
+  auto moved = s.patch(pods(), "default", "p1", patch_type::merge,
+                       R"({"metadata":{"labels":{"a":null,"c":"1"}}})",
+                       subresource::main);
+  ASSERT_TRUE(moved) << moved.err().message;
+  EXPECT_EQ(s.resource_version(), rv + 2);
+}
+
 TEST(Store, CreateGetErrorsHaveUpstreamMessages) {
   store s{quiet()};
   ASSERT_TRUE(s.create(pods(), "default", pod_json("p1")));
@@ -548,6 +597,35 @@ TEST(Store, BookmarksComeOnlyAfterEverythingWasPolled) {
   EXPECT_GE(bm->object->resource_version(),
             events[0].object->resource_version());
   EXPECT_EQ(at(doc(bm->object), {"kind"}), "Pod");
+}
+
+TEST(Store, BusyPollLeavesTheWakeUpDisarmedUntilNothingIsPending) {
+  store s{quiet()};
+  auto w = s.watch(pods(), "",
+                   {.resource_version = std::to_string(s.resource_version())});
+  ASSERT_TRUE(w);
+  int wakes = 0;
+  (*w)->set_notify([&] { ++wakes; });
+  ASSERT_TRUE(s.create(pods(), "default", pod_json("p1")));
+  ASSERT_TRUE(s.create(pods(), "default", pod_json("p2")));
+  EXPECT_EQ(wakes, 1) << "one wake-up until the consumer polls";
+  std::vector<watch_event> got;
+  EXPECT_EQ((*w)->poll_busy(got, 10), 2u);
+  // The consumer promised to come back: writes meanwhile wake nobody.
+  ASSERT_TRUE(s.create(pods(), "default", pod_json("p3")));
+  EXPECT_EQ(wakes, 1);
+  EXPECT_EQ((*w)->poll_busy(got, 10), 1u);
+  // A poll that finds nothing re-arms it.
+  EXPECT_EQ((*w)->poll_busy(got, 10), 0u);
+  ASSERT_TRUE(s.create(pods(), "default", pod_json("p4")));
+  EXPECT_EQ(wakes, 2);
+  // The plain poll re-arms even when it returns events.
+  EXPECT_EQ((*w)->poll(got), 1u);
+  ASSERT_TRUE(s.create(pods(), "default", pod_json("p5")));
+  EXPECT_EQ(wakes, 3);
+  ASSERT_EQ(got.size(), 4u);
+  for (std::size_t i = 0; i < got.size(); ++i)
+    EXPECT_EQ(got[i].object->name(), "p" + std::to_string(i + 1));
 }
 
 TEST(Store, WatchListSendsStateThenEndMarker) {

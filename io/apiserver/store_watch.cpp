@@ -299,6 +299,17 @@ watcher::~watcher() {
 std::size_t watcher::poll(std::vector<watch_event>& out, std::size_t max) {
   std::lock_guard lock{mu_};
   signalled_ = false;
+  return take(out, max);
+}
+
+std::size_t watcher::poll_busy(std::vector<watch_event>& out, std::size_t max) {
+  std::lock_guard lock{mu_};
+  if (queue_.empty())
+    signalled_ = false;
+  return take(out, max);
+}
+
+std::size_t watcher::take(std::vector<watch_event>& out, std::size_t max) {
   std::size_t n = std::min(max, queue_.size());
   for (std::size_t i = 0; i < n; ++i) {
     out.push_back(std::move(queue_.front()));

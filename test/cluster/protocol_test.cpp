@@ -467,6 +467,57 @@ TEST_F(ApiServerTest, HeadersFlushBeforeTheFirstEvent) {
   EXPECT_EQ(str(parse(**later), {"object", "metadata", "name"}), "late");
 }
 
+TEST_F(ApiServerTest, PendingEventsShareOneChunkOfWholeLines) {
+  start();
+  const auto rv = st_->resource_version();
+  for (int i = 0; i < 50; ++i)
+    ASSERT_TRUE(
+      st_->create(pods_, "default", pod_json("p" + std::to_string(i))));
+  // Replayed from the history, all 50 are pending when the stream starts.
+  auto wire = raw_exchange(
+    server_->port(),
+    "GET /api/v1/namespaces/default/pods?watch=true&timeoutSeconds=1"
+    "&resourceVersion="
+      + std::to_string(rv)
+      + " HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+  auto body_at = wire.find("\r\n\r\n");
+  ASSERT_NE(body_at, std::string::npos) << wire;
+  EXPECT_NE(wire.find("Transfer-Encoding: chunked"), std::string::npos);
+  std::size_t pos = body_at + 4;
+  std::vector<std::string> chunks;
+  bool terminated = false;
+  while (pos < wire.size()) {
+    auto eol = wire.find("\r\n", pos);
+    ASSERT_NE(eol, std::string::npos);
+    auto size = std::stoul(wire.substr(pos, eol - pos), nullptr, 16);
+    if (size == 0) {
+      terminated = wire.compare(eol, 4, "\r\n\r\n") == 0;
+      break;
+    }
+    ASSERT_LE(eol + 2 + size + 2, wire.size());
+    chunks.push_back(wire.substr(eol + 2, size));
+    ASSERT_EQ(wire.compare(eol + 2 + size, 2, "\r\n"), 0);
+    pos = eol + 2 + size + 2;
+  }
+  EXPECT_TRUE(terminated) << "the body ends with the last chunk";
+  ASSERT_FALSE(chunks.empty());
+  EXPECT_LT(chunks.size(), 50u) << "pending events are batched";
+  std::vector<std::string> names;
+  for (const auto& c : chunks) {
+    ASSERT_EQ(c.back(), '\n') << "a chunk never splits an event";
+    std::size_t from = 0;
+    for (auto nl = c.find('\n'); nl != std::string::npos;
+         from = nl + 1, nl = c.find('\n', from)) {
+      auto ev = parse(c.substr(from, nl - from));
+      EXPECT_EQ(str(ev, {"type"}), "ADDED");
+      names.push_back(str(ev, {"object", "metadata", "name"}));
+    }
+  }
+  ASSERT_EQ(names.size(), 50u);
+  for (int i = 0; i < 50; ++i)
+    EXPECT_EQ(names[static_cast<std::size_t>(i)], "p" + std::to_string(i));
+}
+
 TEST_F(ApiServerTest, BadRequestsGetStatusBodiesAndNeverCrash) {
   server_config cfg;
   cfg.body_limit = 64 * 1024;
