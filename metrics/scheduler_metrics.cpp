@@ -15,6 +15,11 @@ std::vector<double> rest_latency_buckets() {
   return {0.005, 0.025, 0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 15.0, 30.0, 60.0};
 }
 
+std::uint64_t next_instance_id() noexcept {
+  static std::atomic<std::uint64_t> last{0};
+  return last.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 } // namespace
 
 void scrape_hooks::add(std::function<void()> hook) {
@@ -140,7 +145,8 @@ scheduler_metrics::scheduler_metrics()
     conflicts_total(assume_conflicts.only()), inflight(inflight_cycles.only()),
     preemptions(preemption_attempts.only()), victims(preemption_victims.only()),
     algorithm(algorithm_duration.only()),
-    pod_attempts(pod_scheduling_attempts.only()) {
+    pod_attempts(pod_scheduling_attempts.only()),
+    instance_id(next_instance_id()) {
 }
 
 std::vector<prometheus::MetricFamily> scheduler_metrics::collect() const {

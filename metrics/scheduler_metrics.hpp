@@ -46,6 +46,11 @@ private:
 /// "14", then "15+".
 std::string attempts_label(std::int32_t attempts);
 
+/// Upstream's pluginMetricsSamplePercent: the share of scheduling cycles
+/// whose plugin calls are timed into scheduler_plugin_execution_duration_
+/// seconds. A constant upstream, not a configuration field.
+inline constexpr std::uint32_t default_plugin_sample_percent = 10;
+
 class scheduler_metrics {
 public:
   scheduler_metrics();
@@ -97,6 +102,16 @@ public:
   /// Run before every render.
   scrape_hooks hooks;
 
+  /// Percent of scheduling cycles that time every plugin call (0..100);
+  /// tests set 100 to make every cycle sampled.
+  std::atomic<std::uint32_t> plugin_sample_percent{
+    default_plugin_sample_percent};
+
+  /// Distinct for every instance ever made in this process, so that a
+  /// cache keyed by an instance's address can tell a new instance that
+  /// reuses the address of a destroyed one.
+  const std::uint64_t instance_id;
+
   /// Every family, for the serializer and for tests.
   std::vector<prometheus::MetricFamily> collect() const;
   /// The text exposition format (version 0.0.4) of `collect()`, after
@@ -125,8 +140,9 @@ inline scheduler_metrics* current() noexcept {
 }
 
 /// Samples an actor's mailbox length into tessera_actor_mailbox_size{actor}
-/// every `every`-th call (reading a CAF mailbox costs a little; the gauge
-/// needs no more). One per actor, used only from that actor.
+/// on the first call and then every `every`-th call (reading a CAF mailbox
+/// costs a little; the gauge needs no more). One per actor, used only from
+/// that actor.
 class mailbox_sampler {
 public:
   explicit mailbox_sampler(std::string actor, unsigned every = 64)
@@ -134,7 +150,7 @@ public:
   }
   /// `read()` returns the mailbox length; called only when sampling.
   template <class Read> void sample(Read&& read) {
-    if (++calls_ % every_ != 0)
+    if (calls_++ % every_ != 0)
       return;
     auto* m = current();
     if (m == nullptr)
@@ -152,6 +168,32 @@ private:
   unsigned calls_ = 0;
   scheduler_metrics* owner_ = nullptr;
   gauge* gauge_ = nullptr;
+};
+
+/// Series of one family resolved once per small integer key (say,
+/// extension point x status code x profile) and per installed instance, so
+/// a recording site pays an array index and an atomic add instead of a
+/// family lookup (a lock and a map). One per actor, used only from it.
+template <class Series> class series_cache {
+public:
+  /// The series for `key` in `m`; `resolve(m)` finds it the first time.
+  template <class Resolve>
+  Series& get(scheduler_metrics& m, std::size_t key, Resolve&& resolve) {
+    if (m.instance_id != owner_id_) {
+      owner_id_ = m.instance_id;
+      series_.assign(series_.size(), nullptr);
+    }
+    if (key >= series_.size())
+      series_.resize(key + 1, nullptr);
+    Series*& s = series_[key];
+    if (s == nullptr)
+      s = &resolve(m);
+    return *s;
+  }
+
+private:
+  std::uint64_t owner_id_ = 0; // instance ids start at 1
+  std::vector<Series*> series_;
 };
 
 /// Seconds since `start` on the steady clock, for durations.

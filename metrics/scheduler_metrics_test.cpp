@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <map>
+#include <memory>
 #include <regex>
 #include <sstream>
 
@@ -245,6 +246,43 @@ TEST(mailbox_sampler, samples_every_nth_call_into_the_installed_instance) {
   EXPECT_EQ(b.actor_mailbox_size.with({"queue"}).value(), 30);
   EXPECT_EQ(a.actor_mailbox_size.with({"queue"}).value(), 20);
   install(nullptr);
+}
+
+TEST(series_cache, resolves_each_key_once_per_instance) {
+  scheduler_metrics a, b;
+  series_cache<histogram> cache;
+  int lookups = 0;
+  auto resolve_point = [&](const char* point) {
+    return [&lookups, point](scheduler_metrics& m) -> histogram& {
+      ++lookups;
+      return m.extension_point_duration.with({point, "Success", "p"});
+    };
+  };
+  for (int i = 0; i < 3; ++i) {
+    cache.get(a, 0, resolve_point("PreFilter")).observe(0.001);
+    cache.get(a, 5, resolve_point("Filter")).observe(0.001);
+  }
+  EXPECT_EQ(lookups, 2);
+  EXPECT_EQ(
+    a.extension_point_duration.with({"PreFilter", "Success", "p"}).count(), 3u);
+  EXPECT_EQ(a.extension_point_duration.with({"Filter", "Success", "p"}).count(),
+            3u);
+  // Another instance: resolved again, into that instance only.
+  cache.get(b, 0, resolve_point("PreFilter")).observe(0.001);
+  EXPECT_EQ(lookups, 3);
+  EXPECT_EQ(
+    b.extension_point_duration.with({"PreFilter", "Success", "p"}).count(), 1u);
+  EXPECT_EQ(
+    a.extension_point_duration.with({"PreFilter", "Success", "p"}).count(), 3u);
+}
+
+TEST(scheduler_metrics, instance_ids_are_distinct) {
+  auto first = std::make_unique<scheduler_metrics>();
+  std::uint64_t id = first->instance_id;
+  first.reset();
+  scheduler_metrics second;
+  EXPECT_NE(second.instance_id, id);
+  EXPECT_NE(second.instance_id, 0u);
 }
 
 TEST(scheduler_metrics, install_and_current) {

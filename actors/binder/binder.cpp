@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/behaviors.hpp"
+#include "metrics/scheduler_metrics.hpp"
 
 #include <caf/all.hpp>
 
@@ -18,7 +19,12 @@ struct binder_cell : binder_ports {
   cache_actor cache_handle;
   queue_actor queue_handle;
   std::unique_ptr<binder_state> state;
+  /// tessera_actor_mailbox_size{actor="binder"}.
+  metrics::mailbox_sampler mailbox{"binder"};
 
+  void sample_mailbox() {
+    mailbox.sample([this] { return self->mailbox().size(); });
+  }
   void start_bind(std::uint64_t id, const model::pod_ptr& pod,
                   model::symbol node) override {
     auto me = caf::actor_cast<binder_actor>(self);
@@ -52,10 +58,12 @@ binder(binder_actor::stateful_pointer<binder_cell> self, binder_config cfg,
   cell.state = std::make_unique<binder_state>(cfg, cell);
   return {
     [self](bind_atom, const bind_request_ptr& req) {
+      self->state.sample_mailbox();
       self->state.state->on_request(req);
     },
     [self](bind_done_atom, std::uint64_t id, std::uint8_t code,
            const std::string& message) {
+      self->state.sample_mailbox();
       error err{static_cast<ec>(code), message};
       self->state.state->on_done(id, err);
     },

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/behaviors.hpp"
+#include "metrics/scheduler_metrics.hpp"
 
 #include <caf/all.hpp>
 
@@ -20,12 +21,23 @@ struct coordinator_cell : coordinator_ports {
   queue_actor queue_handle;
   binder_actor binder_handle;
   std::unique_ptr<coordinator_state> state;
+  /// tessera_actor_mailbox_size{actor="coordinator"}: sampled on messages
+  /// and on replies (most of what the coordinator handles).
+  metrics::mailbox_sampler mailbox{"coordinator"};
+
+  void sample_mailbox() {
+    mailbox.sample([this] { return self->mailbox().size(); });
+  }
 
   template <class Atom, class Handle, class Request, class Reply>
   void ask(const Handle& to, Request req, reply<Reply> done) {
     self->request(to, caf::infinite, Atom::value, std::move(req))
-      .then([done](const std::shared_ptr<const Reply>& r) { done(r); },
-            [done](caf::error&) { done(nullptr); });
+      .then(
+        [this, done](const std::shared_ptr<const Reply>& r) {
+          sample_mailbox();
+          done(r);
+        },
+        [done](caf::error&) { done(nullptr); });
   }
 
   void scan(std::uint32_t s, scan_request_ptr req,
@@ -80,9 +92,11 @@ coordinator(coordinator_actor::stateful_pointer<coordinator_cell> self,
   cell.state->start();
   return {
     [self](view_atom, const cluster_view_ptr& v) {
+      self->state.sample_mailbox();
       self->state.state->on_view(v);
     },
     [self](work_atom, const work_batch_ptr& batch) {
+      self->state.sample_mailbox();
       self->state.state->on_work(*batch);
     },
   };

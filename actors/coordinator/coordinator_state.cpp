@@ -3,6 +3,8 @@
 #include "actors/coordinator/coordinator_state.hpp"
 
 #include <algorithm>
+#include <cassert>
+#include <iterator>
 #include <numeric>
 
 #include "actors/cache/cache_state.hpp"
@@ -13,15 +15,12 @@ namespace tessera::actors {
 
 namespace {
 
-// Metrics (issue #9): scheduler_framework_extension_point_duration_seconds.
-void observe_extension_point(std::string_view point, plugins::code code,
-                             const plugins::profile& prof,
-                             std::chrono::steady_clock::time_point began) {
-  if (auto* m = metrics::current())
-    m->extension_point_duration
-      .with({point, plugins::to_string(code), prof.scheduler_name()})
-      .observe(metrics::seconds_since(began));
-}
+// The extension points whose durations the coordinator observes, and the
+// number of status codes (series cache keys).
+constexpr std::string_view observed_points[]
+  = {"PreFilter", "Filter", "PostFilter"};
+constexpr std::size_t status_codes
+  = static_cast<std::size_t>(plugins::code::pending) + 1;
 
 const model::symbol& preemption_not_helpful() {
   static const model::symbol s{"Preemption is not helpful for scheduling"};
@@ -165,6 +164,43 @@ coordinator_state::cycle* coordinator_state::find(std::uint64_t id) {
   return it == cycles_.end() ? nullptr : it->second.get();
 }
 
+std::size_t
+coordinator_state::profile_index(const plugins::profile& prof) const {
+  for (std::size_t i = 0; i < profiles_.size(); ++i)
+    if (profiles_[i].get() == &prof)
+      return i;
+  // A sampled cycle's timed copy carries its profile's name.
+  for (std::size_t i = 0; i < profiles_.size(); ++i)
+    if (profiles_[i]->scheduler_name() == prof.scheduler_name())
+      return i;
+  return profiles_.size();
+}
+
+// Metrics (issue #9): scheduler_framework_extension_point_duration_seconds.
+void coordinator_state::observe_extension_point(
+  std::string_view point, plugins::code code, const plugins::profile& prof,
+  std::chrono::steady_clock::time_point began) {
+  auto* m = metrics::current();
+  if (m == nullptr)
+    return;
+  std::size_t point_index = 0;
+  while (point_index + 1 < std::size(observed_points)
+         && observed_points[point_index] != point)
+    ++point_index;
+  assert(observed_points[point_index] == point && "unobserved point");
+  std::size_t key
+    = (profile_index(prof) * std::size(observed_points) + point_index)
+        * status_codes
+      + static_cast<std::size_t>(code);
+  extension_point_series_
+    .get(*m, key,
+         [&](metrics::scheduler_metrics& into) -> metrics::histogram& {
+           return into.extension_point_duration.with(
+             {point, plugins::to_string(code), prof.scheduler_name()});
+         })
+    .observe(metrics::seconds_since(began));
+}
+
 const plugins::profile*
 coordinator_state::profile_for(const model::pod& p) const {
   for (const auto& prof : profiles_)
@@ -233,6 +269,9 @@ void coordinator_state::begin(queued_pod_info item) {
   for (const auto& prof : profiles_)
     if (prof.get() == c.prof)
       c.prof_ptr = prof;
+  // A sampled cycle runs with the timed copy of its profile (metrics).
+  c.prof_ptr = plugin_sampler_.for_cycle(std::move(c.prof_ptr));
+  c.prof = c.prof_ptr.get();
   TLOG_V(3, "attempting to schedule pod", "pod", p.key());
   c.generations.assign(cfg_.shards, 0);
   if (!c.view || total_nodes() == 0) {
@@ -861,9 +900,20 @@ void coordinator_state::finish(cycle& c, std::shared_ptr<cycle_outcome> out) {
       m->conflicts_total.inc();
     if (result != nullptr) {
       const std::string& profile = c.prof->scheduler_name();
+      std::size_t key
+        = profile_index(*c.prof) * 4 + static_cast<std::size_t>(out->type);
       if (out->type != kind::assumed)
-        m->schedule_attempts.with({result, profile}).inc();
-      m->attempt_duration.with({result, profile})
+        attempt_series_
+          .get(*m, key,
+               [&](metrics::scheduler_metrics& into) -> metrics::counter& {
+                 return into.schedule_attempts.with({result, profile});
+               })
+          .inc();
+      attempt_duration_series_
+        .get(*m, key,
+             [&](metrics::scheduler_metrics& into) -> metrics::histogram& {
+               return into.attempt_duration.with({result, profile});
+             })
         .observe(metrics::seconds_since(c.began));
     }
   }

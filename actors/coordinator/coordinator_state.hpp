@@ -28,18 +28,22 @@
 /// flight, so it cannot starve).
 #pragma once
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <random>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 #include "actors/messages.hpp"
 #include "actors/sink.hpp"
+#include "metrics/scheduler_metrics.hpp"
 #include "plugins/framework/cycle.hpp"
+#include "plugins/framework/plugin_metrics.hpp"
 
 namespace tessera::actors {
 
@@ -128,6 +132,13 @@ private:
          std::vector<std::shared_ptr<const Reply>> cycle::*replies,
          void (coordinator_state::*next)(cycle&));
   const plugins::profile* profile_for(const model::pod& p) const;
+  /// Metrics: scheduler_framework_extension_point_duration_seconds.
+  void observe_extension_point(std::string_view point, plugins::code code,
+                               const plugins::profile& prof,
+                               std::chrono::steady_clock::time_point began);
+  /// Index of `prof` (or of the profile it is a timed copy of) in
+  /// profiles_, for the metric series caches.
+  std::size_t profile_index(const plugins::profile& prof) const;
   std::size_t total_nodes() const;
   std::uint32_t shard_of(model::symbol node) const;
 
@@ -151,6 +162,14 @@ private:
   /// Per shard: the generation a shard must have reached before it serves
   /// the next cycle (the latest assume on one of its nodes).
   std::vector<std::uint64_t> required_generation_;
+  /// Which cycles time their plugins (metrics; its own generator, so that
+  /// metrics never change placements).
+  plugins::plugin_metrics_sampler plugin_sampler_{cfg_.seed};
+  /// Labelled series resolved once per (profile, labels) and metrics
+  /// instance, so that recording is one atomic add per observation.
+  metrics::series_cache<metrics::histogram> extension_point_series_;
+  metrics::series_cache<metrics::histogram> attempt_duration_series_;
+  metrics::series_cache<metrics::counter> attempt_series_;
 };
 
 } // namespace tessera::actors

@@ -68,8 +68,12 @@ queue_state::queue_state(queue_config cfg, const clock& c,
   for (const auto& prof : profiles_) {
     profile_index idx;
     idx.prof = prof.get();
-    for (std::size_t i = 0; i < prof->plugins().size(); ++i)
-      idx.plugin_bit.emplace(std::string{prof->plugins()[i]->name()}, i);
+    for (std::size_t i = 0; i < prof->plugins().size(); ++i) {
+      idx.plugin_names.emplace_back(prof->plugins()[i]->name());
+      idx.plugin_bit.emplace(idx.plugin_names.back(), i);
+    }
+    idx.unschedulable.assign(idx.plugin_names.size(), 0);
+    idx.gauges.assign(idx.plugin_names.size(), nullptr);
     for (const auto& reg : prof->events()) {
       auto bit = idx.plugin_bit.find(reg.plugin);
       if (bit != idx.plugin_bit.end())
@@ -102,6 +106,50 @@ queue_state::index_for(const plugins::profile* prof) const {
   return nullptr;
 }
 
+queue_state::profile_index*
+queue_state::index_for(const plugins::profile* prof) {
+  for (auto& idx : indexes_)
+    if (idx.prof == prof)
+      return &idx;
+  return nullptr;
+}
+
+// Metrics (issue #9): scheduler_unschedulable_pods{plugin, profile}, as
+// upstream: a pod counts under every plugin that rejected it while it is in
+// the unschedulable pool.
+void queue_state::count_unschedulable(const entry& e, std::int64_t delta) {
+  if (e.rejectors.none())
+    return;
+  profile_index* idx = index_for(e.prof);
+  if (idx == nullptr)
+    return;
+  for (std::size_t bit = 0; bit < idx->unschedulable.size(); ++bit)
+    if (e.rejectors.test(bit)) {
+      idx->unschedulable[bit] += delta;
+      publish_unschedulable(*idx, bit);
+    }
+}
+
+void queue_state::publish_unschedulable(profile_index& idx, std::size_t bit) {
+  auto* m = metrics::current();
+  if (m == nullptr)
+    return;
+  if (idx.gauge_owner != m || idx.gauge_owner_id != m->instance_id) {
+    // A new instance: every count it has not seen yet goes to it now.
+    idx.gauge_owner = m;
+    idx.gauge_owner_id = m->instance_id;
+    std::fill(idx.gauges.begin(), idx.gauges.end(), nullptr);
+    for (std::size_t b = 0; b < idx.unschedulable.size(); ++b)
+      if (b != bit && idx.unschedulable[b] != 0)
+        publish_unschedulable(idx, b);
+  }
+  metrics::gauge*& g = idx.gauges[bit];
+  if (g == nullptr)
+    g = &m->unschedulable_pods.with(
+      {idx.plugin_names[bit], idx.prof->scheduler_name()});
+  g->set(static_cast<double>(idx.unschedulable[bit]));
+}
+
 // ------------------------------------------------------------ placement
 
 void queue_state::detach(entry& e) {
@@ -114,6 +162,7 @@ void queue_state::detach(entry& e) {
       break;
     case where::unschedulable:
       unschedulable_.erase(&e);
+      count_unschedulable(e, -1);
       break;
     case where::gated:
       --gated_;
@@ -474,6 +523,7 @@ void queue_state::on_outcome(const cycle_outcome& out) {
         e.at = where::unschedulable;
         e.parked_at = clock_.now();
         unschedulable_.insert(&e);
+        count_unschedulable(e, 1);
       }
       count_incoming(e.at == where::unschedulable ? "unschedulable"
                      : e.at == where::backoff     ? "backoff"

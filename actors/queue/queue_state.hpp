@@ -37,6 +37,11 @@
 #include "plugins/framework/profile.hpp"
 #include "support/clock.hpp"
 
+namespace tessera::metrics {
+class gauge;
+class scheduler_metrics;
+} // namespace tessera::metrics
+
 namespace tessera::actors {
 
 struct queue_config {
@@ -154,10 +159,24 @@ private:
     const plugins::profile* prof = nullptr;
     std::vector<registered> events;
     std::unordered_map<std::string, std::size_t> plugin_bit;
+    /// Plugin names by bit.
+    std::vector<std::string> plugin_names;
+    /// Pods in the unschedulable pool that each plugin rejected, by bit
+    /// (scheduler_unschedulable_pods{plugin, profile}).
+    std::vector<std::int64_t> unschedulable;
+    /// Their gauges in `gauge_owner` (resolved when first set).
+    std::vector<metrics::gauge*> gauges;
+    const metrics::scheduler_metrics* gauge_owner = nullptr;
+    std::uint64_t gauge_owner_id = 0;
   };
 
   const plugins::profile* profile_for(const model::pod& p) const;
   const profile_index* index_for(const plugins::profile* prof) const;
+  profile_index* index_for(const plugins::profile* prof);
+  /// Enters (`delta` 1) or leaves (-1) the unschedulable pool: counts `e`
+  /// under each plugin that rejected it and publishes the counts.
+  void count_unschedulable(const entry& e, std::int64_t delta);
+  void publish_unschedulable(profile_index& idx, std::size_t bit);
   void admit(entry& e);
   void to_active(entry& e);
   void to_backoff_or_active(entry& e);

@@ -3,10 +3,13 @@
 #include "actors/cache/cache_state.hpp"
 #include "actors/queue/queue_state.hpp"
 #include "config/scheduler_config.hpp"
+#include "metrics/scheduler_metrics.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
 
 #include <gtest/gtest.h>
+
+#include <functional>
 
 namespace tessera::actors {
 namespace {
@@ -466,6 +469,105 @@ TEST_F(queue_state_test, OneShotPreemptorWhoseVictimsWentFirst) {
   q.on_outcome(*o);
   EXPECT_EQ(q.stats().waiting_for_victims, 0u);
   EXPECT_EQ(pop_name(q), "p");
+}
+
+// scheduler_unschedulable_pods{plugin, profile}: a parked pod counts under
+// every plugin that rejected it, and stops counting however it leaves the
+// pool (an event moves it, it is deleted, updated, or flushed as a
+// leftover); a pod that was never parked never counts.
+TEST_F(queue_state_test, UnschedulablePodsGaugeFollowsThePool) {
+  using leave_fn = std::function<void(queue_state&, const model::pod_ptr&)>;
+  struct test_case {
+    std::string name;
+    leave_fn leave;
+  };
+  const std::vector<test_case> cases{
+    {"deleted", [](queue_state& q, const model::pod_ptr& p) { q.remove(*p); }},
+    {"moved by a node event",
+     [](queue_state& q, const model::pod_ptr&) {
+       node_added(
+         q, test::make_node("big").cpu("8").memory("32Gi").pods(110).build());
+     }},
+    {"updated",
+     [](queue_state& q, const model::pod_ptr& p) {
+       auto changed = std::make_shared<model::pod>(*p);
+       changed->labels.set(model::symbol{"app"}, model::symbol{"web"});
+       q.update(p, changed);
+     }},
+    {"leftover flush",
+     [this](queue_state& q, const model::pod_ptr&) {
+       clock_.advance(4min);
+       q.flush(clock_.now());
+     }},
+  };
+  const std::string profile = default_profile()->scheduler_name();
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    metrics::scheduler_metrics m;
+    metrics::install(&m);
+    auto gauge = [&](const std::string& plugin) {
+      return m.unschedulable_pods.with({plugin, profile}).value();
+    };
+    auto q = make();
+    // p: rejected by two plugins; o: by NodeAffinity only (it needs a gold
+    // node, so a plain big node does not move it); s: scheduled.
+    auto p = test::make_pod("p").cpu("2").build();
+    auto o = test::make_pod("o")
+               .cpu("2")
+               .required_node_affinity("tier", "In", {"gold"})
+               .build();
+    auto s = test::make_pod("s").cpu("1").build();
+    q.add(p);
+    q.add(o);
+    q.add(s);
+    ASSERT_EQ(pop_name(q), "p");
+    q.on_outcome(
+      *outcome(p, kind::unschedulable, {"NodeResourcesFit", "NodeAffinity"}));
+    clock_.advance(1min);
+    ASSERT_EQ(pop_name(q), "o");
+    q.on_outcome(*outcome(o, kind::unschedulable, {"NodeAffinity"}));
+    ASSERT_EQ(pop_name(q), "s");
+    q.on_outcome(*outcome(s, kind::assumed));
+    ASSERT_EQ(q.stats().unschedulable, 2u);
+    EXPECT_EQ(gauge("NodeResourcesFit"), 1);
+    EXPECT_EQ(gauge("NodeAffinity"), 2);
+    EXPECT_EQ(gauge("TaintToleration"), 0);
+
+    tc.leave(q, p);
+    ASSERT_EQ(q.stats().unschedulable, 1u);
+    EXPECT_EQ(gauge("NodeResourcesFit"), 0);
+    EXPECT_EQ(gauge("NodeAffinity"), 1);
+    // Scheduled after it left: counted out once, not twice.
+    if (auto next = q.pop(); next && next->pod->name == "p") {
+      q.on_outcome(*outcome(p, kind::assumed));
+      EXPECT_EQ(gauge("NodeResourcesFit"), 0);
+      EXPECT_EQ(gauge("NodeAffinity"), 1);
+    }
+    metrics::install(nullptr);
+  }
+}
+
+// Counts are kept with recording off; an instance installed later receives
+// them all at the next change.
+TEST_F(queue_state_test, UnschedulablePodsGaugeCatchesUpWithANewInstance) {
+  const std::string profile = default_profile()->scheduler_name();
+  auto q = make();
+  auto p = test::make_pod("p").cpu("2").build();
+  auto o = test::make_pod("o").cpu("2").build();
+  q.add(p);
+  q.add(o);
+  ASSERT_EQ(pop_name(q), "p");
+  q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
+  metrics::scheduler_metrics m;
+  EXPECT_EQ(m.unschedulable_pods.with({"NodeResourcesFit", profile}).value(),
+            0);
+  metrics::install(&m);
+  ASSERT_EQ(pop_name(q), "o");
+  q.on_outcome(*outcome(o, kind::unschedulable, {"NodePorts"}));
+  EXPECT_EQ(m.unschedulable_pods.with({"NodeResourcesFit", profile}).value(),
+            1);
+  EXPECT_EQ(m.unschedulable_pods.with({"NodePorts", profile}).value(), 1);
+  metrics::install(nullptr);
 }
 
 } // namespace

@@ -23,7 +23,14 @@ struct shard_cell {
   /// instance.
   metrics::scheduler_metrics* metrics_owner = nullptr;
   metrics::histogram* filter_score = nullptr;
+  /// tessera_actor_mailbox_size{actor="shard-N"}.
+  std::optional<metrics::mailbox_sampler> mailbox;
 };
+
+// Samples the shard's mailbox length (every 64th message).
+void sample_mailbox(shard_actor::stateful_pointer<shard_cell> self) {
+  self->state.mailbox->sample([&] { return self->mailbox().size(); });
+}
 
 // Times one filter_and_score into tessera_shard_filter_score_duration_seconds.
 template <class Work>
@@ -74,28 +81,34 @@ serve_when_current(shard_actor::stateful_pointer<shard_cell> self,
 shard_actor::behavior_type shard(shard_actor::stateful_pointer<shard_cell> self,
                                  std::uint32_t index) {
   self->state.state.emplace(index);
+  self->state.mailbox.emplace("shard-" + std::to_string(index));
   return {
     [self](delta_atom, const shard_delta_ptr& d) {
+      sample_mailbox(self);
       self->state.state->apply(*d);
       drain(self);
     },
     [self](scan_atom,
            const scan_request_ptr& req) -> caf::result<scan_reply_ptr> {
+      sample_mailbox(self);
       return serve_when_current<scan_reply>(
         self, req, [self, req] { return self->state.state->scan(*req); });
     },
     [self, index](filter_atom, const filter_request_ptr& req)
       -> caf::result<filter_reply_ptr> {
+      sample_mailbox(self);
       return serve_when_current<filter_reply>(self, req, [self, req, index] {
         return timed_filter(self->state, index,
                             [&] { return self->state.state->filter(*req); });
       });
     },
     [self](score_atom, const score_request_ptr& req) -> score_reply_ptr {
+      sample_mailbox(self);
       return std::make_shared<const score_reply>(
         self->state.state->score(*req));
     },
     [self](preempt_atom, const preempt_request_ptr& req) -> preempt_reply_ptr {
+      sample_mailbox(self);
       return std::make_shared<const preempt_reply>(
         self->state.state->preempt(*req));
     },

@@ -3,7 +3,10 @@
 #include "plugins/framework/profile.hpp"
 
 #include <algorithm>
+#include <cassert>
 #include <map>
+#include <type_traits>
+#include <unordered_map>
 
 namespace tessera::plugins {
 
@@ -146,6 +149,50 @@ const plugin* profile::find(std::string_view name) const noexcept {
     if (p->name() == name)
       return p.get();
   return nullptr;
+}
+
+std::shared_ptr<const profile>
+profile::with_wrapped_plugins(const plugin_wrapper& wrap) const {
+  auto copy = std::make_shared<profile>(*this);
+  copy->instrumented_ = true;
+  std::unordered_map<const plugin*, plugin*> wrapped;
+  for (auto& p : copy->plugins_) {
+    auto w = wrap(p);
+    w->bind_context({p->slot()});
+    wrapped.emplace(p.get(), w.get());
+    p = std::move(w);
+  }
+  // Each interface pointer moves to the same interface of the wrapper.
+  auto swap = [&](auto*& typed) {
+    if (typed == nullptr)
+      return;
+    using interface = std::remove_cv_t<
+      std::remove_pointer_t<std::remove_reference_t<decltype(typed)>>>;
+    const plugin* original = typed;
+    typed = dynamic_cast<const interface*>(wrapped.at(original));
+    assert(typed != nullptr && "a wrapper lacks an interface of its plugin");
+  };
+  auto swap_all = [&](auto& list) {
+    for (auto*& typed : list)
+      swap(typed);
+  };
+  swap_all(copy->pre_enqueue_);
+  swap(copy->queue_sort_);
+  swap_all(copy->pre_filter_);
+  swap_all(copy->filter_);
+  swap_all(copy->post_filter_);
+  swap_all(copy->pre_score_);
+  for (auto& s : copy->score_) {
+    swap(s.plugin);
+    swap(s.summarizer);
+  }
+  swap_all(copy->reserve_);
+  swap_all(copy->permit_);
+  swap_all(copy->pre_bind_);
+  swap_all(copy->bind_);
+  swap_all(copy->post_bind_);
+  swap_all(copy->scanners_);
+  return copy;
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <span>
 #include <string>
@@ -104,6 +105,22 @@ public:
   /// The plugin named `name`, or nullptr.
   const plugin* find(std::string_view name) const noexcept;
 
+  /// Makes the stand-in for one plugin; it must implement every plugin
+  /// interface the original implements.
+  using plugin_wrapper
+    = std::function<std::shared_ptr<plugin>(const std::shared_ptr<plugin>&)>;
+  /// A copy of this profile whose every plugin is replaced by `wrap(p)`,
+  /// in the same slot and at the same extension points. plugin_metrics
+  /// builds the timed profiles of sampled cycles with it.
+  std::shared_ptr<const profile>
+  with_wrapped_plugins(const plugin_wrapper& wrap) const;
+  /// True on a with_wrapped_plugins copy: a fast path that reaches plugins
+  /// other than through their virtual interfaces must take the generic
+  /// path for such a profile, or the wrappers never see the calls.
+  bool instrumented() const noexcept {
+    return instrumented_;
+  }
+
   /// Runs the filter chain on one node: the first non-success status, with
   /// the plugin name set; Success when all pass. Plugins skipped by PreFilter
   /// do not run. With `node_local_only`, cross-node filters are left out.
@@ -166,6 +183,7 @@ private:
   std::vector<const post_bind_plugin*> post_bind_;
   std::vector<const node_scanner*> scanners_;
   std::vector<registered_event> events_;
+  bool instrumented_ = false;
 };
 
 using profile_ptr = std::shared_ptr<const profile>;

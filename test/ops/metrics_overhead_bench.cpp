@@ -6,12 +6,15 @@
 // 32Gi, 110 pods) and 5,000 pods of 100m / 500Mi, all of which fit — with
 // metrics off (nothing installed: each recording site is one relaxed load)
 // and on (a scheduler_metrics installed, recorded into, and rendered once
-// per iteration as a scrape would).
+// per iteration as a scrape would), the latter with and without the
+// sampled plugin timing.
 //
 //   build-ops-rel/bin/ops_metrics_overhead_bench --benchmark_repetitions=5
 //
 // OPS_BENCH_SCALE=<percent> scales nodes and pods for a quick look.
 #include "metrics/scheduler_metrics.hpp"
+#include "plugins/framework/cycle.hpp"
+#include "plugins/framework/plugin_metrics.hpp"
 #include "test/pipeline/pipeline_runner.hpp"
 #include "test/support/builders.hpp"
 
@@ -44,10 +47,14 @@ std::vector<model::object> plain_workload() {
   return out;
 }
 
-// Args: metrics on (1) / off (0), shards, max inflight cycles.
+// Args: metrics off (0), on (1: upstream's 10 % of cycles time their
+// plugins), on without plugin timing (2: plugin_sample_percent 0, to tell
+// the sampled plugin timing apart from the rest); shards; max inflight
+// cycles.
 void pipeline_with_metrics(benchmark::State& state) {
   static const auto objects = plain_workload();
   bool on = state.range(0) != 0;
+  bool plugin_timing = state.range(0) == 1;
   pipeline_test::pipeline_options opts;
   opts.shards = static_cast<std::size_t>(state.range(1));
   opts.inflight = static_cast<std::size_t>(state.range(2));
@@ -57,6 +64,8 @@ void pipeline_with_metrics(benchmark::State& state) {
   double seconds = 0;
   for (auto _ : state) {
     metrics::scheduler_metrics m;
+    if (!plugin_timing)
+      m.plugin_sample_percent = 0;
     if (on)
       metrics::install(&m);
     auto run = pipeline_test::run_pipeline(objects, prof, opts);
@@ -127,12 +136,51 @@ void render_scrape(benchmark::State& state) {
 }
 BENCHMARK(render_scrape)->Unit(benchmark::kMicrosecond);
 
+// One shard's Filter + local Score pass over 1,000 nodes (all feasible,
+// no quota) with the profile as it is (0: every unsampled cycle, metrics
+// on or off) and with its timed copy (1: a sampled cycle, every plugin
+// call timed and observed).
+void filter_and_score_pass(benchmark::State& state) {
+  bool timed = state.range(0) != 0;
+  std::vector<model::node_info_ptr> nodes;
+  for (int i = 0; i < 1000; ++i)
+    nodes.push_back(
+      test::make_node_info_ptr(test::make_node("node-" + std::to_string(i))
+                                 .cpu("4")
+                                 .memory("32Gi")
+                                 .pods(110)
+                                 .zone("zone-" + std::to_string(i % 3))
+                                 .build()));
+  plugins::cluster_context cluster;
+  cluster.node_count = 1000;
+  auto pod = test::make_pod("p").cpu("100m").memory("500Mi").build();
+  metrics::scheduler_metrics m;
+  metrics::install(&m);
+  auto prof = pipeline_test::default_profile();
+  auto run_with = timed ? plugins::make_timed_profile(*prof, m) : prof;
+  auto start = plugins::begin_cycle(*run_with, *pod, cluster);
+  for (auto _ : state) {
+    auto out
+      = plugins::filter_and_score(*run_with, start.state, *pod, nodes, 0, {});
+    benchmark::DoNotOptimize(out.feasible.data());
+  }
+  metrics::install(nullptr);
+  state.SetItemsProcessed(state.iterations() * 1000);
+}
+BENCHMARK(filter_and_score_pass)
+  ->ArgNames({"timed"})
+  ->Arg(0)
+  ->Arg(1)
+  ->Unit(benchmark::kMicrosecond);
+
 BENCHMARK(pipeline_with_metrics)
   ->ArgNames({"metrics", "shards", "inflight"})
   ->Args({0, 1, 1})
   ->Args({1, 1, 1})
+  ->Args({2, 1, 1})
   ->Args({0, 4, 16})
   ->Args({1, 4, 16})
+  ->Args({2, 4, 16})
   ->Unit(benchmark::kMillisecond)
   ->UseRealTime()
   ->Iterations(3);

@@ -11,6 +11,7 @@
 
 #include <map>
 #include <regex>
+#include <set>
 #include <sstream>
 
 namespace tessera {
@@ -80,6 +81,22 @@ struct installed_metrics {
   }
 };
 
+// 3 nodes x 4 cpu, one zone each, and ten pending 1-cpu pods.
+std::vector<model::object> three_nodes_ten_small_pods() {
+  std::vector<model::object> objects;
+  for (int n = 0; n < 3; ++n)
+    objects.emplace_back(make_node("n" + std::to_string(n))
+                           .cpu("4")
+                           .memory("16Gi")
+                           .pods(110)
+                           .zone("z" + std::to_string(n))
+                           .build());
+  for (int i = 0; i < 10; ++i)
+    objects.emplace_back(
+      make_pod("small-" + std::to_string(i)).cpu("1").build());
+  return objects;
+}
+
 TEST(metrics_after_pipeline_run, counts_match_what_happened) {
   struct test_case {
     std::string name;
@@ -90,17 +107,7 @@ TEST(metrics_after_pipeline_run, counts_match_what_happened) {
        std::vector<test_case>{{"one shard", 1, 1}, {"three shards", 3, 4}}) {
     SCOPED_TRACE(tc.name);
     // 3 nodes x 4 cpu: twelve 1-cpu pods fit; 8-cpu pods never do.
-    std::vector<model::object> objects;
-    for (int n = 0; n < 3; ++n)
-      objects.emplace_back(make_node("n" + std::to_string(n))
-                             .cpu("4")
-                             .memory("16Gi")
-                             .pods(110)
-                             .zone("z" + std::to_string(n))
-                             .build());
-    for (int i = 0; i < 10; ++i)
-      objects.emplace_back(
-        make_pod("small-" + std::to_string(i)).cpu("1").build());
+    std::vector<model::object> objects = three_nodes_ten_small_pods();
     for (int i = 0; i < 3; ++i)
       objects.emplace_back(
         make_pod("huge-" + std::to_string(i)).cpu("8").build());
@@ -193,6 +200,147 @@ TEST(metrics_after_pipeline_run, nothing_recorded_when_not_installed) {
   auto samples = parse(idle.render());
   EXPECT_EQ(total(samples, "scheduler_schedule_attempts_total"), 0);
   EXPECT_EQ(total(samples, "scheduler_cache_size"), 0);
+  EXPECT_EQ(total(samples, "scheduler_plugin_execution_duration_seconds_count"),
+            0);
+  EXPECT_EQ(total(samples, "scheduler_unschedulable_pods"), 0);
+  EXPECT_EQ(total(samples, "tessera_actor_mailbox_size"), 0);
+}
+
+// 3 nodes x 4 cpu; ten 1-cpu pods, one 3-cpu pod (together more than the
+// 12 cpu: some pod is rejected where preemption could look for victims) and
+// one 8-cpu pod that never fits (rejected as unresolvable).
+std::vector<model::object> ten_small_one_huge() {
+  std::vector<model::object> objects = three_nodes_ten_small_pods();
+  objects.emplace_back(make_pod("medium").cpu("3").build());
+  objects.emplace_back(make_pod("huge").cpu("8").build());
+  return objects;
+}
+
+// With every cycle sampled, every plugin call of every extension point is
+// observed under its plugin and status.
+TEST(metrics_after_pipeline_run, plugin_durations_when_every_cycle_is_sampled) {
+  for (std::size_t shards : {1u, 3u}) {
+    SCOPED_TRACE(std::to_string(shards) + " shard(s)");
+    installed_metrics im;
+    im.m.plugin_sample_percent = 100;
+    pipeline_test::pipeline_options opts;
+    opts.shards = shards;
+    opts.inflight = shards;
+    auto run = pipeline_test::run_pipeline(
+      ten_small_one_huge(), pipeline_test::default_profile(), opts);
+    ASSERT_TRUE(run.idle);
+    auto samples = parse(im.m.render());
+    const std::string family
+      = "scheduler_plugin_execution_duration_seconds_count";
+    auto count = [&](const std::string& plugin, const std::string& point,
+                     const std::string& status) {
+      return total(
+        samples, family,
+        {{"plugin", plugin}, {"extension_point", point}, {"status", status}});
+    };
+    std::size_t scheduled = 0;
+    for (const auto& r : run.results)
+      if (r.state == actors::memory_cluster::pod_result::status::scheduled)
+        ++scheduled;
+    ASSERT_GT(scheduled, 0u);
+    // Plain pods: PreFilter skips NodeAffinity, NodePorts, ... whose
+    // filters then never run; the others run on every node visited.
+    for (const char* plugin : {"NodeAffinity", "NodePorts"}) {
+      EXPECT_GT(count(plugin, "PreFilter", "Skip"), 0) << plugin;
+      EXPECT_EQ(total(samples, family,
+                      {{"plugin", plugin}, {"extension_point", "Filter"}}),
+                0)
+        << plugin;
+    }
+    for (const char* plugin : {"NodeUnschedulable", "NodeName",
+                               "TaintToleration", "NodeResourcesFit"})
+      EXPECT_GT(count(plugin, "Filter", "Success"), 0) << plugin;
+    // The huge pod fails NodeResourcesFit on every node.
+    EXPECT_GE(
+      count("NodeResourcesFit", "Filter", "UnschedulableAndUnresolvable"), 3);
+    for (const char* plugin :
+         {"TaintToleration", "NodeResourcesFit",
+          "NodeResourcesBalancedAllocation", "ImageLocality"})
+      EXPECT_GT(count(plugin, "Score", "Success"), 0) << plugin;
+    EXPECT_GT(count("TaintToleration", "ScoreExtensionNormalize", "Success"),
+              0);
+    EXPECT_GT(count("NodeResourcesFit", "PreFilter", "Success"), 0);
+    // A resolvable rejection: DefaultPreemption's dry runs find no victims.
+    EXPECT_GT(count("DefaultPreemption", "PostFilter", "Unschedulable"), 0);
+    // One Reserve and one Bind per scheduled pod.
+    EXPECT_EQ(count("DefaultBinder", "Bind", "Success"),
+              static_cast<double>(scheduled));
+    EXPECT_EQ(count("VolumeBinding", "Reserve", "Success"),
+              static_cast<double>(scheduled));
+    // The sum of the durations is positive and every label set is known.
+    EXPECT_GT(total(samples, "scheduler_plugin_execution_duration_seconds_sum"),
+              0);
+    for (const auto& s : samples)
+      if (s.name == family) {
+        EXPECT_EQ(s.labels.size(), 3u);
+        EXPECT_TRUE(s.labels.count("status") == 1) << s.labels.size();
+      }
+  }
+}
+
+// Upstream's 10 %: only some cycles are timed, never more calls than the
+// fully sampled run makes.
+TEST(metrics_after_pipeline_run, plugin_durations_are_sampled_by_default) {
+  auto filter_calls = [](std::uint32_t percent) {
+    installed_metrics im;
+    im.m.plugin_sample_percent = percent;
+    auto run = pipeline_test::run_pipeline(
+      ten_small_one_huge(), pipeline_test::default_profile(), {});
+    EXPECT_TRUE(run.idle);
+    return total(parse(im.m.render()),
+                 "scheduler_plugin_execution_duration_seconds_count",
+                 {{"extension_point", "Filter"}});
+  };
+  double all = filter_calls(100);
+  double some = filter_calls(metrics::default_plugin_sample_percent);
+  EXPECT_GT(all, 0);
+  EXPECT_LT(some, all);
+  EXPECT_EQ(filter_calls(0), 0);
+}
+
+// A pod parked in the unschedulable pool (the queue's normal mode, as in
+// `tessera run`) counts under the plugin that rejected it.
+TEST(metrics_after_pipeline_run, unschedulable_pods_by_plugin) {
+  installed_metrics im;
+  pipeline_test::pipeline_options opts;
+  opts.one_shot = false;
+  auto prof = pipeline_test::default_profile();
+  auto run = pipeline_test::run_pipeline(ten_small_one_huge(), prof, opts);
+  ASSERT_TRUE(run.idle);
+  auto samples = parse(im.m.render());
+  // The 3-cpu and the 8-cpu pods, both rejected by NodeResourcesFit only.
+  EXPECT_EQ(
+    total(samples, "scheduler_pending_pods", {{"queue", "unschedulable"}}), 2);
+  EXPECT_EQ(total(samples, "scheduler_unschedulable_pods",
+                  {{"plugin", "NodeResourcesFit"},
+                   {"profile", prof->scheduler_name()}}),
+            2);
+  EXPECT_EQ(total(samples, "scheduler_unschedulable_pods"), 2);
+}
+
+// Every actor of the pipeline reports its mailbox (sampled from its first
+// message on).
+TEST(metrics_after_pipeline_run, mailbox_sizes_of_every_actor) {
+  installed_metrics im;
+  pipeline_test::pipeline_options opts;
+  opts.shards = 3;
+  auto run = pipeline_test::run_pipeline(
+    ten_small_one_huge(), pipeline_test::default_profile(), opts);
+  ASSERT_TRUE(run.idle);
+  std::set<std::string> actors;
+  for (const auto& s : parse(im.m.render()))
+    if (s.name == "tessera_actor_mailbox_size") {
+      actors.insert(s.labels.at("actor"));
+      EXPECT_GE(s.value, 0);
+    }
+  EXPECT_EQ(actors,
+            (std::set<std::string>{"binder", "cache", "coordinator", "queue",
+                                   "shard-0", "shard-1", "shard-2"}));
 }
 
 } // namespace
