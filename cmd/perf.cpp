@@ -4,6 +4,7 @@
 // reports throughput, latencies, conflicts, CPU and memory.
 #include "cmd/scheduler_setup.hpp"
 #include "cmd/verbs.hpp"
+#include "io/kubeconfig.hpp"
 #include "perf/harness/report.hpp"
 #include "perf/harness/runner.hpp"
 #include "perf/harness/sweep.hpp"
@@ -36,6 +37,7 @@ struct perf_flags {
   std::int64_t seed = 0;
   double qps = 0;
   bool record_events = true;
+  bool fake_kubelet = false;
   int verbosity = 0;
 };
 
@@ -145,6 +147,10 @@ int perf_main(const args& a) {
   flags.add("record-events", f.record_events,
             "write Scheduled/FailedScheduling events, as kube-scheduler "
             "does");
+  flags.add("fake-kubelet", f.fake_kubelet,
+            "embedded targets: run kwok's fake kubelet (bound pods turn "
+            "Running); default: on for embedded-http, off for inprocess "
+            "(upstream's scheduler_perf runs no kubelet)");
   flags.add("v", f.verbosity, "log verbosity");
   flags.allow_positionals(8, "further --sweep axes");
   auto positionals = flags.parse(a);
@@ -184,12 +190,25 @@ int perf_main(const args& a) {
   }
   if (f.external_scheduler && f.kubeconfig.empty())
     return usage_error("--external-scheduler needs --kubeconfig");
+  if (!f.kubeconfig.empty()) {
+    // A bad kubeconfig is a bad file (exit 2), found before any run.
+    io::kubeconfig_options ko;
+    ko.kubeconfig = f.kubeconfig;
+    ko.context = f.context;
+    if (auto rc = io::load_rest_config(ko); !rc)
+      return usage_error(rc.err().message);
+  }
   if (f.threads < 0)
     return usage_error("--threads must not be negative");
   if (f.timeout.count() <= 0)
     return usage_error("--timeout must be positive");
   to.qps = f.qps;
   to.record_events = f.record_events;
+  to.fake_kubelet = flags.was_set("fake-kubelet")
+                      ? f.fake_kubelet
+                      : to.kind == perf::target_kind::embedded_http;
+  if (flags.was_set("fake-kubelet") && !f.kubeconfig.empty())
+    return usage_error("--fake-kubelet applies to the embedded targets only");
   to.seed = static_cast<std::uint64_t>(f.seed);
   if (f.workload_file.empty())
     return usage_error("--workload-file is required");

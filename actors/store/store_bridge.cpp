@@ -12,6 +12,7 @@
 #include <array>
 #include <chrono>
 #include <cstdio>
+#include <deque>
 #include <unordered_map>
 #include <vector>
 
@@ -66,8 +67,19 @@ object_event::kind event_kind(apiserver::event_type t) {
 
 } // namespace
 
+/// A scheduler event waiting for the recorder thread.
+struct queued_event {
+  model::pod_ptr pod;
+  std::string type;
+  std::string reason;
+  std::string action;
+  std::string message;
+};
+
 struct store_bridge::impl {
   impl(apiserver::store& s, store_bridge_config c) : st(s), cfg(std::move(c)) {
+    if (cfg.record_events)
+      recorder = std::thread([this] { record_loop(); });
   }
 
   apiserver::store& st;
@@ -86,13 +98,24 @@ struct store_bridge::impl {
 
   // Counters.
   std::atomic<std::uint64_t> delivered{0};
+  std::atomic<std::uint64_t> deliveries{0};
   std::atomic<std::uint64_t> decode_errors{0};
   std::atomic<std::uint64_t> relists{0};
   std::atomic<std::uint64_t> binds{0};
   std::atomic<std::uint64_t> bind_errors{0};
   std::atomic<std::uint64_t> status_patches{0};
   std::atomic<std::uint64_t> events_recorded{0};
+  std::atomic<std::uint64_t> events_dropped{0};
   std::atomic<std::uint64_t> event_seq{0};
+
+  // Event recorder thread and its queue.
+  std::mutex events_mu;
+  std::condition_variable events_cv;
+  std::deque<queued_event> events_queue;
+  /// Events taken off the queue and not yet written.
+  std::size_t events_writing = 0;
+  bool events_stopping = false;
+  std::thread recorder;
 
   void wake() {
     {
@@ -125,6 +148,7 @@ struct store_bridge::impl {
     if (!r)
       return false;
     delivered += events.size();
+    ++deliveries;
     r->deliver(std::move(events));
     return true;
   }
@@ -277,11 +301,66 @@ struct store_bridge::impl {
 
   // ------------------------------------------------------------- sink
 
-  void record_event(const model::pod& pod, std::string_view type,
+  /// Queues an event for the recorder thread (called on scheduler
+  /// threads: costs a lock and a move).
+  void record_event(const model::pod_ptr& pod, std::string_view type,
                     std::string_view reason, std::string_view action,
-                    std::string_view message) {
+                    std::string message) {
     if (!cfg.record_events)
       return;
+    {
+      std::lock_guard guard{events_mu};
+      if (events_queue.size() >= cfg.max_queued_events) {
+        ++events_dropped;
+        return;
+      }
+      events_queue.push_back({pod, std::string{type}, std::string{reason},
+                              std::string{action}, std::move(message)});
+    }
+    events_cv.notify_one();
+  }
+
+  void record_loop() {
+    std::deque<queued_event> batch;
+    std::unique_lock lock{events_mu};
+    for (;;) {
+      events_cv.wait(lock,
+                     [&] { return events_stopping || !events_queue.empty(); });
+      if (events_queue.empty())
+        return; // stopping, and everything was written
+      batch.swap(events_queue);
+      events_writing = batch.size();
+      lock.unlock();
+      for (const auto& e : batch)
+        write_event(*e.pod, e.type, e.reason, e.action, e.message);
+      batch.clear();
+      lock.lock();
+      events_writing = 0;
+      events_cv.notify_all();
+    }
+  }
+
+  void flush_events() {
+    std::unique_lock lock{events_mu};
+    events_cv.wait(lock, [&] {
+      return (events_queue.empty() && events_writing == 0)
+             || !recorder.joinable();
+    });
+  }
+
+  void stop_recorder() {
+    {
+      std::lock_guard guard{events_mu};
+      events_stopping = true;
+    }
+    events_cv.notify_all();
+    if (recorder.joinable())
+      recorder.join();
+  }
+
+  void write_event(const model::pod& pod, std::string_view type,
+                   std::string_view reason, std::string_view action,
+                   std::string_view message) {
     auto nanos = std::chrono::duration_cast<std::chrono::nanoseconds>(
                    std::chrono::system_clock::now().time_since_epoch())
                    .count();
@@ -334,6 +413,11 @@ store_bridge::store_bridge(apiserver::store& s, store_bridge_config cfg)
 
 store_bridge::~store_bridge() {
   stop();
+  impl_->stop_recorder();
+}
+
+void store_bridge::flush_events() {
+  impl_->flush_events();
 }
 
 void store_bridge::start(receiver r) {
@@ -360,12 +444,18 @@ void store_bridge::stop() {
     std::lock_guard guard{impl_->deliver_mu};
     impl_->r.reset();
   }
-  if (impl_->thread.joinable())
+  if (impl_->thread.joinable()) {
     impl_->thread.join();
+    TLOG_V(1, "store bridge: stopped", "events",
+           std::to_string(impl_->delivered.load()), "deliveries",
+           std::to_string(impl_->deliveries.load()), "relists",
+           std::to_string(impl_->relists.load()));
+  }
   for (auto& k : impl_->kinds)
     if (k.watch)
       k.watch->stop();
   impl_->kinds.clear();
+  impl_->flush_events();
 }
 
 void store_bridge::bind(const model::pod_ptr& pod, model::symbol node,
@@ -388,7 +478,7 @@ void store_bridge::bind(const model::pod_ptr& pod, model::symbol node,
 }
 
 void store_bridge::scheduled(const model::pod_ptr& pod, model::symbol node) {
-  impl_->record_event(*pod, "Normal", "Scheduled", "Binding",
+  impl_->record_event(pod, "Normal", "Scheduled", "Binding",
                       "Successfully assigned " + pod->key() + " to "
                         + std::string{node.view()});
 }
@@ -409,7 +499,7 @@ void store_bridge::unschedulable(const model::pod_ptr& pod,
   }
   body += "}}";
   impl_->patch_status(*pod, body);
-  impl_->record_event(*pod, "Warning", "FailedScheduling", "Scheduling",
+  impl_->record_event(pod, "Warning", "FailedScheduling", "Scheduling",
                       report.message);
 }
 
@@ -431,7 +521,7 @@ void store_bridge::preempt(const model::pod_ptr& victim,
   if (!r && r.err().code != 404)
     TLOG_WARN("store bridge: deleting a victim failed", "pod", victim->key(),
               "error", r.err().message);
-  impl_->record_event(*victim, "Normal", "Preempted", "Preempting",
+  impl_->record_event(victim, "Normal", "Preempted", "Preempting",
                       "Preempted by pod " + preemptor->uid + " on node "
                         + std::string{node.view()});
 }
@@ -443,12 +533,14 @@ void store_bridge::clear_nomination(const model::pod_ptr& pod) {
 store_bridge_stats store_bridge::stats() const {
   store_bridge_stats s;
   s.events_delivered = impl_->delivered.load();
+  s.deliveries = impl_->deliveries.load();
   s.decode_errors = impl_->decode_errors.load();
   s.relists = impl_->relists.load();
   s.binds = impl_->binds.load();
   s.bind_errors = impl_->bind_errors.load();
   s.status_patches = impl_->status_patches.load();
   s.events_recorded = impl_->events_recorded.load();
+  s.events_dropped = impl_->events_dropped.load();
   return s;
 }
 

@@ -17,9 +17,12 @@
 /// Sink side: the writes kube-scheduler sends (apiserver-subset §5) made as
 /// direct store calls on the calling thread — `store::bind` for bindings,
 /// status patches for PodScheduled=False, nominations and the victims'
-/// DisruptionTarget, deletes for victims, and Scheduled / FailedScheduling /
-/// Preempted events when asked to record them. A store call takes the
-/// store's mutex for microseconds; nothing else blocks.
+/// DisruptionTarget, deletes for victims. Scheduled / FailedScheduling /
+/// Preempted events, when asked for, are written by a recorder thread of
+/// the bridge, off the scheduler's threads, as kube-scheduler's event
+/// broadcaster does; `flush_events()` and `stop()` wait until every queued
+/// event is written. A store call takes the store's mutex for
+/// microseconds; nothing else blocks.
 #pragma once
 
 #include "actors/sink.hpp"
@@ -47,24 +50,32 @@ struct store_bridge_config {
   std::string component = "default-scheduler";
   /// Events handed to the pipeline in one delivery at most.
   std::size_t max_batch = 8192;
+  /// Scheduler events waiting for the recorder at most; past it they are
+  /// dropped (and counted), as the event broadcaster's bounded queue does.
+  std::size_t max_queued_events = std::size_t{1} << 20;
 };
 
 /// Counters for tests and the perf harness.
 struct store_bridge_stats {
   std::uint64_t events_delivered = 0;
+  /// Batches handed to the pipeline (each one message to its cache).
+  std::uint64_t deliveries = 0;
   std::uint64_t decode_errors = 0;
   std::uint64_t relists = 0;
   std::uint64_t binds = 0;
   std::uint64_t bind_errors = 0;
   std::uint64_t status_patches = 0;
   std::uint64_t events_recorded = 0;
+  /// Scheduler events dropped because the recorder's queue was full.
+  std::uint64_t events_dropped = 0;
 };
 
 class store_bridge final : public cluster_source, public cluster_sink {
 public:
   /// `s` must outlive the bridge.
   explicit store_bridge(apiserver::store& s, store_bridge_config cfg = {});
-  /// Stops the source thread.
+  /// Stops the source thread and the event recorder (after writing what it
+  /// holds).
   ~store_bridge() override;
   store_bridge(const store_bridge&) = delete;
   store_bridge& operator=(const store_bridge&) = delete;
@@ -82,6 +93,9 @@ public:
   void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
                model::symbol node) override;
   void clear_nomination(const model::pod_ptr& pod) override;
+
+  /// Returns once every event queued so far is written.
+  void flush_events();
 
   store_bridge_stats stats() const;
 

@@ -177,8 +177,40 @@ TEST(store_bridge, sink_writes_what_kube_scheduler_writes) {
     ASSERT_TRUE(st.create(pods(), "default", pod_json("p")));
     store_bridge bridge{st};
     tc.act(bridge, pod_of(st, "p"));
+    bridge.flush_events();
     tc.check(st);
   }
+}
+
+TEST(store_bridge, events_past_the_recorder_queue_are_dropped_and_counted) {
+  apiserver::store st{apiserver::store_config{.seed = 2}};
+  ASSERT_TRUE(st.create(pods(), "default", pod_json("p")));
+  auto got = st.get(pods(), "default", "p");
+  ASSERT_TRUE(got);
+  auto pod = std::get<model::pod_ptr>(*(*got)->to_model());
+  auto count_events = [&] {
+    auto l
+      = st.list(apiserver::primary_resource(apiserver::storage_kind::event),
+                "default", apiserver::list_options{});
+    return l ? l->items.size() : 0u;
+  };
+  {
+    store_bridge full{st, store_bridge_config{.max_queued_events = 0}};
+    full.scheduled(pod, model::symbol{"n1"});
+    full.flush_events();
+    EXPECT_EQ(full.stats().events_dropped, 1u);
+    EXPECT_EQ(full.stats().events_recorded, 0u);
+  }
+  EXPECT_EQ(count_events(), 0u);
+  {
+    store_bridge roomy{st};
+    for (int i = 0; i < 3; ++i)
+      roomy.scheduled(pod, model::symbol{"n1"});
+    roomy.flush_events();
+    EXPECT_EQ(roomy.stats().events_recorded, 3u);
+    EXPECT_EQ(roomy.stats().events_dropped, 0u);
+  }
+  EXPECT_EQ(count_events(), 3u);
 }
 
 TEST(store_bridge, re_lists_after_a_dropped_watch) {
@@ -248,6 +280,10 @@ TEST(store_bridge, the_pipeline_schedules_pods_of_the_store) {
   EXPECT_EQ(bound, static_cast<std::size_t>(count));
   EXPECT_EQ(bridge.stats().binds, static_cast<std::uint64_t>(count));
   EXPECT_EQ(bridge.stats().events_recorded, static_cast<std::uint64_t>(count));
+  // Events reach the pipeline in batches, never more batches than events.
+  auto s = bridge.stats();
+  EXPECT_GE(s.deliveries, 1u);
+  EXPECT_LE(s.deliveries, s.events_delivered);
 }
 
 } // namespace

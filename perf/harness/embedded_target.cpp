@@ -31,9 +31,14 @@ public:
     sc.watch_queue_limit = std::size_t{1} << 22;
     sc.history_size = 1u << 20;
     st_ = std::make_unique<apiserver::store>(sc);
-    apiserver::kwok_config kc;
-    kc.manage_all_nodes = true;
-    kwok_ = std::make_unique<apiserver::kwok_controller>(*st_, kc);
+    // Without the fake kubelet, bound pods stay Pending and a graceful
+    // deletion of a bound pod waits for its grace period, as on upstream's
+    // scheduler_perf cluster (an API server and no kubelet).
+    if (o.fake_kubelet) {
+      apiserver::kwok_config kc;
+      kc.manage_all_nodes = true;
+      kwok_ = std::make_unique<apiserver::kwok_controller>(*st_, kc);
+    }
   }
 
   error start_server() {

@@ -4,15 +4,14 @@
 /// `target`: the cluster a workload runs against and how the scheduler
 /// reaches it.
 ///
-/// | target          | cluster                                   | the harness
-/// writes | the scheduler reads/writes        |
-/// |-----------------|-------------------------------------------|--------------------|-----------------------------------|
-/// | `inprocess`     | embedded store + fake kubelet, this process | store
-/// calls       | store bridge (actors/store)        | | `embedded-http` | the
-/// same, served by `tessera cluster`'s HTTP server on 127.0.0.1 | store calls |
-/// API client over loopback HTTP (actors/api) | | `kubeconfig`    | a real
-/// (kwok) cluster from a kubeconfig   | API client         | API client, or an
-/// external scheduler |
+/// - `inprocess`: the embedded store in this process (fake kubelet off by
+///   default); the harness writes by store calls, the scheduler reads and
+///   writes through the store bridge (actors/store).
+/// - `embedded-http`: the same store with kwok's fake kubelet, served by
+///   `tessera cluster`'s HTTP server on 127.0.0.1; the harness writes by
+///   store calls, the scheduler uses the API client (actors/api).
+/// - `kubeconfig`: a real (kwok) cluster; the harness and the scheduler use
+///   the API client, or an external scheduler does the work.
 ///
 /// The harness creates objects through `create()`; the scheduler's side
 /// (source and sink) is opened separately, after the cluster exists, so
@@ -54,6 +53,11 @@ struct target_options {
   int server_threads = 2;
   /// Write Scheduled / FailedScheduling events.
   bool record_events = true;
+  /// Embedded targets: run kwok's fake kubelet in the cluster (bound pods
+  /// turn Running — one more pod write and watch event each — and
+  /// terminating pods are deleted at once). Off, the cluster is what
+  /// upstream's scheduler_perf runs against: an API server, no kubelet.
+  bool fake_kubelet = true;
   /// Parallel create calls (kubeconfig target).
   int create_workers = 8;
   /// Seed of the embedded store's UIDs and names (0 = random).

@@ -3,6 +3,10 @@
 #include "test/perf/perf_fixture.hpp"
 
 #include "cmd/scheduler_setup.hpp"
+#include "io/apiserver/kwok.hpp"
+#include "io/apiserver/resources.hpp"
+#include "io/apiserver/server.hpp"
+#include "io/apiserver/store.hpp"
 
 #include <gtest/gtest.h>
 
@@ -103,11 +107,78 @@ run_options test_options(target_kind kind) {
   EXPECT_TRUE(setup) << setup.err().message;
   if (setup)
     o.scheduler.profiles = setup->profiles;
+  o.target.fake_kubelet = kind == target_kind::embedded_http;
   o.scheduler.shards = 2;
   o.scheduler.max_inflight_cycles = 4;
   o.scheduler.threads = 2;
   o.scheduler.seed = 7;
+  // Preemptors retry after their victims are gone, through backoff: keep
+  // it at its floor so that the tests stay quick.
+  o.scheduler.initial_backoff = std::chrono::seconds(1);
+  o.scheduler.max_backoff = std::chrono::seconds(1);
   return o;
+}
+
+kubeconfig_cluster::kubeconfig_cluster(const temp_dir& dir) {
+  store_ = std::make_unique<apiserver::store>(apiserver::store_config{});
+  kwok_ = std::make_unique<apiserver::kwok_controller>(
+    *store_, apiserver::kwok_config{});
+  apiserver::server_config cfg;
+  cfg.port = 0;
+  cfg.threads = 2;
+  auto s = apiserver::api_server::start(*store_, cfg);
+  EXPECT_TRUE(s) << s.err().message;
+  if (!s)
+    return;
+  server_ = std::move(*s);
+  kubeconfig_ = dir.write(
+    "kubeconfig",
+    "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+    "    server: "
+      + server_->url()
+      + "\ncontexts:\n- name: x\n  context: {cluster: c, user: u}\n"
+        "current-context: x\nusers:\n- name: u\n  user: {}\n");
+}
+
+kubeconfig_cluster::~kubeconfig_cluster() {
+  if (server_)
+    server_->stop();
+  kwok_.reset();
+}
+
+run_options kubeconfig_cluster::options() const {
+  auto o = test_options(target_kind::kubeconfig);
+  o.target.kubeconfig = kubeconfig_;
+  return o;
+}
+
+std::vector<std::string>
+kubeconfig_cluster::names(apiserver::storage_kind kind) const {
+  std::vector<std::string> out;
+  auto l = store_->list(apiserver::primary_resource(kind), "",
+                        apiserver::list_options{});
+  EXPECT_TRUE(l);
+  if (l)
+    for (const auto& o : l->items)
+      out.push_back(std::string{o->name()});
+  return out;
+}
+
+std::vector<std::string> shipped_test_cases() {
+  return {"SchedulingBasic",
+          "SchedulingPodAntiAffinity",
+          "SchedulingPodAffinity",
+          "SchedulingPreferredPodAntiAffinity",
+          "SchedulingNodeAffinity",
+          "TopologySpreading",
+          "PreferredTopologySpreading",
+          "PreemptionBasic",
+          "Unschedulable",
+          "SchedulingWithMixedChurn"};
+}
+
+std::string shipped_workload_file() {
+  return source_dir() + "/perf/workloads/performance-config.yaml";
 }
 
 std::string source_dir() {

@@ -7,10 +7,19 @@
 /// (generous timeouts, progress off).
 #pragma once
 
+#include "io/apiserver/resources.hpp"
 #include "perf/harness/runner.hpp"
 
 #include <filesystem>
+#include <memory>
 #include <string>
+#include <vector>
+
+namespace tessera::apiserver {
+class api_server;
+class kwok_controller;
+class store;
+} // namespace tessera::apiserver
 
 namespace tessera::perf::testing {
 
@@ -43,8 +52,47 @@ std::string small_workload_text(int nodes, int init, int measured);
 plan only_plan(const std::string& file, const std::string& test_case = "",
                const std::string& workload = "");
 
-/// Default profiles, 2 shards, 4 cycles in flight, a 2-minute op timeout.
+/// Default profiles, 2 shards, 4 cycles in flight, 1 s backoff, a 2-minute
+/// op timeout;
+/// the fake kubelet as `tessera perf` defaults it (off in-process, on over
+/// embedded HTTP).
 run_options test_options(target_kind kind);
+
+/// What the kubeconfig target runs against in tests: an embedded API
+/// server on a loopback port with kwok's fake kubelet (fake nodes only, as
+/// kwok does), and a kubeconfig file in `dir` naming it.
+class kubeconfig_cluster {
+public:
+  explicit kubeconfig_cluster(const temp_dir& dir);
+  ~kubeconfig_cluster();
+  kubeconfig_cluster(const kubeconfig_cluster&) = delete;
+  kubeconfig_cluster& operator=(const kubeconfig_cluster&) = delete;
+
+  /// False when the server did not start (the test has failed).
+  bool up() const {
+    return server_ != nullptr;
+  }
+  apiserver::store& store() {
+    return *store_;
+  }
+  /// test_options for the kubeconfig target naming this cluster.
+  run_options options() const;
+  /// The names of the stored objects of `kind`.
+  std::vector<std::string> names(apiserver::storage_kind kind) const;
+
+private:
+  std::unique_ptr<apiserver::store> store_;
+  std::unique_ptr<apiserver::kwok_controller> kwok_;
+  std::unique_ptr<apiserver::api_server> server_;
+  std::string kubeconfig_;
+};
+
+/// The test cases of perf/workloads/performance-config.yaml (each has a
+/// 5Nodes workload).
+std::vector<std::string> shipped_test_cases();
+
+/// perf/workloads/performance-config.yaml in the source tree.
+std::string shipped_workload_file();
 
 /// The source tree (TESSERA_SOURCE_DIR).
 std::string source_dir();

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-// Small workloads end to end on the in-process and embedded-HTTP targets,
-// and every shipped test case's 5Nodes workload in-process.
+// Small workloads end to end on the in-process and embedded-HTTP targets
+// (the shipped workloads are in shipped_workloads_test.cpp).
 #include "test/perf/perf_fixture.hpp"
 
 #include <gtest/gtest.h>
@@ -79,27 +79,6 @@ TEST(run_plan, reports_a_timeout_with_the_pods_bound_so_far) {
   ASSERT_EQ(out.results.size(), 1u);
   EXPECT_EQ(out.results[0].failure, "timed out: 0 of 3 measured pods bound");
   EXPECT_EQ(out.results[0].bound_pods, 0u);
-}
-
-// The shipped workloads at their CI size: each measured pod is bound.
-TEST(shipped_workloads, every_5nodes_workload_runs_in_process) {
-  std::string file
-    = testing::source_dir() + "/perf/workloads/performance-config.yaml";
-  for (std::string tc :
-       {"SchedulingBasic", "SchedulingPodAntiAffinity", "SchedulingPodAffinity",
-        "SchedulingPreferredPodAntiAffinity", "SchedulingNodeAffinity",
-        "TopologySpreading", "PreferredTopologySpreading", "PreemptionBasic",
-        "Unschedulable", "SchedulingWithMixedChurn"}) {
-    SCOPED_TRACE(tc);
-    auto p = only_plan(file, tc, "5Nodes");
-    ASSERT_FALSE(p.ops.empty());
-    progress quiet{progress_mode::off};
-    auto out = run_plan(p, test_options(target_kind::inprocess), quiet);
-    EXPECT_EQ(out.failure, "");
-    ASSERT_EQ(out.results.size(), 1u);
-    EXPECT_GT(out.results[0].measured_pods, 0u);
-    EXPECT_EQ(out.results[0].bound_pods, out.results[0].measured_pods);
-  }
 }
 
 } // namespace

@@ -1,0 +1,64 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+// `tessera perf`'s flag checks, through the binary: bad flags and files
+// exit 2 naming the problem, before any run.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+namespace {
+
+struct run_result {
+  int status = -1;
+  std::string err;
+};
+
+run_result run_perf(const std::string& args) {
+  std::string err_file = testing::TempDir() + "tessera_perf_verb_stderr.txt";
+  std::string cmd = std::string{TESSERA_BINARY} + " perf --workload-file "
+                    + TESSERA_SOURCE_DIR
+                    + "/perf/workloads/performance-config.yaml " + args
+                    + " >/dev/null 2>" + err_file;
+  int raw = std::system(cmd.c_str());
+  run_result r;
+  r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
+  std::ifstream in{err_file};
+  std::stringstream s;
+  s << in.rdbuf();
+  r.err = s.str();
+  return r;
+}
+
+TEST(perf_verb, a_missing_kubeconfig_file_is_a_usage_error) {
+  auto r = run_perf("--kubeconfig /nonexistent/kubeconfig");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("/nonexistent/kubeconfig"), std::string::npos) << r.err;
+}
+
+TEST(perf_verb, fake_kubelet_applies_to_the_embedded_targets_only) {
+  std::string kubeconfig = testing::TempDir() + "tessera_perf_verb_kubeconfig";
+  std::ofstream{kubeconfig}
+    << "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+       "    server: http://127.0.0.1:1\ncontexts:\n- name: x\n"
+       "  context: {cluster: c, user: u}\ncurrent-context: x\n"
+       "users:\n- name: u\n  user: {}\n";
+  auto r = run_perf("--kubeconfig " + kubeconfig + " --fake-kubelet");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("--fake-kubelet applies to the embedded targets only"),
+            std::string::npos)
+    << r.err;
+}
+
+TEST(perf_verb, an_unknown_target_is_a_usage_error) {
+  auto r = run_perf("--target nowhere");
+  EXPECT_EQ(r.status, 2);
+  EXPECT_NE(r.err.find("\"nowhere\" for \"--target\""), std::string::npos)
+    << r.err;
+}
+
+} // namespace
