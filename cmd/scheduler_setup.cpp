@@ -17,7 +17,7 @@ void knob_flags::add_to(flag_set& flags) {
             "write the effective configuration to this file and exit");
   flags.add("shards", shards, "node shards (default: number of cores)");
   flags.add("max-inflight-cycles", max_inflight_cycles,
-            "scheduling cycles in flight at once (default: 2 x cores)");
+            "scheduling cycles in flight at once (default: 4 x cores)");
   flags.add("bind-concurrency", bind_concurrency,
             "bindings in flight at once (default 64)");
 }
@@ -60,7 +60,7 @@ expected<scheduler_setup> load_scheduler_setup(const knob_flags& flags) {
   setup.max_inflight_cycles =
     knobs.max_inflight_cycles > 0
       ? static_cast<std::size_t>(knobs.max_inflight_cycles)
-      : 2 * cores;
+      : 4 * cores;
   setup.bind_concurrency = knobs.bind_concurrency > 0
                              ? static_cast<std::size_t>(knobs.bind_concurrency)
                              : 64;

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <ctime>
 #include <optional>
 #include <fstream>
 #include <map>
@@ -93,11 +94,19 @@ std::string gates_message(const model::pod& p) {
   return out + "]";
 }
 
+double process_cpu_seconds() {
+  timespec ts{};
+  ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
 // One line for benchmarks: from the pipeline's start (the cache's initial
-// sync included, input decoding excluded) until the queue went idle.
+// sync included, input decoding excluded) until the queue went idle. `cores`
+// is CPU time over wall time in that span: how much of the machine the
+// pipeline kept busy.
 void print_stats(const actors::memory_cluster& cluster,
                  const std::optional<actors::cache_stats>& cache,
-                 std::chrono::steady_clock::duration took,
+                 std::chrono::steady_clock::duration took, double cpu_seconds,
                  const actors::pipeline_config& pc) {
   auto results = cluster.results(); // the pods pending in the input
   std::size_t scheduled = 0;
@@ -107,11 +116,13 @@ void print_stats(const actors::memory_cluster& cluster,
   double seconds = std::chrono::duration<double>(took).count();
   std::fprintf(stderr,
                "stats: shards=%zu inflight=%zu pods=%zu scheduled=%zu "
-               "seconds=%.3f pods_per_s=%.0f conflicts=%s\n",
+               "seconds=%.3f pods_per_s=%.0f conflicts=%s cpu_seconds=%.3f "
+               "cores=%.2f\n",
                pc.shards, pc.max_inflight_cycles, results.size(), scheduled,
                seconds,
                seconds > 0 ? static_cast<double>(scheduled) / seconds : 0.0,
-               cache ? std::to_string(cache->conflicts).c_str() : "unknown");
+               cache ? std::to_string(cache->conflicts).c_str() : "unknown",
+               cpu_seconds, seconds > 0 ? cpu_seconds / seconds : 0.0);
 }
 
 int usage_error(const std::string& message) {
@@ -179,13 +190,15 @@ int simulate_main(const args& a) {
     pc.explain = f.explain;
     pc.queue.one_shot = true;
     auto started = std::chrono::steady_clock::now();
+    double cpu_started = process_cpu_seconds();
     auto p = actors::start_pipeline(sys, pc, setup->profiles, cluster, cluster,
                                     system_clock::instance());
     bool done = actors::wait_until_idle(sys, p, std::chrono::minutes(30));
     if (done && f.stats)
       print_stats(cluster,
                   actors::read_cache_stats(sys, p, std::chrono::seconds(10)),
-                  std::chrono::steady_clock::now() - started, pc);
+                  std::chrono::steady_clock::now() - started,
+                  process_cpu_seconds() - cpu_started, pc);
     actors::stop_pipeline(p, cluster);
     if (!done) {
       std::fprintf(stderr, "tessera simulate: timed out waiting for the "

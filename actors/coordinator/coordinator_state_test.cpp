@@ -156,6 +156,7 @@ public:
   }
   void preempt(std::uint32_t s, preempt_request_ptr req,
                reply<preempt_reply> done) override {
+    log.push_back("preempt " + req->pod->name);
     serve<preempt_reply>(
       s, req, std::move(done),
       [](shard_state& sh, const preempt_request& r) { return sh.preempt(r); },
@@ -387,6 +388,37 @@ TEST(CoordinatorState, PreemptsLowerPriorityPods) {
   ASSERT_EQ(out.victims.size(), 1u);
   EXPECT_EQ(out.victims[0], pod_key(*test::make_pod("low").build()));
   EXPECT_EQ(h.sink_.preempted, std::vector<std::string>{"low for high on n1"});
+}
+
+// The shard's view moves on between a cycle's Filter and its preemption
+// dry run (here one of two low-priority pods goes away by itself): the node
+// now fits with every remaining pod reprieved, so the dry run finds no
+// victim. That is a stale cycle, retried like an assume conflict, not an
+// error and not a preemption.
+TEST(CoordinatorState, ADryRunOnAViewThatMovedOnIsAConflict) {
+  harness h{1, 1};
+  h.add(node("n1", "2"));
+  h.add(test::make_pod("stays").cpu("1").priority(0).node("n1").build());
+  auto low = test::make_pod("low").cpu("1").priority(0).node("n1").build();
+  h.add(low);
+  h.publish();
+  h.work({test::make_pod("high").cpu("1").priority(100).build()});
+  auto queued = [&](const std::string& line) {
+    return std::find(h.log.begin(), h.log.end(), line) != h.log.end();
+  };
+  while (!queued("preempt high") && h.step()) {
+  }
+  ASSERT_TRUE(queued("preempt high")) << "the cycle never reached PostFilter";
+  h.cache_.apply({object_event::kind::deleted, model::object{low}});
+  h.publish();
+  h.run();
+  ASSERT_EQ(h.outcomes.size(), 1u);
+  EXPECT_EQ(h.outcomes[0]->type, kind::conflict);
+  EXPECT_TRUE(h.outcomes[0]->victims.empty());
+  EXPECT_EQ(h.coord_.conflicts(), 1u);
+  EXPECT_TRUE(h.sink_.preempted.empty());
+  EXPECT_TRUE(h.sink_.failures.empty())
+    << "a stale cycle is not a failure: " << h.sink_.failures.front();
 }
 
 TEST(CoordinatorState, AShardThatDoesNotAnswerFailsTheCycle) {

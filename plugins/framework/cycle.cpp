@@ -309,20 +309,28 @@ expected<std::size_t> select_host(const profile& prof,
       table.totals[i] += row[i] * entry.weight;
     }
   }
-  // Uniform choice among the best totals (reservoir sampling).
-  std::size_t chosen = 0;
-  std::size_t ties = 1;
-  for (std::size_t i = 1; i < n; ++i) {
-    if (table.totals[i] > table.totals[chosen]) {
-      chosen = i;
+  return pick_best(table.totals, rng);
+}
+
+std::size_t pick_best(std::span<const std::int64_t> totals,
+                      std::mt19937_64& rng) {
+  // Uniform choice among the best totals with one draw: count the ties, then
+  // take the draw-th. (Reservoir sampling draws once per tie, and on a young
+  // cluster every node ties.)
+  std::int64_t best = totals[0];
+  std::uint64_t ties = 0;
+  for (std::int64_t t : totals) {
+    if (t > best) {
+      best = t;
       ties = 1;
-    } else if (table.totals[i] == table.totals[chosen]) {
+    } else if (t == best) {
       ++ties;
-      if (rng() % ties == 0)
-        chosen = i;
     }
   }
-  return chosen;
+  std::uint64_t skip = ties > 1 ? rng() % ties : 0;
+  for (std::size_t i = 0;; ++i)
+    if (totals[i] == best && skip-- == 0)
+      return i;
 }
 
 } // namespace tessera::plugins

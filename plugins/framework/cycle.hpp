@@ -154,4 +154,9 @@ expected<std::size_t> select_host(const profile& prof,
                                   const model::pod& p, score_table& table,
                                   std::mt19937_64& rng);
 
+/// The index of a uniformly chosen best total (`totals` non-empty); draws
+/// from `rng` only when several totals tie for best.
+std::size_t pick_best(std::span<const std::int64_t> totals,
+                      std::mt19937_64& rng);
+
 } // namespace tessera::plugins

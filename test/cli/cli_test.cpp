@@ -136,6 +136,8 @@ TEST(cli, stats_reports_throughput_on_stderr_only) {
     << with_stats.err;
   EXPECT_NE(with_stats.err.find(" conflicts="), std::string::npos);
   EXPECT_NE(with_stats.err.find(" pods_per_s="), std::string::npos);
+  EXPECT_NE(with_stats.err.find(" cpu_seconds="), std::string::npos);
+  EXPECT_NE(with_stats.err.find(" cores="), std::string::npos);
 }
 
 // Counts the distinct nodes of the Scheduled pods whose name starts with

@@ -379,19 +379,15 @@ reference_scheduler::schedule_one(const model::pod_ptr& pod) {
       totals[i] += row[i].score * w->weight;
     }
   }
-  // selectHost: a uniform pick among the best totals by reservoir sampling.
-  std::size_t best = 0;
-  std::uint64_t ties = 1;
-  for (std::size_t i = 1; i < totals.size(); ++i) {
-    if (totals[i] > totals[best]) {
-      best = i;
-      ties = 1;
-    } else if (totals[i] == totals[best]) {
-      ++ties;
-      if (rng_() % ties == 0)
-        best = i;
-    }
-  }
+  // selectHost: a uniform pick among the best totals — one draw picks which
+  // of the tied nodes, in feasible order, wins.
+  const std::int64_t top = *std::max_element(totals.begin(), totals.end());
+  std::vector<std::size_t> tied;
+  for (std::size_t i = 0; i < totals.size(); ++i)
+    if (totals[i] == top)
+      tied.push_back(i);
+  std::size_t best = tied.size() == 1 ? tied.front()
+                                      : tied[rng_() % tied.size()];
   out.outcome = reference_result::kind::scheduled;
   out.node = std::string{feasible[best]->name().view()};
   for (std::size_t i = 0; i < feasible.size(); ++i)
