@@ -37,6 +37,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "actors/messages.hpp"
@@ -105,6 +106,9 @@ private:
   struct cycle;
 
   void admit(queued_pod_info item);
+  /// A pod that conflicted too often, or whose preemption must be redone
+  /// on a settled view, runs with no other cycle in flight.
+  bool must_run_alone(const queued_pod_info& item) const;
   void begin(queued_pod_info item);
   void scan(cycle& c);
   void after_scans(cycle& c);
@@ -159,6 +163,11 @@ private:
   /// Pods received before the first cluster view.
   std::deque<queued_pod_info> before_view_;
   bool exclusive_ = false;
+  /// Cycles begun so far (a cycle compares it with its own number).
+  std::uint64_t started_ = 0;
+  /// Pods (keys) whose preemption was computed on a view other cycles may
+  /// have changed: their next cycle runs alone.
+  std::unordered_set<std::string> preempt_alone_;
   /// Per shard: the generation a shard must have reached before it serves
   /// the next cycle (the latest assume on one of its nodes).
   std::vector<std::uint64_t> required_generation_;

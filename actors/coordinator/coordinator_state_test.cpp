@@ -421,6 +421,29 @@ TEST(CoordinatorState, ADryRunOnAViewThatMovedOnIsAConflict) {
     << "a stale cycle is not a failure: " << h.sink_.failures.front();
 }
 
+// Two overlapping cycles both find the same victim. Acting on both views
+// would delete it twice and nominate the node twice; instead a preemption
+// from an overlapped cycle is redone alone, where it sees the other's.
+TEST(CoordinatorState, APreemptionFromOverlappedCyclesIsRedoneAlone) {
+  harness h{1, 2};
+  h.add(node("n1", "2"));
+  h.add(test::make_pod("low").cpu("2").priority(0).node("n1").build());
+  h.publish();
+  h.work({test::make_pod("high-a").cpu("2").priority(100).build(),
+          test::make_pod("high-b").cpu("2").priority(100).build()});
+  h.run();
+  EXPECT_TRUE(h.sink_.preempted.empty())
+    << "preempted on an overlapped view: " << h.sink_.preempted.front();
+  ASSERT_EQ(h.outcomes.size(), 2u);
+  for (const auto& o : h.outcomes)
+    EXPECT_EQ(o->type, kind::conflict) << o->pod->name;
+  // Redone alone, one preempts; the other then sees nothing left to take.
+  h.work({test::make_pod("high-a").cpu("2").priority(100).build()});
+  h.run();
+  EXPECT_EQ(h.sink_.preempted,
+            std::vector<std::string>{"low for high-a on n1"});
+}
+
 TEST(CoordinatorState, AShardThatDoesNotAnswerFailsTheCycle) {
   harness h{2, 1};
   h.add(node("n1"));
