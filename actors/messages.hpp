@@ -92,6 +92,9 @@ struct work_batch {
   std::vector<queued_pod_info> pods;
   /// The current nominations, when they changed since the last batch.
   nominations_ptr nominated;
+  /// Outcomes the queue had handled when it sent this batch (their
+  /// nominations are in `nominated` or the coordinator's last copy).
+  std::uint64_t outcomes_handled = 0;
 };
 using work_batch_ptr = std::shared_ptr<const work_batch>;
 

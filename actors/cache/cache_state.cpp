@@ -360,7 +360,10 @@ void cache_state::log_change(change::kind type, const model::pod_ptr& p,
                           : it->second.shard;
   log_.push_back({++generation_, type, p, node, shard});
   while (log_.size() > cfg_.change_log_capacity) {
-    log_floor_ = log_.front().generation;
+    const change& dropped = log_.front();
+    if (dropped.shard >= log_floor_.size())
+      log_floor_.resize(dropped.shard + 1, 0);
+    log_floor_[dropped.shard] = dropped.generation;
     log_.pop_front();
   }
 }
@@ -411,11 +414,12 @@ std::string cache_state::conflict_check(const assume_request& req,
   // be much older (it changes only with affinity counts, budgets, nodes):
   // its one staleness question is answered by the anti-affinity generation
   // below, not by the log.
-  std::uint64_t oldest = ~0ull;
-  for (auto g : req.shard_generations)
-    oldest = std::min(oldest, g);
-  if (!req.shard_generations.empty() && oldest < log_floor_)
-    return "the cycle's view is older than the change log";
+  // Per shard: a shard whose nodes did not change keeps an old generation
+  // while other shards' changes push the log on; it has missed nothing.
+  for (std::size_t s = 0; s < req.shard_generations.size(); ++s)
+    if (s < log_floor_.size() && req.shard_generations[s] < log_floor_[s])
+      return "the cycle's view of shard " + std::to_string(s)
+             + " is older than the change log";
   if (skip_may_change
       && last_new_anti_affinity_generation_ > req.context_generation)
     // A filter skipped because no other pod could matter: a new pod with

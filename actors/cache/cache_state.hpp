@@ -171,8 +171,9 @@ private:
   /// Generation of the last pod with required anti-affinity that was new to
   /// the cache (assumed, or bound without being assumed here).
   std::uint64_t last_new_anti_affinity_generation_ = 0;
-  /// Every change with a generation above this is in log_.
-  std::uint64_t log_floor_ = 0;
+  /// Per shard: every change to the shard's nodes with a generation above
+  /// this is in log_.
+  std::vector<std::uint64_t> log_floor_;
 
   std::vector<queue_input> queue_out_;
 };

@@ -462,6 +462,48 @@ TEST(CacheState, AViewOlderThanTheChangeLogConflicts) {
     << reply.reason;
 }
 
+// Staleness is judged per shard. A shard whose nodes did not change keeps
+// its old generation while the other shard's changes push the bounded log
+// on; it has missed nothing, and a cycle that saw it must be assumable
+// (PreemptionBasic/5000Nodes: every assume conflicted once the log moved
+// past the quiet shard's generation). Changes a shard's view did miss and
+// the log no longer holds still make the cycle stale.
+TEST(CacheState, AQuietShardIsNotStaleWhileTheLogMovesOn) {
+  cache_config cfg;
+  cfg.change_log_capacity = 4;
+  world w{2, cfg};
+  std::string on[2];
+  for (int i = 0; i < 8; ++i) {
+    std::string name = "n" + std::to_string(i);
+    w.add(node(name, "z"));
+    on[w.cache_.shard_of(model::symbol{name})] = name;
+  }
+  w.publish();
+  ASSERT_FALSE(on[0].empty());
+  ASSERT_FALSE(on[1].empty());
+  auto fill = [&](const std::string& prefix, const std::string& where) {
+    for (int i = 0; i < 8; ++i)
+      w.add(test::make_pod(prefix + std::to_string(i))
+              .cpu("10m")
+              .node(where)
+              .build());
+    w.publish();
+  };
+  fill("busy-", on[0]);
+  ASSERT_LT(w.shards_[1].generation(), w.shards_[0].generation() - 4)
+    << "shard 1's view should be older than the log's window";
+  auto fresh = w.assume(w.prepare(test::make_pod("p").cpu("10m").build(),
+                                  on[1]));
+  EXPECT_TRUE(fresh.ok) << fresh.reason;
+  auto missed = w.prepare(test::make_pod("q").cpu("10m").build(), on[0]);
+  fill("late-", on[1]);
+  auto stale = w.assume(missed);
+  EXPECT_FALSE(stale.ok);
+  EXPECT_NE(stale.reason.find("shard 1 is older than the change log"),
+            std::string::npos)
+    << stale.reason;
+}
+
 // The cluster view (context) only changes with affinity counts, budgets,
 // namespaces or nodes: with plain pods it stays as old as the first sync
 // while the change log rolls over. A cycle whose shard views are current

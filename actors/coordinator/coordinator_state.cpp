@@ -132,7 +132,8 @@ coordinator_state::coordinator_state(coordinator_config cfg,
     profiles_(std::move(profiles)),
     ports_(ports),
     rng_(cfg.seed),
-    required_generation_(cfg.shards == 0 ? 1 : cfg.shards, 0) {
+    required_generation_(cfg.shards == 0 ? 1 : cfg.shards, 0),
+    reported_generation_(cfg.shards == 0 ? 1 : cfg.shards, 0) {
   if (cfg_.shards == 0)
     cfg_.shards = 1;
   if (cfg_.max_inflight_cycles == 0)
@@ -158,8 +159,7 @@ void coordinator_state::on_view(cluster_view_ptr view) {
 }
 
 void coordinator_state::on_work(const work_batch& batch) {
-  if (batch.nominated)
-    nominated_ = batch.nominated;
+  nominations_.from_queue(batch.nominated, batch.outcomes_handled);
   for (const auto& item : batch.pods)
     admit(item);
 }
@@ -227,6 +227,16 @@ std::size_t coordinator_state::total_nodes() const {
                          std::size_t{0});
 }
 
+bool coordinator_state::overlapped(const cycle& c) const {
+  return !c.exclusive && (c.began_among_others || started_ > c.started_at);
+}
+
+void coordinator_state::note_generation(std::uint32_t shard,
+                                        std::uint64_t generation) {
+  reported_generation_[shard] =
+    std::max(reported_generation_[shard], generation);
+}
+
 std::uint32_t coordinator_state::shard_of(model::symbol node) const {
   if (view_ && view_->node_shard)
     if (auto it = view_->node_shard->find(node); it != view_->node_shard->end())
@@ -269,7 +279,7 @@ void coordinator_state::begin(queued_pod_info item) {
   if (c.exclusive)
     preempt_alone_.erase(pod_key(*c.item.pod));
   c.view = view_;
-  c.nominated = nominated_;
+  c.nominated = nominations_.current();
   cycles_.emplace(c.id, std::move(owned));
   if (auto* m = metrics::current())
     m->inflight.set(static_cast<double>(cycles_.size()));
@@ -352,6 +362,7 @@ void coordinator_state::after_scans(cycle& c) {
     for (std::uint32_t s = 0; s < cfg_.shards; ++s) {
       per_shard.push_back(c.scans[s]->partials);
       c.generations[s] = c.scans[s]->generation;
+      note_generation(s, c.generations[s]);
     }
     c.scanned = true;
     plugins::status merged = plugins::merge_scans(
@@ -365,9 +376,12 @@ void coordinator_state::after_scans(cycle& c) {
   c.state = std::make_shared<const plugins::cycle_state>(
     std::move(c.start.state));
   model::symbol nominated = c.item.pod->nominated_node_name;
+  // After max_conflicts in a row the pod filters every shard instead: a
+  // probe's assume can keep failing on generations it never refreshed.
   bool probe = !nominated.empty() && c.view->node_shard
                && c.view->node_shard->count(nominated) != 0
-               && (!c.allowed || c.allowed->count(nominated) != 0);
+               && (!c.allowed || c.allowed->count(nominated) != 0)
+               && c.item.conflicts < cfg_.max_conflicts;
   if (probe)
     probe_nominated(c);
   else
@@ -391,8 +405,16 @@ void coordinator_state::probe_nominated(cycle& c) {
     if (c == nullptr)
       return;
     if (r && r->result.error.ok() && !r->result.feasible.empty()) {
-      if (!c->scanned)
+      note_generation(s, r->generation);
+      if (!c->scanned) {
+        // Only shard s was asked. For the others, the newest generation
+        // they reported stands for what a filter there would have seen;
+        // 0 would make the assume replay (or refuse, once the change log
+        // has moved past it) everything since the start.
+        for (std::uint32_t t = 0; t < cfg_.shards; ++t)
+          c->generations[t] = reported_generation_[t];
         c->generations[s] = r->generation;
+      }
       c->evaluated = 1;
       c->table.nodes = r->result.feasible;
       choose(*c, r->result.feasible.front());
@@ -462,6 +484,7 @@ void coordinator_state::after_filter(cycle& c) {
       fail_with_error(c, r->result.error.message());
       return;
     }
+    note_generation(s, r->generation);
     if (!c.scanned)
       c.generations[s] = r->generation;
     c.evaluated += r->result.processed;
@@ -730,6 +753,10 @@ void coordinator_state::dry_run(cycle& c) {
   }
   std::size_t wanted = pf->candidates_wanted(potential);
   std::vector<std::size_t> per_shard = split(wanted, c.potential_per_shard);
+  // An overlapped cycle cannot act on its victims (after_dry_run redoes it
+  // alone); it only needs to know whether some node has any, so each shard
+  // stops at its first candidate instead of computing hundreds.
+  bool only_whether = overlapped(c);
   c.preempts.assign(cfg_.shards, nullptr);
   c.pending = 0;
   for (std::uint32_t s = 0; s < cfg_.shards; ++s)
@@ -743,7 +770,7 @@ void coordinator_state::dry_run(cycle& c) {
     req->cluster = c.view->context;
     req->unresolvable = c.unresolvable;
     req->offset = static_cast<std::size_t>(rng_() % c.potential_per_shard[s]);
-    req->wanted = std::max<std::size_t>(per_shard[s], 1);
+    req->wanted = only_whether ? 1 : std::max<std::size_t>(per_shard[s], 1);
     req->nominated = c.nominated;
     ports_.preempt(
       s, std::move(req),
@@ -831,7 +858,7 @@ void coordinator_state::after_dry_run(cycle& c) {
   // pods/s, against 270 with one). Redo the cycle alone, on a settled view,
   // as a serial scheduler would have run it; pods that find no victim never
   // get here and stay concurrent.
-  if (!c.exclusive && (c.began_among_others || started_ > c.started_at)) {
+  if (overlapped(c)) {
     preempt_alone_.insert(pod_key(*c.item.pod));
     ++conflicts_;
     auto out = std::make_shared<cycle_outcome>();
@@ -847,6 +874,9 @@ void coordinator_state::after_dry_run(cycle& c) {
     // preemptor still waits for it to go.
     if (!v->deleting)
       ports_.sink().preempt(v, c.item.pod, chosen.nominated_node);
+    TLOG_V(2, "preemptor pod preempted victim pod", "preemptor",
+           c.item.pod->key(), "victim", v->key(), "node",
+           chosen.nominated_node.view());
     victims.push_back(pod_key(*v));
   }
   // Lower-priority pods nominated to that node lose their nomination.
@@ -947,6 +977,15 @@ void coordinator_state::finish(cycle& c, std::shared_ptr<cycle_outcome> out) {
         .observe(metrics::seconds_since(c.began));
     }
   }
+  // The queue records nominations from outcomes; cycles that begin before
+  // its next snapshot must see them already, as after a serial cycle.
+  std::uint64_t outcome_number = ++outcomes_sent_;
+  if (out->type == cycle_outcome::kind::unschedulable
+      && !out->nominated_node.empty())
+    nominations_.nominate(out->pod, out->nominated_node, outcome_number);
+  else if (out->type != cycle_outcome::kind::conflict
+           && out->type != cycle_outcome::kind::error)
+    nominations_.drop(out->pod, outcome_number);
   bool was_exclusive = c.exclusive;
   cycles_.erase(c.id); // `c` is gone from here on
   ports_.outcome(std::move(out));

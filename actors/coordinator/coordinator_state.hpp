@@ -40,6 +40,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "actors/coordinator/nomination_view.hpp"
 #include "actors/messages.hpp"
 #include "actors/sink.hpp"
 #include "metrics/scheduler_metrics.hpp"
@@ -145,12 +146,18 @@ private:
   std::size_t profile_index(const plugins::profile& prof) const;
   std::size_t total_nodes() const;
   std::uint32_t shard_of(model::symbol node) const;
+  void note_generation(std::uint32_t shard, std::uint64_t generation);
+  /// Whether another cycle ran during `c` (began before or since it).
+  bool overlapped(const cycle& c) const;
 
   coordinator_config cfg_;
   std::vector<plugins::profile_ptr> profiles_;
   coordinator_ports& ports_;
   cluster_view_ptr view_;
-  nominations_ptr nominated_;
+  /// The queue's nominations with this coordinator's newer ones.
+  nomination_view nominations_;
+  /// Outcomes sent to the queue so far (numbers nominations_' changes).
+  std::uint64_t outcomes_sent_ = 0;
   std::mt19937_64 rng_;
   std::uint64_t next_id_ = 0;
   std::uint64_t conflicts_ = 0;
@@ -171,6 +178,8 @@ private:
   /// Per shard: the generation a shard must have reached before it serves
   /// the next cycle (the latest assume on one of its nodes).
   std::vector<std::uint64_t> required_generation_;
+  /// Per shard: the newest generation it reported in a reply.
+  std::vector<std::uint64_t> reported_generation_;
   /// Which cycles time their plugins (metrics; its own generator, so that
   /// metrics never change placements).
   plugins::plugin_metrics_sampler plugin_sampler_{cfg_.seed};

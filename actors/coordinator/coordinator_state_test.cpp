@@ -62,11 +62,14 @@ public:
 class harness final : public coordinator_ports {
 public:
   harness(std::size_t shards, std::size_t inflight,
-          std::int32_t max_conflicts = 3, std::uint64_t seed = 7)
+          std::int32_t max_conflicts = 3, std::uint64_t seed = 7,
+          std::size_t change_log = 0)
     : cache_(
       [&] {
         cache_config c;
         c.shards = shards;
+        if (change_log != 0)
+          c.change_log_capacity = change_log;
         return c;
       }(),
       clock_),
@@ -442,6 +445,88 @@ TEST(CoordinatorState, APreemptionFromOverlappedCyclesIsRedoneAlone) {
   h.run();
   EXPECT_EQ(h.sink_.preempted,
             std::vector<std::string>{"low for high-a on n1"});
+}
+
+// A preemption nominates the node at once for the coordinator's next
+// cycles, as a serial scheduler's nominator does: the queue's snapshot with
+// the nomination arrives only after it has handled the outcome, and a cycle
+// begun before that must still leave the cleared node to the preemptor.
+TEST(CoordinatorState, ANominationHoldsTheNodeBeforeTheQueueEchoesIt) {
+  harness h{1, 2};
+  h.add(node("n1", "2"));
+  auto low = test::make_pod("low").cpu("2").priority(0).node("n1").build();
+  h.add(low);
+  h.publish();
+  h.work({test::make_pod("high-a").cpu("2").priority(100).build()});
+  h.run();
+  ASSERT_EQ(h.sink_.preempted,
+            std::vector<std::string>{"low for high-a on n1"});
+  ASSERT_EQ(h.outcomes.size(), 1u);
+  EXPECT_EQ(h.outcomes[0]->nominated_node.str(), "n1");
+  // The victim goes; the queue has not answered with its nominations yet.
+  h.cache_.apply({object_event::kind::deleted, model::object{low}});
+  h.publish();
+  h.work({test::make_pod("high-b").cpu("2").priority(100).build()});
+  h.run();
+  EXPECT_TRUE(h.binds.empty()) << "high-b took the node nominated to high-a";
+  ASSERT_NE(h.outcome_of("high-b"), nullptr);
+  EXPECT_EQ(h.outcome_of("high-b")->type, kind::unschedulable);
+  // Once the queue has handled the outcome its snapshot rules again: here
+  // it has no nomination (high-a was deleted meanwhile), so the node is
+  // free for the next pod.
+  work_batch echo;
+  echo.nominated = std::make_shared<const nominations>();
+  echo.outcomes_handled = h.outcomes.size();
+  h.coord_.on_work(echo);
+  h.work({test::make_pod("high-c").cpu("2").priority(100).build()});
+  h.run();
+  ASSERT_EQ(h.binds.size(), 1u);
+  EXPECT_EQ(h.binds[0]->pod->name, "high-c");
+  EXPECT_EQ(h.binds[0]->node.str(), "n1");
+}
+
+// A pod with a nominated node asks only that node's shard. Its assume must
+// not count the other shards as seen at generation 0: once the cache's
+// change log has moved past that, every such assume would conflict, and the
+// pod would retry forever (PreemptionBasic/5000Nodes bound nothing).
+TEST(CoordinatorState, AProbeOfTheNominatedNodeSurvivesAMovedOnChangeLog) {
+  harness h{2, 1, 3, 7, 4};
+  for (int i = 0; i < 8; ++i)
+    h.add(node("n" + std::to_string(i)));
+  h.publish();
+  auto churn = [&](const std::string& prefix) {
+    for (int i = 0; i < 8; ++i)
+      h.add(test::make_pod(prefix + std::to_string(i))
+              .cpu("100m")
+              .node("n" + std::to_string(i))
+              .build());
+    h.publish();
+  };
+  auto nominated = [](const std::string& name) {
+    auto p = test::make_pod(name).cpu("1").priority(100).build();
+    auto copy = std::make_shared<model::pod>(*p);
+    copy->nominated_node_name = model::symbol{"n5"};
+    return model::pod_ptr{std::move(copy)};
+  };
+  churn("old-");
+  // Every shard answers one ordinary cycle after the churn.
+  h.work({test::make_pod("plain").cpu("1").build()});
+  h.run();
+  ASSERT_EQ(h.binds.size(), 1u);
+  h.work({nominated("high")});
+  h.run();
+  ASSERT_NE(h.outcome_of("high"), nullptr);
+  EXPECT_EQ(h.outcome_of("high")->type, kind::assumed);
+  ASSERT_EQ(h.binds.size(), 2u);
+  EXPECT_EQ(h.binds[1]->node.str(), "n5");
+  // More churn and no ordinary cycle: the probe's generations are old now
+  // and its assume may conflict, but after max_conflicts the pod filters
+  // every shard and is placed.
+  churn("new-");
+  h.work({nominated("again")}, 3);
+  h.run();
+  ASSERT_NE(h.outcome_of("again"), nullptr);
+  EXPECT_EQ(h.outcome_of("again")->type, kind::assumed);
 }
 
 TEST(CoordinatorState, AShardThatDoesNotAnswerFailsTheCycle) {
