@@ -34,6 +34,9 @@ void nomination_view::nominate(const model::pod_ptr& pod, model::symbol node,
 }
 
 void nomination_view::drop(const model::pod_ptr& pod, std::uint64_t outcome) {
+  // Called for every assumed pod: no key to build when nothing is nominated.
+  if (own_.empty() && pod->nominated_node_name.empty())
+    return;
   std::string key = pod_key(*pod);
   auto it = own_.find(key);
   // The queue's snapshot names a pod's nomination once its status update

@@ -238,20 +238,16 @@ public:
   status add_pod(cycle_state& state, const model::pod& to_schedule,
                  const model::pod& added,
                  const model::node_info& node) const override {
-    auto began = call_clock::now();
-    status s = pre_filter_->add_pod(state, to_schedule, added, node);
-    timer_.observe(metric_extension_point::pre_filter_add_pod, s.get_code(),
-                   began);
-    return s;
+    return timed(metric_extension_point::pre_filter_add_pod, [&] {
+      return pre_filter_->add_pod(state, to_schedule, added, node);
+    });
   }
   status remove_pod(cycle_state& state, const model::pod& to_schedule,
                     const model::pod& removed,
                     const model::node_info& node) const override {
-    auto began = call_clock::now();
-    status s = pre_filter_->remove_pod(state, to_schedule, removed, node);
-    timer_.observe(metric_extension_point::pre_filter_remove_pod, s.get_code(),
-                   began);
-    return s;
+    return timed(metric_extension_point::pre_filter_remove_pod, [&] {
+      return pre_filter_->remove_pod(state, to_schedule, removed, node);
+    });
   }
 
   // ---- node scans: no upstream extension point, untimed -----------------
@@ -272,10 +268,8 @@ public:
   // ---- Filter -----------------------------------------------------------
   status filter(const cycle_state& state, const model::pod& p,
                 const model::node_info& node) const override {
-    auto began = call_clock::now();
-    status s = filter_->filter(state, p, node);
-    timer_.observe(metric_extension_point::filter, s.get_code(), began);
-    return s;
+    return timed(metric_extension_point::filter,
+                 [&] { return filter_->filter(state, p, node); });
   }
   bool node_local() const noexcept override {
     return filter_->node_local();
@@ -323,10 +317,8 @@ public:
   // ---- PreScore, Score, NormalizeScore ----------------------------------
   status pre_score(cycle_state& state, const model::pod& p,
                    const cluster_context& cluster) const override {
-    auto began = call_clock::now();
-    status s = pre_score_->pre_score(state, p, cluster);
-    timer_.observe(metric_extension_point::pre_score, s.get_code(), began);
-    return s;
+    return timed(metric_extension_point::pre_score,
+                 [&] { return pre_score_->pre_score(state, p, cluster); });
   }
   bool wants_summary(const cycle_state& state) const override {
     return summarizer_->wants_summary(state);
@@ -354,20 +346,15 @@ public:
   }
   status normalize_scores(const cycle_state& state, const model::pod& p,
                           std::span<node_score> scores) const override {
-    auto began = call_clock::now();
-    status s = score_->normalize_scores(state, p, scores);
-    timer_.observe(metric_extension_point::normalize_score, s.get_code(),
-                   began);
-    return s;
+    return timed(metric_extension_point::normalize_score,
+                 [&] { return score_->normalize_scores(state, p, scores); });
   }
 
   // ---- the binding cycle ------------------------------------------------
   status reserve(cycle_state& state, const model::pod& p,
                  model::symbol node) const override {
-    auto began = call_clock::now();
-    status s = reserve_->reserve(state, p, node);
-    timer_.observe(metric_extension_point::reserve, s.get_code(), began);
-    return s;
+    return timed(metric_extension_point::reserve,
+                 [&] { return reserve_->reserve(state, p, node); });
   }
   void unreserve(cycle_state& state, const model::pod& p,
                  model::symbol node) const override {
@@ -377,24 +364,18 @@ public:
   }
   status permit(cycle_state& state, const model::pod& p, model::symbol node,
                 std::int64_t& timeout_ms) const override {
-    auto began = call_clock::now();
-    status s = permit_->permit(state, p, node, timeout_ms);
-    timer_.observe(metric_extension_point::permit, s.get_code(), began);
-    return s;
+    return timed(metric_extension_point::permit,
+                 [&] { return permit_->permit(state, p, node, timeout_ms); });
   }
   status pre_bind(cycle_state& state, const model::pod& p,
                   model::symbol node) const override {
-    auto began = call_clock::now();
-    status s = pre_bind_->pre_bind(state, p, node);
-    timer_.observe(metric_extension_point::pre_bind, s.get_code(), began);
-    return s;
+    return timed(metric_extension_point::pre_bind,
+                 [&] { return pre_bind_->pre_bind(state, p, node); });
   }
   status accepts(const cycle_state& state, const model::pod& p,
                  model::symbol node) const override {
-    auto began = call_clock::now();
-    status s = bind_->accepts(state, p, node);
-    timer_.observe(metric_extension_point::bind, s.get_code(), began);
-    return s;
+    return timed(metric_extension_point::bind,
+                 [&] { return bind_->accepts(state, p, node); });
   }
   void post_bind(const cycle_state& state, const model::pod& p,
                  model::symbol node) const override {
@@ -404,6 +385,15 @@ public:
   }
 
 private:
+  // Times one call whose status is its outcome.
+  template <class Call>
+  status timed(metric_extension_point point, Call&& call) const {
+    auto began = call_clock::now();
+    status s = call();
+    timer_.observe(point, s.get_code(), began);
+    return s;
+  }
+
   template <class Interface> const Interface* as() const {
     return dynamic_cast<const Interface*>(inner_.get());
   }
