@@ -1,7 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include <gtest/gtest.h>
-
 #include <sys/wait.h>
 
 #include <array>
@@ -10,6 +9,7 @@
 #include <set>
 #include <sstream>
 #include <string>
+#include <unistd.h>
 
 namespace {
 
@@ -32,7 +32,9 @@ std::string slurp(const std::string& path) {
 
 // Runs the binary with `args` (a shell-quoted string), capturing both streams.
 run_result run(const std::string& args) {
-  std::string err_file = testing::TempDir() + "tessera_cli_stderr.txt";
+  // One file per process: ctest runs this binary's tests in parallel.
+  std::string err_file = testing::TempDir() + "tessera_cli_stderr_"
+                         + std::to_string(getpid()) + ".txt";
   std::string cmd = std::string{TESSERA_BINARY} + " " + args + " 2>" + err_file;
   run_result r;
   FILE* pipe = popen(cmd.c_str(), "r");
@@ -158,14 +160,16 @@ std::size_t nodes_used(const std::string& text, const std::string& prefix) {
 
 TEST(cli, configuration_files_change_placements) {
   std::string cluster = source("test/cli/packing-cluster.yaml");
-  std::string flags = " -o text --shards 1 --max-inflight-cycles 1 -f " + cluster;
+  std::string flags
+    = " -o text --shards 1 --max-inflight-cycles 1 -f " + cluster;
   auto defaults = run("simulate" + flags);
   ASSERT_EQ(defaults.status, 0) << defaults.err;
   // LeastAllocated spreads the two services over empty nodes.
   EXPECT_EQ(nodes_used(defaults.out, "svc-"), 2u) << defaults.out;
   // No profile handles batch-scheduler by default.
-  EXPECT_NE(defaults.out.find("no profile for schedulerName \"batch-scheduler\""),
-            std::string::npos);
+  EXPECT_NE(
+    defaults.out.find("no profile for schedulerName \"batch-scheduler\""),
+    std::string::npos);
 
   auto packing = run("simulate --config "
                      + source("examples/config/bin-packing.yaml") + flags);
@@ -184,7 +188,8 @@ TEST(cli, write_config_to_writes_both_documents) {
   auto r = run("simulate --write-config-to " + out + " --shards 3");
   ASSERT_EQ(r.status, 0) << r.err;
   std::string written = slurp(out);
-  EXPECT_NE(written.find("kind: KubeSchedulerConfiguration"), std::string::npos);
+  EXPECT_NE(written.find("kind: KubeSchedulerConfiguration"),
+            std::string::npos);
   EXPECT_NE(written.find("kind: TesseraConfiguration"), std::string::npos);
   EXPECT_NE(written.find("shards: 3"), std::string::npos) << written;
   // The written file loads back and schedules.
