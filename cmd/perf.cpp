@@ -5,6 +5,7 @@
 #include "cmd/scheduler_setup.hpp"
 #include "cmd/verbs.hpp"
 #include "io/kubeconfig.hpp"
+#include "metrics/scheduler_metrics.hpp"
 #include "perf/harness/report.hpp"
 #include "perf/harness/runner.hpp"
 #include "perf/harness/sweep.hpp"
@@ -38,6 +39,7 @@ struct perf_flags {
   double qps = 0;
   bool record_events = true;
   bool fake_kubelet = false;
+  bool metrics = true;
   int verbosity = 0;
 };
 
@@ -103,8 +105,30 @@ error write_outputs(const std::string& dir,
     if (auto e = write_file(fs::path{dir} / (stem + "_latency.svg"),
                             perf::render_latency_svg(r)))
       return e;
+    if (!r.metrics_exposition.empty())
+      if (auto e = write_file(fs::path{dir} / (stem + "_metrics.txt"),
+                              r.metrics_exposition))
+        return e;
   }
   return {};
+}
+
+// One workload run, with a scheduler_metrics instance installed for the
+// scheduler to record into when `on` (recording is part of what a
+// production scheduler pays), its exposition kept with the results.
+perf::plan_outcome run_recording_metrics(bool on, const perf::plan& p,
+                                         const perf::run_options& ro,
+                                         perf::progress& show) {
+  if (!on)
+    return perf::run_plan(p, ro, show);
+  metrics::scheduler_metrics recorded;
+  metrics::install(&recorded);
+  auto outcome = perf::run_plan(p, ro, show);
+  metrics::install(nullptr);
+  std::string exposition = recorded.render();
+  for (auto& r : outcome.results)
+    r.metrics_exposition = exposition;
+  return outcome;
 }
 
 } // namespace
@@ -151,6 +175,10 @@ int perf_main(const args& a) {
             "embedded targets: run kwok's fake kubelet (bound pods turn "
             "Running); default: on for embedded-http, off for inprocess "
             "(upstream's scheduler_perf runs no kubelet)");
+  flags.add("metrics", f.metrics,
+            "record the scheduler's Prometheus metrics while it runs, as "
+            "`tessera run` does, and write them to --output-dir; "
+            "--metrics=false measures the scheduler without them");
   flags.add("v", f.verbosity, "log verbosity");
   flags.allow_positionals(8, "further --sweep axes");
   auto positionals = flags.parse(a);
@@ -258,10 +286,10 @@ int perf_main(const args& a) {
         = std::chrono::seconds(setup->config.pod_initial_backoff_seconds);
       ro.scheduler.max_backoff
         = std::chrono::seconds(setup->config.pod_max_backoff_seconds);
-      show.note(p.name() + ": shards=" + std::to_string(s.shards)
-                + " inflight=" + std::to_string(s.inflight)
-                + (s.baseline ? " (baseline)" : ""));
-      auto outcome = perf::run_plan(p, ro, show);
+      show.note(p.name() + ": shards=" + std::to_string(s.shards) + " inflight="
+                + std::to_string(s.inflight) + (s.baseline ? " (baseline)" : "")
+                + (f.metrics ? "" : " (metrics off)"));
+      auto outcome = run_recording_metrics(f.metrics, p, ro, show);
       if (!outcome.failure.empty()) {
         failed = true;
         std::fprintf(stderr, "tessera perf: %s: %s\n", p.name().c_str(),

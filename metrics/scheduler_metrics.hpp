@@ -14,6 +14,7 @@
 #pragma once
 
 #include "metrics/family.hpp"
+#include "metrics/per_second_budget.hpp"
 #include "metrics/series.hpp"
 
 #include <prometheus/metric_family.h>
@@ -50,6 +51,11 @@ std::string attempts_label(std::int32_t attempts);
 /// whose plugin calls are timed into scheduler_plugin_execution_duration_
 /// seconds. A constant upstream, not a configuration field.
 inline constexpr std::uint32_t default_plugin_sample_percent = 10;
+
+/// Upstream's asynchronous metrics recorder buffers 1,000 plugin durations
+/// and drains them once a second, dropping what does not fit: at most that
+/// many are recorded per second, whatever the sampled cycles call.
+inline constexpr std::uint32_t default_plugin_durations_per_second = 1000;
 
 class scheduler_metrics {
 public:
@@ -106,6 +112,9 @@ public:
   /// tests set 100 to make every cycle sampled.
   std::atomic<std::uint32_t> plugin_sample_percent{
     default_plugin_sample_percent};
+  /// Plugin durations recorded per second at most (0: all); tests that
+  /// count every call lift it.
+  per_second_budget plugin_duration_budget{default_plugin_durations_per_second};
 
   /// Distinct for every instance ever made in this process, so that a
   /// cache keyed by an instance's address can tell a new instance that

@@ -86,6 +86,9 @@ struct run_result {
   std::uint64_t rss_before_scheduler_bytes = 0;
   /// Set when the run did not finish (timeout, error).
   std::string failure;
+  /// The scheduler's Prometheus metrics (text exposition) at the end of the
+  /// workload run this result belongs to; empty with --metrics=false.
+  std::string metrics_exposition;
 };
 
 /// Fills the pod-derived fields of `out` from the measured group.

@@ -146,6 +146,14 @@ public:
     : plugin_(plugin), owner_(&m), owner_id_(m.instance_id) {
   }
 
+  /// Whether this call may be timed: the instance is still installed and
+  /// its per-second budget has room.
+  bool admit() const noexcept {
+    auto* m = metrics::current();
+    return m == owner_ && m->instance_id == owner_id_
+           && m->plugin_duration_budget.take();
+  }
+
   void observe(metric_extension_point point, code c,
                std::uint64_t began) const {
     // A thread moved to another CPU mid-call may read a counter a few ticks
@@ -226,11 +234,10 @@ public:
   // ---- PreFilter and its extensions -------------------------------------
   pre_filter_result pre_filter(cycle_state& state, const model::pod& p,
                                const cluster_context& cluster) const override {
-    auto began = call_clock::now();
-    auto r = pre_filter_->pre_filter(state, p, cluster);
-    timer_.observe(metric_extension_point::pre_filter, r.result.get_code(),
-                   began);
-    return r;
+    return timed(
+      metric_extension_point::pre_filter,
+      [&] { return pre_filter_->pre_filter(state, p, cluster); },
+      [](const pre_filter_result& r) { return r.result.get_code(); });
   }
   bool has_extensions() const noexcept override {
     return pre_filter_->has_extensions();
@@ -281,6 +288,8 @@ public:
   // ---- PostFilter: the eligibility check that ends it, and each shard's
   // dry run (where its time goes) --------------------------------------
   status check_pod_eligible(const model::pod& p) const override {
+    if (!timer_.admit())
+      return post_filter_->check_pod_eligible(p);
     auto began = call_clock::now();
     status s = post_filter_->check_pod_eligible(p);
     if (!s.ok())
@@ -300,10 +309,12 @@ public:
                          std::span<const dry_run_node> nodes,
                          std::size_t wanted,
                          const cluster_context& cluster) const override {
-    auto began = call_clock::now();
-    auto r = post_filter_->dry_run(prof, state, p, nodes, wanted, cluster);
-    timer_.observe(metric_extension_point::post_filter, dry_run_code(r), began);
-    return r;
+    return timed(
+      metric_extension_point::post_filter,
+      [&] {
+        return post_filter_->dry_run(prof, state, p, nodes, wanted, cluster);
+      },
+      dry_run_code);
   }
   post_filter_outcome
   select(const model::pod& p,
@@ -335,11 +346,11 @@ public:
   }
   std::int64_t score(const cycle_state& state, const model::pod& p,
                      const model::node_info& node) const override {
-    auto began = call_clock::now();
-    std::int64_t s = score_->score(state, p, node);
     // tessera's Score cannot fail: a bad score fails select_host instead.
-    timer_.observe(metric_extension_point::score, code::success, began);
-    return s;
+    return timed(
+      metric_extension_point::score,
+      [&] { return score_->score(state, p, node); },
+      [](std::int64_t) { return code::success; });
   }
   bool has_normalize() const noexcept override {
     return score_->has_normalize();
@@ -358,9 +369,10 @@ public:
   }
   void unreserve(cycle_state& state, const model::pod& p,
                  model::symbol node) const override {
-    auto began = call_clock::now();
-    reserve_->unreserve(state, p, node);
-    timer_.observe(metric_extension_point::unreserve, code::success, began);
+    timed(metric_extension_point::unreserve, [&] {
+      reserve_->unreserve(state, p, node);
+      return status{};
+    });
   }
   status permit(cycle_state& state, const model::pod& p, model::symbol node,
                 std::int64_t& timeout_ms) const override {
@@ -379,19 +391,29 @@ public:
   }
   void post_bind(const cycle_state& state, const model::pod& p,
                  model::symbol node) const override {
-    auto began = call_clock::now();
-    post_bind_->post_bind(state, p, node);
-    timer_.observe(metric_extension_point::post_bind, code::success, began);
+    timed(metric_extension_point::post_bind, [&] {
+      post_bind_->post_bind(state, p, node);
+      return status{};
+    });
   }
 
 private:
-  // Times one call whose status is its outcome.
+  // Times one call when the budget admits it, observed under the code
+  // `code_of` reads from its result (by default the status it returns).
+  template <class Call, class CodeOf>
+  auto timed(metric_extension_point point, Call&& call, CodeOf&& code_of) const
+    -> decltype(call()) {
+    if (!timer_.admit())
+      return call();
+    auto began = call_clock::now();
+    auto r = call();
+    timer_.observe(point, code_of(r), began);
+    return r;
+  }
   template <class Call>
   status timed(metric_extension_point point, Call&& call) const {
-    auto began = call_clock::now();
-    status s = call();
-    timer_.observe(point, s.get_code(), began);
-    return s;
+    return timed(point, std::forward<Call>(call),
+                 [](const status& s) { return s.get_code(); });
   }
 
   template <class Interface> const Interface* as() const {
@@ -447,6 +469,10 @@ profile_ptr plugin_metrics_sampler::for_cycle(profile_ptr prof) {
     return prof;
   // upstream: rand.Intn(100) < pluginMetricsSamplePercent.
   if (percent < 100 && rng_() % 100 >= percent)
+    return prof;
+  // Upstream drops what its recorder's buffer cannot hold; here a cycle
+  // begun when this second's durations are all recorded is not timed.
+  if (!m->plugin_duration_budget.renew(steady_ns()))
     return prof;
   for (const auto& c : copies_)
     if (c.original == prof && c.owner == m && c.owner_id == m->instance_id)

@@ -4,7 +4,11 @@
 /// `plugin_metrics_sampler`: scheduler_plugin_execution_duration_seconds
 /// {plugin, extension_point, status}, recorded as kube-scheduler does — for
 /// a sampled share of scheduling cycles (pluginMetricsSamplePercent, 10),
-/// every plugin call at every extension point of those cycles.
+/// every plugin call at every extension point of those cycles, up to
+/// upstream's cap of 1,000 recorded durations a second
+/// (`scheduler_metrics::plugin_duration_budget`; upstream's recorder drops
+/// what its buffer cannot hold). A call past the cap is not timed, and a
+/// cycle begun once the second's durations are recorded runs untimed.
 ///
 /// An unsampled cycle runs the profile as it is: its hot loops gain no
 /// branch. A sampled cycle runs with a *timed profile*, a copy of the

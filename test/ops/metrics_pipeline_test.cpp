@@ -9,6 +9,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <map>
 #include <regex>
 #include <set>
@@ -223,6 +224,7 @@ TEST(metrics_after_pipeline_run, plugin_durations_when_every_cycle_is_sampled) {
     SCOPED_TRACE(std::to_string(shards) + " shard(s)");
     installed_metrics im;
     im.m.plugin_sample_percent = 100;
+    im.m.plugin_duration_budget.set_limit(0);
     pipeline_test::pipeline_options opts;
     opts.shards = shards;
     opts.inflight = shards;
@@ -289,6 +291,7 @@ TEST(metrics_after_pipeline_run, plugin_durations_are_sampled_by_default) {
   auto filter_calls = [](std::uint32_t percent) {
     installed_metrics im;
     im.m.plugin_sample_percent = percent;
+    im.m.plugin_duration_budget.set_limit(0);
     auto run = pipeline_test::run_pipeline(
       ten_small_one_huge(), pipeline_test::default_profile(), {});
     EXPECT_TRUE(run.idle);
@@ -301,6 +304,30 @@ TEST(metrics_after_pipeline_run, plugin_durations_are_sampled_by_default) {
   EXPECT_GT(all, 0);
   EXPECT_LT(some, all);
   EXPECT_EQ(filter_calls(0), 0);
+}
+
+// Upstream's recorder keeps at most its buffer's worth of durations a
+// second; so does tessera, whatever the sampled cycles call.
+TEST(metrics_after_pipeline_run, plugin_durations_per_second_are_capped) {
+  auto recorded = [](std::uint32_t limit, double& seconds) {
+    installed_metrics im;
+    im.m.plugin_sample_percent = 100;
+    im.m.plugin_duration_budget.set_limit(limit);
+    auto run = pipeline_test::run_pipeline(
+      ten_small_one_huge(), pipeline_test::default_profile(), {});
+    EXPECT_TRUE(run.idle);
+    seconds = run.seconds;
+    return total(parse(im.m.render()),
+                 "scheduler_plugin_execution_duration_seconds_count");
+  };
+  double seconds = 0;
+  double all = recorded(0, seconds);
+  double capped = recorded(20, seconds);
+  // One window per second begun, and the window open at the start.
+  double windows = std::floor(seconds) + 2;
+  EXPECT_GT(all, 20 * windows) << "the run makes too few calls to tell";
+  EXPECT_GT(capped, 0);
+  EXPECT_LE(capped, 20 * windows);
 }
 
 // A pod parked in the unschedulable pool (the queue's normal mode, as in

@@ -137,6 +137,7 @@ expected_filter_calls(const profile& prof, const plugins::cycle_state& state,
 
 TEST(timed_profile, same_results_and_one_observation_per_plugin_call) {
   installed_instance im;
+  im.m.plugin_duration_budget.set_limit(0);
   small_cluster sc;
   auto prof = pipeline_test::default_profile();
   auto timed = plugins::make_timed_profile(*prof, im.m);
@@ -331,6 +332,28 @@ TEST(plugin_metrics_sampler, a_new_instance_gets_its_own_timed_copy) {
     EXPECT_FALSE(observations(im.m).empty()) << "round " << round;
   }
   EXPECT_NE(copies[0], copies[1]);
+}
+
+// Past the second's budget, calls run untimed and the sampler hands out
+// the plain profile until a new second begins.
+TEST(plugin_metrics_sampler, stops_timing_when_the_budget_is_spent) {
+  installed_instance im;
+  im.m.plugin_sample_percent = 100;
+  im.m.plugin_duration_budget.set_limit(5);
+  plugins::plugin_metrics_sampler sampler{7};
+  small_cluster sc;
+  auto prof = pipeline_test::default_profile();
+  auto timed = sampler.for_cycle(prof);
+  ASSERT_TRUE(timed->instrumented());
+  auto start = plugins::begin_cycle(*timed, *sc.pod, sc.cluster);
+  auto result
+    = plugins::filter_and_score(*timed, start.state, *sc.pod, sc.nodes, 0, {});
+  ASSERT_FALSE(result.feasible.empty());
+  std::uint64_t recorded = 0;
+  for (const auto& [labels, n] : observations(im.m))
+    recorded += n;
+  EXPECT_EQ(recorded, 5u) << "the pass makes more calls than the budget";
+  EXPECT_EQ(sampler.for_cycle(prof), prof);
 }
 
 } // namespace

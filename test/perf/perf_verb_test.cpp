@@ -7,9 +7,12 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -19,7 +22,9 @@ struct run_result {
 };
 
 run_result run_perf(const std::string& args) {
-  std::string err_file = testing::TempDir() + "tessera_perf_verb_stderr.txt";
+  // One file per process: ctest runs this binary's tests in parallel.
+  std::string err_file = testing::TempDir() + "tessera_perf_verb_stderr_"
+                         + std::to_string(getpid()) + ".txt";
   std::string cmd = std::string{TESSERA_BINARY} + " perf --workload-file "
                     + TESSERA_SOURCE_DIR
                     + "/perf/workloads/performance-config.yaml " + args
@@ -59,6 +64,51 @@ TEST(perf_verb, an_unknown_target_is_a_usage_error) {
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("\"nowhere\" for \"--target\""), std::string::npos)
     << r.err;
+}
+
+// The files a run wrote to `dir` whose names end with `suffix`.
+std::vector<std::filesystem::path> written(const std::string& dir,
+                                           const std::string& suffix) {
+  std::vector<std::filesystem::path> out;
+  for (const auto& e : std::filesystem::directory_iterator{dir}) {
+    std::string name = e.path().filename().string();
+    if (name.size() >= suffix.size()
+        && name.compare(name.size() - suffix.size(), suffix.size(), suffix)
+             == 0)
+      out.push_back(e.path());
+  }
+  return out;
+}
+
+// The scheduler's metrics are recorded during a run, as in `tessera run`,
+// and written next to the results; --metrics=false runs without them.
+TEST(perf_verb, metrics_are_recorded_and_written_unless_turned_off) {
+  for (bool on : {true, false}) {
+    SCOPED_TRACE(on ? "metrics on" : "metrics off");
+    std::string dir
+      = testing::TempDir() + "tessera_perf_verb_metrics_" + (on ? "on" : "off");
+    std::filesystem::remove_all(dir);
+    auto r = run_perf("--test-case SchedulingBasic --workload 5Nodes "
+                      "--target inprocess --progress off --output-dir "
+                      + dir + (on ? "" : " --metrics=false"));
+    ASSERT_EQ(r.status, 0) << r.err;
+    ASSERT_EQ(written(dir, ".json").size(), 1u);
+    auto files = written(dir, "_metrics.txt");
+    if (!on) {
+      EXPECT_TRUE(files.empty());
+      continue;
+    }
+    ASSERT_EQ(files.size(), 1u);
+    std::ifstream in{files.front()};
+    std::stringstream text;
+    text << in.rdbuf();
+    // 5 + 20 pods of the workload, each scheduled in one attempt.
+    EXPECT_NE(
+      text.str().find("scheduler_schedule_attempts_total{result="
+                      "\"scheduled\",profile=\"default-scheduler\"} 25"),
+      std::string::npos)
+      << text.str().substr(0, 2000);
+  }
 }
 
 } // namespace
