@@ -40,13 +40,11 @@ bool per_second_budget::renew(std::uint64_t now_ns) noexcept {
   if (limit == 0)
     return true;
   std::uint64_t began = window_began_ns_.load(std::memory_order_relaxed);
-  bool due
-    = !started_.load(std::memory_order_relaxed) || now_ns >= began + second_ns;
+  bool due = began == never || now_ns >= began + second_ns;
   // One caller wins the new window; the others see it begun.
   if (due
       && window_began_ns_.compare_exchange_strong(began, now_ns,
                                                   std::memory_order_relaxed)) {
-    started_.store(true, std::memory_order_relaxed);
     remaining_.store(limit, std::memory_order_relaxed);
     window_.fetch_add(1, std::memory_order_relaxed);
   }

@@ -34,9 +34,6 @@ public:
 
   /// Sets the limit and refills the current window.
   void set_limit(std::uint32_t limit) noexcept;
-  std::uint32_t limit() const noexcept {
-    return limit_.load(std::memory_order_relaxed);
-  }
 
   /// Begins a new window when the current one began a second or more
   /// before `now_ns` (any monotonic clock, in ns); true when the window
@@ -52,8 +49,9 @@ private:
   std::atomic<std::uint32_t> limit_;
   std::atomic<std::int64_t> remaining_;
   std::atomic<std::uint64_t> window_{1};
-  std::atomic<std::uint64_t> window_began_ns_{0};
-  std::atomic<bool> started_{false};
+  /// `never` until the first renew().
+  static constexpr std::uint64_t never = ~std::uint64_t{0};
+  std::atomic<std::uint64_t> window_began_ns_{never};
 };
 
 } // namespace tessera::metrics

@@ -70,13 +70,9 @@ TEST(perf_verb, an_unknown_target_is_a_usage_error) {
 std::vector<std::filesystem::path> written(const std::string& dir,
                                            const std::string& suffix) {
   std::vector<std::filesystem::path> out;
-  for (const auto& e : std::filesystem::directory_iterator{dir}) {
-    std::string name = e.path().filename().string();
-    if (name.size() >= suffix.size()
-        && name.compare(name.size() - suffix.size(), suffix.size(), suffix)
-             == 0)
+  for (const auto& e : std::filesystem::directory_iterator{dir})
+    if (e.path().filename().string().ends_with(suffix))
       out.push_back(e.path());
-  }
   return out;
 }
 
