@@ -103,9 +103,11 @@ std::optional<cache_stats> read_cache_stats(caf::actor_system& sys,
   return out;
 }
 
-void configure_scheduler(caf::actor_system_config& cfg, std::size_t threads) {
+void configure_scheduler(caf::actor_system_config& cfg, std::size_t threads,
+                         const worker_polling& polling) {
   cfg.set("scheduler.max-threads",
           static_cast<int>(threads == 0 ? default_worker_threads() : threads));
+  apply_worker_polling(cfg, polling);
 }
 
 std::size_t default_worker_threads() {

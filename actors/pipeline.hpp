@@ -19,6 +19,7 @@
 #include "actors/queue/queue_state.hpp"
 #include "actors/sink.hpp"
 #include "actors/source.hpp"
+#include "actors/worker_polling.hpp"
 #include "plugins/framework/profile.hpp"
 #include "support/clock.hpp"
 
@@ -73,8 +74,9 @@ void stop_pipeline(pipeline& p, cluster_source& source);
 std::size_t default_worker_threads();
 
 /// Configures CAF's scheduler before the actor system starts: `threads`
-/// workers (0 = cores). CAF's default work-stealing settings are kept; an
-/// experiment with shorter idle sleeps showed no gain on 2 cores.
-void configure_scheduler(caf::actor_system_config& cfg, std::size_t threads);
+/// workers (0 = cores) whose idle polling `polling` sets (CAF's defaults
+/// unless given; see worker_polling.hpp).
+void configure_scheduler(caf::actor_system_config& cfg, std::size_t threads,
+                         const worker_polling& polling = {});
 
 } // namespace tessera::actors

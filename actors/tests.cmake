@@ -9,4 +9,5 @@ tessera_add_test(actors_tests
     shard/shard_state_test.cpp
     coordinator/coordinator_state_test.cpp
     binder/binder_state_test.cpp
+    worker_polling_test.cpp
   DEPS tessera::actors tessera::test_support)

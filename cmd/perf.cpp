@@ -281,6 +281,7 @@ int perf_main(const args& a) {
       ro.scheduler.max_inflight_cycles = s.inflight;
       ro.scheduler.bind_concurrency = setup->bind_concurrency;
       ro.scheduler.threads = static_cast<std::size_t>(f.threads);
+      ro.scheduler.eager_polling = to.kind == perf::target_kind::inprocess;
       ro.scheduler.seed = static_cast<std::uint64_t>(f.seed);
       ro.scheduler.initial_backoff
         = std::chrono::seconds(setup->config.pod_initial_backoff_seconds);

@@ -180,7 +180,8 @@ int simulate_main(const args& a) {
   actors::memory_cluster cluster{in->objects};
   {
     caf::actor_system_config cfg;
-    actors::configure_scheduler(cfg, 0);
+    // The actors are all this process runs: idle workers poll eagerly.
+    actors::configure_scheduler(cfg, 0, actors::worker_polling::eager());
     caf::actor_system sys{cfg};
     actors::pipeline_config pc;
     pc.shards = setup->shards;

@@ -153,7 +153,8 @@ void BM_Pipeline(benchmark::State& state) {
     actors::memory_cluster cluster{objects};
     caf::actor_system_config cfg;
     // As `simulate` configures CAF.
-    actors::configure_scheduler(cfg, static_cast<std::size_t>(threads));
+    actors::configure_scheduler(cfg, static_cast<std::size_t>(threads),
+                                actors::worker_polling::eager());
     caf::actor_system sys{cfg};
     actors::pipeline_config pc;
     pc.shards = static_cast<std::size_t>(state.range(0));

@@ -12,11 +12,14 @@
 namespace tessera::perf {
 
 struct scheduler_host::impl {
-  explicit impl(std::size_t threads) : sys(configure(cfg, threads)) {
+  explicit impl(const scheduler_settings& s) : sys(configure(cfg, s)) {
   }
   static caf::actor_system_config& configure(caf::actor_system_config& c,
-                                             std::size_t threads) {
-    actors::configure_scheduler(c, threads);
+                                             const scheduler_settings& s) {
+    actors::configure_scheduler(c, s.threads,
+                                s.eager_polling
+                                  ? actors::worker_polling::eager()
+                                  : actors::worker_polling{});
     return c;
   }
 
@@ -39,7 +42,7 @@ struct scheduler_host::impl {
 scheduler_host::scheduler_host(const scheduler_settings& settings,
                                actors::cluster_source& source,
                                actors::cluster_sink& sink)
-  : impl_(std::make_unique<impl>(settings.threads)) {
+  : impl_(std::make_unique<impl>(settings)) {
   actors::pipeline_config pc;
   pc.shards = settings.shards;
   pc.max_inflight_cycles = settings.max_inflight_cycles;

@@ -26,6 +26,9 @@ struct scheduler_settings {
   std::size_t bind_concurrency = 64;
   /// CAF scheduler threads; 0 = the machine's cores.
   std::size_t threads = 0;
+  /// Idle scheduler threads poll eagerly (actors::worker_polling::eager()):
+  /// for targets where no HTTP threads share the cores.
+  bool eager_polling = false;
   std::uint64_t seed = 0;
   /// podInitialBackoffSeconds / podMaxBackoffSeconds.
   std::chrono::seconds initial_backoff{1};
