@@ -13,11 +13,15 @@ namespace {
 
 // The timer slack of the scheduler thread that runs an actor.
 long slack_seen_by_an_actor(caf::actor_system& sys) {
-  auto probe = sys.spawn([]() -> caf::behavior {
-    return {[](caf::get_atom) {
-      return static_cast<std::int64_t>(prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
-    }};
-  });
+  // One argument: CAF 0.17 dereferences a null argument tuple when it
+  // spawns a function that takes none (UBSan reports it).
+  auto probe = sys.spawn(
+    [](int) -> caf::behavior {
+      return {[](caf::get_atom) {
+        return static_cast<std::int64_t>(prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0));
+      }};
+    },
+    0);
   long seen = -1;
   caf::scoped_actor self{sys};
   self->request(probe, std::chrono::seconds(10), caf::get_atom::value)
