@@ -186,6 +186,13 @@ struct pod {
 
 using pod_ptr = std::shared_ptr<const pod>;
 
+/// True when `a` and `b` are equal in every field except the two a binding
+/// writes besides spec.nodeName: metadata.resourceVersion and the
+/// PodScheduled condition. Neither is read by a plugin, so the cache keeps
+/// the NodeInfo it built when it assumed a pod once the API server echoes the
+/// binding with nothing else changed.
+bool equal_ignoring_binding_status(const pod& a, const pod& b);
+
 /// The effective request of a set of containers, as kube-scheduler computes
 /// it (see the file comment); `non_zero` applies the scoring defaults per
 /// container first. Exposed for tests and for the API server's defaulting.

@@ -137,7 +137,12 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
     pod_entry& entry = it->second;
     model::pod_ptr old = entry.pod;
     bool was_assumed = entry.phase == pod_phase_in_cache::assumed;
-    if (old->node_name == p->node_name) {
+    if (model::equal_ignoring_binding_status(*old, *p)) {
+      // Usually the API server echoing our binding of an assumed pod. The
+      // NodeInfo keeps the pod object it has: no plugin reads the fields
+      // that differ, and a new NodeInfo would mean a copy, a shard delta and
+      // a change that every in-flight assume on the node has to re-check.
+    } else if (old->node_name == p->node_name) {
       draft(p->node_name).update_pod(p);
       count_affinity(*old, -1);
       count_affinity(*p, +1);

@@ -610,10 +610,15 @@ TEST(CacheState, TheBoundPodEventConfirmsAnAssumedPod) {
   struct test_case {
     std::string name;
     std::string bound_to;
+    std::string label; // set on the bound pod when not empty
+    bool new_node_info;
   };
   const std::vector<test_case> cases{
-    {"bound where assumed", "n1"},
-    {"bound elsewhere (another scheduler won)", "n2"},
+    // The usual echo of our binding: only resourceVersion and the
+    // PodScheduled condition differ, so the NodeInfo built by assume stays.
+    {"bound where assumed", "n1", "", false},
+    {"bound where assumed, with a new label", "n1", "tier", true},
+    {"bound elsewhere (another scheduler won)", "n2", "", true},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
@@ -626,8 +631,27 @@ TEST(CacheState, TheBoundPodEventConfirmsAnAssumedPod) {
     ASSERT_TRUE(reply.ok);
     w.cache_.finish_binding(*reply.assumed);
     w.take_queue();
-    w.modify(test::make_pod("p").cpu("1").node(tc.bound_to).build());
-    w.publish();
+    auto assumed_info = w.shards_[0].find(model::symbol{"n1"});
+    std::uint64_t generation = w.cache_.stats().generation;
+    auto bound_builder = test::make_pod("p").cpu("1").node(tc.bound_to);
+    if (!tc.label.empty())
+      bound_builder.label(tc.label, "x");
+    auto bound = std::make_shared<model::pod>(*bound_builder.build());
+    bound->resource_version = "42";
+    bound->scheduled_condition = model::pod_scheduled_condition{"True", "", ""};
+    w.modify(model::pod_ptr{bound});
+    cache_outputs out = w.publish();
+    bool any_delta = std::any_of(out.deltas.begin(), out.deltas.end(),
+                                 [](const auto& d) { return d != nullptr; });
+    EXPECT_EQ(any_delta, tc.new_node_info);
+    EXPECT_EQ(w.cache_.stats().generation != generation, tc.new_node_info);
+    EXPECT_EQ(w.shards_[0].find(model::symbol{"n1"}) == assumed_info,
+              !tc.new_node_info);
+    if (!tc.label.empty()) {
+      const auto& pods = w.shards_[0].find(model::symbol{"n1"})->pods();
+      ASSERT_EQ(pods.size(), 1u);
+      EXPECT_EQ(pods[0]->labels, bound->labels) << "the shard sees the label";
+    }
     auto s = w.cache_.stats();
     EXPECT_EQ(s.pods, 1u);
     EXPECT_EQ(s.assumed_pods, 0u);
