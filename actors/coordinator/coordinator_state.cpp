@@ -70,7 +70,6 @@ struct coordinator_state::cycle {
   std::vector<filter_reply_ptr> filters;
   std::vector<score_reply_ptr> scores;
   std::vector<preempt_reply_ptr> preempts;
-  std::vector<std::vector<model::symbol>> shard_feasible;
   plugins::diagnosis diag;
   plugins::score_table table;
   plugins::active_scores plan;
@@ -91,6 +90,14 @@ struct coordinator_state::cycle {
   /// Potential preemption nodes and the nominated-node eligibility step.
   std::shared_ptr<const std::unordered_set<model::symbol>> unresolvable;
   std::vector<std::size_t> potential_per_shard;
+
+  /// Shard s's feasible nodes from its filter reply (empty when it was not
+  /// asked).
+  const std::vector<model::symbol>& feasible_on(std::uint32_t s) const {
+    static const std::vector<model::symbol> none;
+    return s < filters.size() && filters[s] ? filters[s]->result.feasible
+                                            : none;
+  }
 };
 
 namespace {
@@ -475,7 +482,6 @@ void coordinator_state::after_filter(cycle& c) {
     return;
   }
   c.plan = plugins::score_plan(*c.prof, *c.state);
-  c.shard_feasible.assign(cfg_.shards, {});
   for (std::uint32_t s = 0; s < cfg_.shards; ++s) {
     const auto& r = c.filters[s];
     if (!r)
@@ -490,7 +496,6 @@ void coordinator_state::after_filter(cycle& c) {
     c.evaluated += r->result.processed;
     for (const auto& f : r->result.failures)
       c.diag.add(f.node, f.result);
-    c.shard_feasible[s] = r->result.feasible;
     c.table.nodes.insert(c.table.nodes.end(), r->result.feasible.begin(),
                          r->result.feasible.end());
   }
@@ -561,15 +566,15 @@ void coordinator_state::after_filter(cycle& c) {
   c.scores.assign(cfg_.shards, nullptr);
   c.pending = 0;
   for (std::uint32_t s = 0; s < cfg_.shards; ++s)
-    if (!c.shard_feasible[s].empty())
+    if (!c.feasible_on(s).empty())
       ++c.pending;
   for (std::uint32_t s = 0; s < cfg_.shards; ++s) {
-    if (c.shard_feasible[s].empty())
+    if (c.feasible_on(s).empty())
       continue;
     auto req = std::make_shared<score_request>();
     address(*req, c.id, c.item, c.prof_ptr, c.state);
     req->plugins = c.plan.deferred;
-    req->nodes = c.shard_feasible[s];
+    req->nodes = c.feasible_on(s);
     ports_.score(
       s, std::move(req),
       gather(c.id, s, &cycle::scores, &coordinator_state::after_scores));
@@ -588,7 +593,7 @@ void coordinator_state::after_scores(cycle& c) {
   c.table.scores.resize(c.table.plugins.size() * n, 0);
   std::size_t offset = 0;
   for (std::uint32_t s = 0; s < cfg_.shards; ++s) {
-    std::size_t m = c.shard_feasible[s].size();
+    std::size_t m = c.feasible_on(s).size();
     if (m == 0)
       continue;
     const auto& rows = c.scores[s]->scores;

@@ -179,7 +179,8 @@ shard_result filter_and_score(const profile& prof, const cycle_state& state,
   };
   // Local scores are pure functions of (state, pod, node), so each feasible
   // node is scored right after its filters pass, while its memory is still
-  // in cache; the node-major rows are transposed to plugin-major at the end.
+  // in cache. They go straight into plugin-major rows `cap` wide, which
+  // close up at the end when fewer than `cap` nodes were feasible.
   const bool scoring = options.score;
   const active_scores plan
     = scoring ? score_plan(prof, state) : active_scores{};
@@ -188,13 +189,14 @@ shard_result filter_and_score(const profile& prof, const cycle_state& state,
   local.reserve(local_count);
   for (auto i : plan.local)
     local.push_back(prof.score()[i].plugin);
-  std::vector<std::int64_t> node_major;
+  const bool summarize = scoring && !plan.deferred.empty();
   std::vector<const model::node_info*> feasible_nodes;
-  const std::size_t expected_feasible = std::min(options.quota, n);
-  out.feasible.reserve(expected_feasible);
-  feasible_nodes.reserve(expected_feasible);
+  const std::size_t cap = std::min(options.quota, n);
+  out.feasible.reserve(cap);
+  if (summarize)
+    feasible_nodes.reserve(cap);
   if (scoring)
-    node_major.reserve(expected_feasible * local_count);
+    out.scores.resize(local_count * cap);
   const bool has_filters = !prof.filter().empty();
   const std::vector<const filter_plugin*> active = prof.active_filters(state);
   auto run_filters = [&](const model::node_info& node) -> status {
@@ -213,27 +215,35 @@ shard_result filter_and_score(const profile& prof, const cycle_state& state,
     ++out.processed;
     status s = run_filters(node);
     if (s.ok()) {
+      const std::size_t f = out.feasible.size();
       out.feasible.push_back(node.name());
-      feasible_nodes.push_back(&node);
+      if (summarize)
+        feasible_nodes.push_back(&node);
       if (scoring)
-        for (const auto* sp : local)
-          node_major.push_back(sp->score(state, p, node));
+        for (std::size_t k = 0; k < local_count; ++k)
+          out.scores[k * cap + f] = local[k]->score(state, p, node);
       if (out.feasible.size() >= options.quota)
         break;
     } else if (s.get_code() == code::error) {
       out.error = std::move(s);
+      out.scores.clear();
       return out;
     } else {
       out.failures.push_back(node_failure{node.name(), std::move(s)});
     }
   }
-  if (!scoring || out.feasible.empty())
-    return out;
   const std::size_t feasible = out.feasible.size();
-  out.scores.reserve(local_count * feasible);
-  for (std::size_t k = 0; k < local_count; ++k)
-    for (std::size_t f = 0; f < feasible; ++f)
-      out.scores.push_back(node_major[f * local_count + k]);
+  if (feasible < cap) {
+    // Row k moves from k * cap down to k * feasible; rows never overlap
+    // backwards, so copying forward is safe.
+    for (std::size_t k = 1; k < local_count; ++k)
+      std::copy_n(
+        out.scores.begin() + static_cast<std::ptrdiff_t>(k * cap), feasible,
+        out.scores.begin() + static_cast<std::ptrdiff_t>(k * feasible));
+    out.scores.resize(local_count * feasible);
+  }
+  if (!scoring || feasible == 0)
+    return out;
   for (auto i : plan.deferred)
     out.summaries.push_back(
       prof.score()[i].summarizer->summarize(state, p, feasible_nodes));
