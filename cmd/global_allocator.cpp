@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // The tessera executable's operator new/delete: one support::block_cache per
-// thread in front of malloc (see support/block_cache.hpp for why). Aligned
-// and sized-for-alignment variants keep the standard library's versions.
+// thread in front of malloc (see support/block_cache.hpp for why). The
+// aligned variants (std::align_val_t) keep the standard library's versions.
 //
 // Sanitizer builds keep the standard operators, so that AddressSanitizer
 // still sees every free (a cached block would hide a use after free).

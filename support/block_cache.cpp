@@ -39,7 +39,6 @@ void* block_cache::allocate(std::size_t n) noexcept {
     if (free_block* head = b.head) {
       b.head = head->next;
       --b.count;
-      --blocks_;
       bytes_ -= ::malloc_usable_size(head);
       return head;
     }
@@ -65,8 +64,14 @@ void block_cache::deallocate(void* p) noexcept {
   block->next = b.head;
   b.head = block;
   ++b.count;
-  ++blocks_;
   bytes_ += usable;
+}
+
+std::size_t block_cache::cached_blocks() const noexcept {
+  std::size_t n = 0;
+  for (const bin& b : bins_)
+    n += b.count;
+  return n;
 }
 
 void block_cache::release() noexcept {
@@ -77,7 +82,6 @@ void block_cache::release() noexcept {
     }
     b.count = 0;
   }
-  blocks_ = 0;
   bytes_ = 0;
 }
 

@@ -43,9 +43,7 @@ public:
   /// Frees every cached block.
   void release() noexcept;
 
-  std::size_t cached_blocks() const noexcept {
-    return blocks_;
-  }
+  std::size_t cached_blocks() const noexcept;
   std::size_t cached_bytes() const noexcept {
     return bytes_;
   }
@@ -67,7 +65,6 @@ private:
   std::array<bin, bin_count> bins_{};
   std::size_t per_bin_;
   std::size_t max_bytes_;
-  std::size_t blocks_ = 0;
   std::size_t bytes_ = 0;
 };
 
