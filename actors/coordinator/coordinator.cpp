@@ -85,8 +85,8 @@ coordinator(coordinator_actor::stateful_pointer<coordinator_cell> self,
   cell.cache_handle = std::move(c);
   cell.queue_handle = std::move(q);
   cell.binder_handle = std::move(b);
-  cell.state =
-    std::make_unique<coordinator_state>(cfg, std::move(profiles), cell);
+  cell.state
+    = std::make_unique<coordinator_state>(cfg, std::move(profiles), cell);
   self->send(cell.cache_handle, subscribe_atom::value,
              caf::actor_cast<coordinator_actor>(self));
   cell.state->start();
@@ -104,16 +104,13 @@ coordinator(coordinator_actor::stateful_pointer<coordinator_cell> self,
 
 } // namespace
 
-coordinator_actor spawn_coordinator(caf::actor_system& sys,
-                                    coordinator_config cfg,
-                                    std::vector<plugins::profile_ptr> profiles,
-                                    cluster_sink& sink,
-                                    std::vector<shard_actor> shards,
-                                    cache_actor c, queue_actor q,
-                                    binder_actor b) {
+coordinator_actor
+spawn_coordinator(caf::actor_system& sys, coordinator_config cfg,
+                  std::vector<plugins::profile_ptr> profiles,
+                  cluster_sink& sink, std::vector<shard_actor> shards,
+                  cache_actor c, queue_actor q, binder_actor b) {
   return sys.spawn(coordinator, cfg, std::move(profiles), &sink,
-                   std::move(shards), std::move(c), std::move(q),
-                   std::move(b));
+                   std::move(shards), std::move(c), std::move(q), std::move(b));
 }
 
 } // namespace tessera::actors

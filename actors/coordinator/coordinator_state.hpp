@@ -7,26 +7,37 @@
 /// logic runs the same under the actor (ports = CAF requests) and in tests
 /// (ports wired straight to shard and cache states).
 ///
-/// One cycle:
+/// One cycle; each [bracket] is a `cycle_step`, a request in flight whose
+/// replies the one dispatcher (`resume`) hands to the step after it:
 ///
-///   begin ─PreFilter rejects──────────────────────────────┐
-///     │ PreFilter, PreScore                               │
-///     ├─scans wanted─> [scan all shards] ─merge─┐          │
-///     v                                         v          │
-///   (nominated node? probe it) ───fits──> assume           │
-///     │ no                                     ^           │
-///     v                                        │           v
-///   [filter+score all shards, quota k] ─1 node─┤     FitError ─> PostFilter
-///     │ 0 nodes ──────────────────────────────────────>   │   (preemption:
-///     │ ≥2 nodes                               │           │    dry runs in
-///     ├─deferred scores─> [score shards] ──┐   │           │    the shards)
-///     v                                   v    │           v
-///   NormalizeScore, weights, seeded pick ──────┘     unschedulable / nominated
+///   begin ─PreFilter rejects────────────────────────────────┐
+///     │ PreFilter, PreScore                                 │
+///     ├─scans wanted─> [scanning] ─merge─┐                  │
+///     v                                  v                  │
+///   nominated node? ─> [probing] ──fits──────> [assuming]   │
+///     │ no                │ no                  ^    │      │
+///     v                   v                     │    │      v
+///   [filtering], quota k ──1 node───────────────┤    │   FitError
+///     │ 0 nodes ─────────────────────────────────────┼─> PostFilter
+///     │ ≥2 nodes                                │    │  (preemption.hpp):
+///     ├─deferred scores─> [scoring] ─┐          │    │  [checking_nominated]
+///     v                              v          │    │  [dry_running]
+///   NormalizeScore, weights, seeded pick ───────┘    │      │
+///                                                    v      v
+///        assumed -> binder; conflict -> retried    unschedulable / nominated
 ///
-/// assume ok -> binder; conflict -> the queue retries the pod at once (after
-/// `max_conflicts` in a row the pod runs alone, with no other cycle in
-/// flight, so it cannot starve).
+/// Which pod may begin, and when a pod runs alone, is `admission`'s
+/// decision; what a preemption's dry runs mean is `judge_dry_runs`'.
 #pragma once
+
+#include "actors/coordinator/admission.hpp"
+#include "actors/coordinator/coordinator_metrics.hpp"
+#include "actors/coordinator/nomination_view.hpp"
+#include "actors/coordinator/scheduling_cycle.hpp"
+#include "actors/messages.hpp"
+#include "actors/sink.hpp"
+#include "plugins/framework/cycle.hpp"
+#include "plugins/framework/plugin_metrics.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -35,17 +46,8 @@
 #include <memory>
 #include <random>
 #include <string>
-#include <string_view>
 #include <unordered_map>
-#include <unordered_set>
 #include <vector>
-
-#include "actors/coordinator/nomination_view.hpp"
-#include "actors/messages.hpp"
-#include "actors/sink.hpp"
-#include "metrics/scheduler_metrics.hpp"
-#include "plugins/framework/cycle.hpp"
-#include "plugins/framework/plugin_metrics.hpp"
 
 namespace tessera::actors {
 
@@ -67,13 +69,17 @@ public:
 
   virtual ~coordinator_ports() = default;
   virtual void scan(std::uint32_t shard, scan_request_ptr req,
-                    reply<scan_reply> done) = 0;
+                    reply<scan_reply> done)
+    = 0;
   virtual void filter(std::uint32_t shard, filter_request_ptr req,
-                      reply<filter_reply> done) = 0;
+                      reply<filter_reply> done)
+    = 0;
   virtual void score(std::uint32_t shard, score_request_ptr req,
-                     reply<score_reply> done) = 0;
+                     reply<score_reply> done)
+    = 0;
   virtual void preempt(std::uint32_t shard, preempt_request_ptr req,
-                       reply<preempt_reply> done) = 0;
+                       reply<preempt_reply> done)
+    = 0;
   virtual void assume(assume_request_ptr req, reply<assume_reply> done) = 0;
   virtual void bind(bind_request_ptr req) = 0;
   virtual void outcome(cycle_outcome_ptr out) = 0;
@@ -104,46 +110,46 @@ public:
   }
 
 private:
-  struct cycle;
+  using cycle = scheduling_cycle;
 
+  // Starting.
   void admit(queued_pod_info item);
-  /// A pod that conflicted too often, or whose preemption must be redone
-  /// on a settled view, runs with no other cycle in flight.
-  bool must_run_alone(const queued_pod_info& item) const;
-  void begin(queued_pod_info item);
+  void begin(admission::start s);
+
+  // The steps, in cycle order. Each `after_*` runs once every reply of
+  // the step before it is in.
   void scan(cycle& c);
   void after_scans(cycle& c);
   void probe_nominated(cycle& c);
+  void after_probe(cycle& c);
   void filter_all(cycle& c);
   void after_filter(cycle& c);
   void after_scores(cycle& c);
   void select(cycle& c);
-  void choose(cycle& c, model::symbol node);
-  void fit_error(cycle& c);
+  void assume(cycle& c, model::symbol node);
+  void after_assume(cycle& c);
   void post_filter(cycle& c);
+  void after_nominated_check(cycle& c);
   void dry_run(cycle& c);
   void after_dry_run(cycle& c);
+
+  // Endings.
+  void preempt(cycle& c, const plugins::post_filter_outcome& chosen);
   void unschedulable(cycle& c, model::symbol nominated,
                      std::vector<std::string> victims);
   void fail_with_error(cycle& c, std::string message);
+  void retry_stale(cycle& c);
   void finish(cycle& c, std::shared_ptr<cycle_outcome> out);
-  void explain(const cycle& c);
-  cycle* find(std::uint64_t id);
-  /// The reply callback of one shard in a scatter: stores the reply and
-  /// continues with `next` once every shard answered.
+
+  /// The one reply dispatcher: a reply callback for shard `shard` of the
+  /// request `c` is about to send. It files the reply, and once every
+  /// reply of the step is in, resumes the cycle at its next step.
   template <class Reply>
-  coordinator_ports::reply<Reply>
-  gather(std::uint64_t id, std::uint32_t shard,
-         std::vector<std::shared_ptr<const Reply>> cycle::*replies,
-         void (coordinator_state::*next)(cycle&));
+  coordinator_ports::reply<Reply> reply_to(cycle& c, std::uint32_t shard);
+  void resume(cycle& c);
+
+  cycle* find(std::uint64_t id);
   const plugins::profile* profile_for(const model::pod& p) const;
-  /// Metrics: scheduler_framework_extension_point_duration_seconds.
-  void observe_extension_point(std::string_view point, plugins::code code,
-                               const plugins::profile& prof,
-                               std::chrono::steady_clock::time_point began);
-  /// Index of `prof` (or of the profile it is a timed copy of) in
-  /// profiles_, for the metric series caches.
-  std::size_t profile_index(const plugins::profile& prof) const;
   std::size_t total_nodes() const;
   std::uint32_t shard_of(model::symbol node) const;
   void note_generation(std::uint32_t shard, std::uint64_t generation);
@@ -154,6 +160,9 @@ private:
   std::vector<plugins::profile_ptr> profiles_;
   coordinator_ports& ports_;
   cluster_view_ptr view_;
+  admission admission_;
+  /// Pods received before the first cluster view.
+  std::deque<queued_pod_info> before_view_;
   /// The queue's nominations with this coordinator's newer ones.
   nomination_view nominations_;
   /// Outcomes sent to the queue so far (numbers nominations_' changes).
@@ -163,31 +172,18 @@ private:
   std::uint64_t conflicts_ = 0;
   /// Successful assumes so far (a cycle compares it with its start value).
   std::uint64_t assumes_ = 0;
-  std::unordered_map<std::uint64_t, std::unique_ptr<cycle>> cycles_;
-  /// Pods received but not started (an exclusive cycle is pending or
-  /// running).
-  std::deque<queued_pod_info> held_;
-  /// Pods received before the first cluster view.
-  std::deque<queued_pod_info> before_view_;
-  bool exclusive_ = false;
   /// Cycles begun so far (a cycle compares it with its own number).
   std::uint64_t started_ = 0;
-  /// Pods (keys) whose preemption was computed on a view other cycles may
-  /// have changed: their next cycle runs alone.
-  std::unordered_set<std::string> preempt_alone_;
+  std::unordered_map<std::uint64_t, std::unique_ptr<cycle>> cycles_;
   /// Per shard: the generation a shard must have reached before it serves
   /// the next cycle (the latest assume on one of its nodes).
   std::vector<std::uint64_t> required_generation_;
   /// Per shard: the newest generation it reported in a reply.
   std::vector<std::uint64_t> reported_generation_;
-  /// Which cycles time their plugins (metrics; its own generator, so that
-  /// metrics never change placements).
+  /// Which cycles time their plugins (its own generator, so that metrics
+  /// never change placements).
   plugins::plugin_metrics_sampler plugin_sampler_{cfg_.seed};
-  /// Labelled series resolved once per (profile, labels) and metrics
-  /// instance, so that recording is one atomic add per observation.
-  metrics::series_cache<metrics::histogram> extension_point_series_;
-  metrics::series_cache<metrics::histogram> attempt_duration_series_;
-  metrics::series_cache<metrics::counter> attempt_series_;
+  coordinator_metrics metrics_;
 };
 
 } // namespace tessera::actors

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/coordinator/nomination_view.hpp"
 
+#include "actors/cache/cache_state.hpp"
+
 #include <memory>
 #include <vector>
-
-#include "actors/cache/cache_state.hpp"
 
 namespace tessera::actors {
 

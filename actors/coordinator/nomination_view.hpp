@@ -16,11 +16,11 @@
 /// from a queue that has handled that outcome arrives.
 #pragma once
 
+#include "actors/messages.hpp"
+
 #include <cstdint>
 #include <string>
 #include <unordered_map>
-
-#include "actors/messages.hpp"
 
 namespace tessera::actors {
 

@@ -1,0 +1,56 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `coordinator_metrics`: the series the coordinator records, under
+/// kube-scheduler's names (scheduler_framework_extension_point_duration_
+/// seconds, scheduler_schedule_attempts_total, scheduler_scheduling_attempt_
+/// duration_seconds, the algorithm and preemption series) and tessera's own
+/// (in-flight cycles, assume conflicts). Labelled series are resolved once
+/// per (profile, labels), so recording costs one atomic add; with no
+/// metrics instance every call returns at once.
+#pragma once
+
+#include "actors/messages.hpp"
+#include "metrics/scheduler_metrics.hpp"
+#include "plugins/framework/profile.hpp"
+
+#include <chrono>
+#include <cstddef>
+#include <string_view>
+#include <vector>
+
+namespace tessera::actors {
+
+class coordinator_metrics {
+public:
+  using time_point = std::chrono::steady_clock::time_point;
+
+  /// `profiles`: the coordinator's, in order (their index keys the series).
+  explicit coordinator_metrics(std::vector<plugins::profile_ptr> profiles);
+
+  /// One of the extension points the coordinator runs ("PreFilter",
+  /// "Filter", "PostFilter") ended with `code`.
+  void extension_point(std::string_view point, plugins::code code,
+                       const plugins::profile& prof, time_point began);
+  /// A cycle ended with `outcome` (scheduled attempts are counted by the
+  /// queue when binding ends; a conflict is tessera's own retry).
+  void attempt(cycle_outcome::kind outcome, const plugins::profile& prof,
+               time_point began);
+  /// The scheduling algorithm chose a node.
+  void algorithm(time_point began);
+  void inflight(std::size_t cycles);
+  void preemption_attempt();
+  void victims(std::size_t count);
+
+private:
+  static metrics::scheduler_metrics* instance();
+  /// Index of `prof` (or of the profile it is a timed copy of).
+  std::size_t profile_index(const plugins::profile& prof) const;
+
+  std::vector<plugins::profile_ptr> profiles_;
+  metrics::series_cache<metrics::histogram> extension_point_series_;
+  metrics::series_cache<metrics::histogram> attempt_duration_series_;
+  metrics::series_cache<metrics::counter> attempt_series_;
+};
+
+} // namespace tessera::actors
