@@ -186,4 +186,19 @@ private:
   coordinator_metrics metrics_;
 };
 
+template <class Reply>
+coordinator_ports::reply<Reply> coordinator_state::reply_to(cycle& c,
+                                                            std::uint32_t s) {
+  return [this, id = c.id, s](std::shared_ptr<const Reply> r) {
+    cycle* c = find(id);
+    if (c == nullptr)
+      return;
+    if (!r)
+      c->request_failed = true;
+    c->template reply_slot<Reply>(s) = std::move(r);
+    if (--c->pending == 0)
+      resume(*c);
+  };
+}
+
 } // namespace tessera::actors

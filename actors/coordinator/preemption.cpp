@@ -2,8 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/coordinator/preemption.hpp"
 
+#include "actors/cache/cache_state.hpp"
+#include "actors/coordinator/coordinator_state.hpp"
 #include "plugins/framework/scatter.hpp"
+#include "support/log.hpp"
 
+#include <algorithm>
 #include <numeric>
 #include <unordered_map>
 
@@ -150,6 +154,130 @@ preemption_verdict judge_dry_runs(const scheduling_cycle& c,
   // Pods that find no victim never get here and stay concurrent.
   v.type = overlapped ? kind::redo_alone : kind::nominate;
   return v;
+}
+
+// -------------------------------------------- the PostFilter steps of a cycle
+
+void coordinator_state::post_filter(cycle& c) {
+  if (c.prof->post_filter().empty()) {
+    unschedulable(c, {}, {});
+    return;
+  }
+  c.post_filter_began = std::chrono::steady_clock::now();
+  metrics_.preemption_attempt();
+  const auto* pf = c.prof->post_filter().front();
+  plugins::status eligible = pf->check_pod_eligible(*c.item.pod);
+  if (!eligible.ok()) {
+    c.diag.post_filter_message = pf->wrap_message(eligible.message());
+    unschedulable(c, {}, {});
+    return;
+  }
+  potential_nodes potential = find_potential_nodes(c, cfg_.shards);
+  c.unresolvable = potential.unresolvable;
+  c.potential_per_shard = std::move(potential.per_shard);
+  if (potential.nominated.empty()) {
+    dry_run(c);
+    return;
+  }
+  std::uint32_t s = shard_of(potential.nominated);
+  auto req = c.request<preempt_request>();
+  req->cluster = c.view->context;
+  req->unresolvable = c.unresolvable;
+  req->wanted = 0;
+  req->nominated = c.nominated;
+  req->nominated_node = potential.nominated;
+  req->nominated_status = potential.nominated_status;
+  c.step = cycle_step::checking_nominated;
+  c.preempts.assign(cfg_.shards, nullptr);
+  c.pending = 1;
+  ports_.preempt(s, std::move(req), reply_to<preempt_reply>(c, s));
+}
+
+void coordinator_state::after_nominated_check(cycle& c) {
+  const preempt_reply_ptr& r
+    = c.preempts[shard_of(c.item.pod->nominated_node_name)];
+  // A shard that did not answer proves nothing: go on to the dry runs.
+  c.request_failed = false;
+  if (r && !r->eligibility.ok()) {
+    c.diag.post_filter_message
+      = c.prof->post_filter().front()->wrap_message(r->eligibility.message());
+    unschedulable(c, {}, {});
+    return;
+  }
+  dry_run(c);
+}
+
+void coordinator_state::dry_run(cycle& c) {
+  // An overlapped cycle cannot act on its victims (it is redone alone); it
+  // only needs to know whether some node has any.
+  std::vector<preempt_request_ptr> requests
+    = dry_run_requests(c, rng_, overlapped(c));
+  c.step = cycle_step::dry_running;
+  c.preempts.assign(cfg_.shards, nullptr);
+  c.pending = static_cast<std::size_t>(
+    std::count_if(requests.begin(), requests.end(),
+                  [](const auto& r) { return r != nullptr; }));
+  if (c.pending == 0) {
+    c.preempts.clear();
+    after_dry_run(c);
+    return;
+  }
+  for (std::uint32_t s = 0; s < cfg_.shards; ++s)
+    if (requests[s])
+      ports_.preempt(s, std::move(requests[s]), reply_to<preempt_reply>(c, s));
+}
+
+void coordinator_state::after_dry_run(cycle& c) {
+  if (c.request_failed) {
+    fail_with_error(c, "a shard did not answer the preemption dry run");
+    return;
+  }
+  preemption_verdict v = judge_dry_runs(c, total_nodes(), overlapped(c));
+  using kind = preemption_verdict::kind;
+  switch (v.type) {
+  case kind::stale:
+    retry_stale(c);
+    return;
+  case kind::redo_alone:
+    admission_.redo_alone(*c.item.pod);
+    retry_stale(c);
+    return;
+  case kind::error:
+    fail_with_error(c, std::move(v.message));
+    return;
+  case kind::unschedulable:
+    c.diag.post_filter_message = std::move(v.message);
+    unschedulable(c, {}, {});
+    return;
+  case kind::nominate:
+    preempt(c, v.chosen);
+    return;
+  }
+}
+
+void coordinator_state::preempt(cycle& c,
+                                const plugins::post_filter_outcome& chosen) {
+  metrics_.victims(chosen.victims.size());
+  std::vector<std::string> victims;
+  for (const auto& v : chosen.victims) {
+    // A victim already being deleted needs no second deletion; the
+    // preemptor still waits for it to go.
+    if (!v->deleting)
+      ports_.sink().preempt(v, c.item.pod, chosen.nominated_node);
+    TLOG_V(2, "preemptor pod preempted victim pod", "preemptor",
+           c.item.pod->key(), "victim", v->key(), "node",
+           chosen.nominated_node.view());
+    victims.push_back(pod_key(*v));
+  }
+  // Lower-priority pods nominated to that node lose their nomination.
+  if (c.nominated)
+    if (auto it = c.nominated->by_node.find(chosen.nominated_node);
+        it != c.nominated->by_node.end())
+      for (const auto& other : it->second)
+        if (other->priority < c.item.pod->priority
+            && !other->same_identity(*c.item.pod))
+          ports_.sink().clear_nomination(other);
+  unschedulable(c, chosen.nominated_node, std::move(victims));
 }
 
 } // namespace tessera::actors

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <type_traits>
 #include <unordered_set>
 #include <vector>
 
@@ -96,6 +97,21 @@ struct scheduling_cycle {
     static const std::vector<model::symbol> none;
     return s < filters.size() && filters[s] ? filters[s]->result.feasible
                                             : none;
+  }
+
+  /// Where a reply of type `Reply` from shard `s` is filed.
+  template <class Reply>
+  std::shared_ptr<const Reply>& reply_slot(std::uint32_t s) {
+    if constexpr (std::is_same_v<Reply, scan_reply>)
+      return scans[s];
+    else if constexpr (std::is_same_v<Reply, filter_reply>)
+      return filters[s];
+    else if constexpr (std::is_same_v<Reply, score_reply>)
+      return scores[s];
+    else if constexpr (std::is_same_v<Reply, preempt_reply>)
+      return preempts[s];
+    else
+      return assumed;
   }
 
   /// A request to a shard for this cycle, with the fields every one carries.
