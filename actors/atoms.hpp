@@ -30,6 +30,7 @@ using tick_atom = caf::atom_constant<caf::atom("tick")>;
 using delta_atom = caf::atom_constant<caf::atom("delta")>;
 using view_atom = caf::atom_constant<caf::atom("view")>;
 using input_atom = caf::atom_constant<caf::atom("qinput")>;
+using nominees_atom = caf::atom_constant<caf::atom("nominees")>;
 // Queue <-> coordinator / binder.
 using want_atom = caf::atom_constant<caf::atom("want")>;
 using work_atom = caf::atom_constant<caf::atom("work")>;

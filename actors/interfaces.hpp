@@ -2,7 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// Every actor's typed interface, in one place. Data flows
-///   source -> CACHE -> SHARDs (deltas), COORDINATOR (views), QUEUE (inputs)
+///   source -> CACHE -> SHARDs (deltas), COORDINATOR (views, nominees),
+///                     QUEUE (inputs)
 ///   QUEUE -> COORDINATOR (work) -> SHARDs (scan/filter/score/preempt)
 ///   COORDINATOR -> CACHE (assume) -> BINDER (bind) -> sink
 /// (architecture.md, "Data flow").
@@ -68,6 +69,8 @@ using shard_actor = caf::typed_actor<
 using coordinator_actor = caf::typed_actor<
   /// The cache's current cluster view.
   caf::reacts_to<view_atom, cluster_view_ptr>,
+  /// Pending pods whose nomination the API changed, and pods that left.
+  caf::reacts_to<nominees_atom, queue_inputs_ptr>,
   /// Pods to schedule, from the queue.
   caf::reacts_to<work_atom, work_batch_ptr>>;
 

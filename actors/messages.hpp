@@ -47,7 +47,8 @@ struct cluster_view {
 };
 using cluster_view_ptr = std::shared_ptr<const cluster_view>;
 
-/// Pods nominated to each node (upstream's nominator), shared with shards.
+/// Pods nominated to each node (the coordinator's `nominator`), shared with
+/// shards.
 struct nominations {
   std::unordered_map<model::symbol, std::vector<model::pod_ptr>> by_node;
   bool empty() const noexcept {
@@ -90,15 +91,12 @@ struct queued_pod_info {
 };
 struct work_batch {
   std::vector<queued_pod_info> pods;
-  /// The current nominations, when they changed since the last batch.
-  nominations_ptr nominated;
-  /// Outcomes the queue had handled when it sent this batch (their
-  /// nominations are in `nominated` or the coordinator's last copy).
-  std::uint64_t outcomes_handled = 0;
 };
 using work_batch_ptr = std::shared_ptr<const work_batch>;
 
-/// Coordinator -> queue: how a popped pod's cycle ended.
+/// Coordinator -> queue: how a popped pod's cycle ended, and how many more
+/// pods the coordinator can take now (the slot the cycle freed, unless
+/// pods are already waiting to start there).
 struct cycle_outcome {
   enum class kind : std::uint8_t {
     /// Assumed; binding in progress (the binder reports the end).
@@ -124,6 +122,8 @@ struct cycle_outcome {
   /// Another pod was assumed while this cycle ran: its view may have missed
   /// it. One-shot mode retries such failures instead of making them final.
   bool stale = false;
+  /// Pods the coordinator can take now.
+  std::int32_t credit = 0;
 };
 using cycle_outcome_ptr = std::shared_ptr<const cycle_outcome>;
 

@@ -8,6 +8,7 @@ tessera_add_test(actors_tests
     queue/queue_state_test.cpp
     shard/shard_state_test.cpp
     coordinator/admission_test.cpp
+    coordinator/nominator_test.cpp
     coordinator/coordinator_state_test.cpp
     binder/binder_state_test.cpp
     worker_polling_test.cpp

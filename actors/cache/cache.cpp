@@ -34,6 +34,10 @@ void publish(cache_actor::stateful_pointer<cache_cell> self) {
     if (cell.coordinator)
       self->send(cell.coordinator, view_atom::value, out.view);
   }
+  if (!out.nominees.empty() && cell.coordinator)
+    self->send(cell.coordinator, nominees_atom::value,
+               std::make_shared<const std::vector<queue_input>>(
+                 std::move(out.nominees)));
   if (!out.queue.empty())
     self->send(cell.queue, input_atom::value,
                std::make_shared<const std::vector<queue_input>>(

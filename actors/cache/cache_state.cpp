@@ -111,20 +111,24 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
                  false);
     }
     if (auto it = pending_.find(key); it != pending_.end()) {
-      queue_out_.push_back(
-        {queue_input::kind::pod_deleted, it->second, nullptr, {}, {}, {}});
+      left_pending(it->second);
       pending_.erase(it);
     }
     return;
   }
   if (p->is_bound()) {
-    // The pod left the queue's world: it is bound now.
-    if (auto it = pending_.find(key); it != pending_.end()) {
-      queue_out_.push_back(
-        {queue_input::kind::pod_deleted, it->second, nullptr, {}, {}, {}});
-      pending_.erase(it);
-    }
     auto it = pods_.find(key);
+    // The pod left the queue's world: it is bound now. When this scheduler
+    // bound it, the binder reports the end of the binding to the queue and
+    // the coordinator dropped any nomination at assume: neither needs the
+    // echo.
+    if (auto pit = pending_.find(key); pit != pending_.end()) {
+      bool ours = it != pods_.end()
+                  && it->second.phase == pod_phase_in_cache::assumed;
+      if (!ours)
+        left_pending(pit->second);
+      pending_.erase(pit);
+    }
     if (it == pods_.end()) {
       add_pod_to_node(p);
       if (p->has_required_anti_affinity)
@@ -171,11 +175,21 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
   if (fresh) {
     queue_out_.push_back(
       {queue_input::kind::pod_added, nullptr, p, {}, {}, {}});
+    if (!p->nominated_node_name.empty())
+      nominees_out_.push_back(queue_out_.back());
   } else {
     queue_out_.push_back(
       {queue_input::kind::pod_updated, it->second, p, {}, {}, {}});
+    if (p->nominated_node_name != it->second->nominated_node_name)
+      nominees_out_.push_back(queue_out_.back());
     it->second = p;
   }
+}
+
+void cache_state::left_pending(const model::pod_ptr& last) {
+  queue_input in{queue_input::kind::pod_deleted, last, nullptr, {}, {}, {}};
+  queue_out_.push_back(in);
+  nominees_out_.push_back(std::move(in));
 }
 
 void cache_state::apply_node(object_event::kind type,
@@ -630,6 +644,8 @@ cache_outputs cache_state::take_outputs() {
   }
   out.queue = std::move(queue_out_);
   queue_out_.clear();
+  out.nominees = std::move(nominees_out_);
+  nominees_out_.clear();
   return out;
 }
 

@@ -64,6 +64,9 @@ struct cache_outputs {
   /// Set when the cluster view changed.
   cluster_view_ptr view;
   std::vector<queue_input> queue;
+  /// For the coordinator's nominator: pending pods whose API status names a
+  /// node or stops naming one, and pending pods that left.
+  std::vector<queue_input> nominees;
 };
 
 class cache_state {
@@ -118,6 +121,9 @@ private:
   };
 
   void apply_pod(object_event::kind type, const model::pod_ptr& p);
+  /// A pending pod left (deleted, or bound by someone else): tells the
+  /// queue and the nominator.
+  void left_pending(const model::pod_ptr& last);
   void apply_node(object_event::kind type, const model::node_ptr& n);
   void apply_namespace(object_event::kind type, const model::namespace_ptr& ns);
   void apply_budget(object_event::kind type,
@@ -176,6 +182,7 @@ private:
   std::vector<std::uint64_t> log_floor_;
 
   std::vector<queue_input> queue_out_;
+  std::vector<queue_input> nominees_out_;
 };
 
 /// A pod's identity key in the cache and queue: its UID, or namespace/name

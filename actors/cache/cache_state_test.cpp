@@ -72,6 +72,8 @@ public:
     if (out.view)
       view_ = out.view;
     queue_.insert(queue_.end(), out.queue.begin(), out.queue.end());
+    nominees_.insert(nominees_.end(), out.nominees.begin(),
+                     out.nominees.end());
     return out;
   }
 
@@ -114,8 +116,14 @@ public:
 
   /// The queue inputs so far, readable, and forgets them.
   std::vector<std::string> take_queue() {
+    return describe(queue_);
+  }
+  std::vector<std::string> take_nominees() {
+    return describe(nominees_);
+  }
+  static std::vector<std::string> describe(std::vector<queue_input>& inputs) {
     std::vector<std::string> out;
-    for (const auto& in : queue_) {
+    for (const auto& in : inputs) {
       switch (in.type) {
       case queue_input::kind::pod_added:
         out.push_back("added " + in.new_pod->name);
@@ -131,7 +139,7 @@ public:
         break;
       }
     }
-    queue_.clear();
+    inputs.clear();
     return out;
   }
 
@@ -140,6 +148,7 @@ public:
   std::vector<shard_state> shards_;
   cluster_view_ptr view_;
   std::vector<queue_input> queue_;
+  std::vector<queue_input> nominees_;
 };
 
 std::vector<std::string> names(const std::vector<model::node_info_ptr>& v) {
@@ -300,6 +309,82 @@ TEST(CacheState, TranslatesObjectChangesIntoQueueInputs) {
     tc.change(w);
     w.publish();
     EXPECT_EQ(w.take_queue(), tc.expected);
+  }
+}
+
+// The nominator (in the coordinator) hears of pending pods whose API
+// status starts or stops naming a node, and of pending pods that leave.
+// Neither it nor the queue hears this scheduler's own bindings echoed: the
+// binder reports them, and the assume ended any nomination.
+TEST(CacheState, TellsTheNominatorWhatTheApiSaysOfNominations) {
+  struct test_case {
+    std::string name;
+    std::function<void(world&)> change;
+    std::vector<std::string> queue;
+    std::vector<std::string> nominees;
+  };
+  auto pending = test::make_pod("p").cpu("1").build();
+  auto nominated = std::make_shared<model::pod>(*pending);
+  nominated->nominated_node_name = model::symbol{"n1"};
+  auto relabelled = std::make_shared<model::pod>(*nominated);
+  relabelled->labels = test::make_pod("p").label("app", "b").build()->labels;
+  auto bound = test::make_pod("p").cpu("1").node("n1").build();
+  const std::vector<test_case> cases{
+    {"added without a nomination", [&](world& w) { w.add(pending); },
+     {"added p"}, {}},
+    {"added with a nomination", [&](world& w) { w.add(model::pod_ptr{nominated}); },
+     {"added p"}, {"added p"}},
+    {"the API nominates it",
+     [&](world& w) {
+       w.add(pending);
+       w.modify(model::pod_ptr{nominated});
+     },
+     {"added p", "updated p"}, {"updated p"}},
+    {"an update that keeps the nomination",
+     [&](world& w) {
+       w.add(model::pod_ptr{nominated});
+       w.modify(model::pod_ptr{relabelled});
+     },
+     {"added p", "updated p"}, {"added p"}},
+    {"the API clears it",
+     [&](world& w) {
+       w.add(model::pod_ptr{nominated});
+       w.modify(pending);
+     },
+     {"added p", "updated p"}, {"added p", "updated p"}},
+    {"deleted while pending",
+     [&](world& w) {
+       w.add(pending);
+       w.remove(pending);
+     },
+     {"added p", "deleted p"}, {"deleted p"}},
+    {"bound by another scheduler",
+     [&](world& w) {
+       w.add(pending);
+       w.modify(bound);
+     },
+     {"added p", "deleted p", "event PodAdd"}, {"deleted p"}},
+    {"bound by this scheduler",
+     [&](world& w) {
+       w.add(pending);
+       w.publish();
+       auto reply = w.assume(w.prepare(pending, "n1"));
+       ASSERT_TRUE(reply.ok);
+       w.cache_.finish_binding(*reply.assumed);
+       w.modify(bound);
+     },
+     {"added p", "event PodAdd"}, {}},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    world w;
+    w.add(node("n1"));
+    w.publish();
+    w.take_queue();
+    tc.change(w);
+    w.publish();
+    EXPECT_EQ(w.take_queue(), tc.queue);
+    EXPECT_EQ(w.take_nominees(), tc.nominees);
   }
 }
 

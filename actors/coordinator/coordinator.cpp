@@ -99,6 +99,9 @@ coordinator(coordinator_actor::stateful_pointer<coordinator_cell> self,
       self->state.sample_mailbox();
       self->state.state->on_work(*batch);
     },
+    [self](nominees_atom, const queue_inputs_ptr& changes) {
+      self->state.state->on_nominees(*changes);
+    },
   };
 }
 

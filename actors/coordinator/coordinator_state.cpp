@@ -44,9 +44,13 @@ void coordinator_state::on_view(cluster_view_ptr view) {
 }
 
 void coordinator_state::on_work(const work_batch& batch) {
-  nominations_.from_queue(batch.nominated, batch.outcomes_handled);
   for (const auto& item : batch.pods)
     admit(item);
+}
+
+void coordinator_state::on_nominees(const std::vector<queue_input>& changes) {
+  for (const auto& in : changes)
+    nominator_.apply(in);
 }
 
 // ------------------------------------------------------------ helpers
@@ -133,7 +137,7 @@ void coordinator_state::begin(admission::start s) {
   c.started_at = ++started_;
   c.began_among_others = !cycles_.empty();
   c.view = view_;
-  c.nominated = nominations_.current();
+  c.nominated = nominator_.current();
   cycles_.emplace(c.id, std::move(owned));
   metrics_.inflight(cycles_.size());
   const model::pod& p = *c.item.pod;
@@ -242,9 +246,11 @@ void coordinator_state::after_assume(cycle& c) {
   bind->initial_ns = c.item.initial_ns;
   if (cfg_.explain)
     ports_.sink().explained(c.item.pod, explain_cycle(c));
-  ports_.bind(std::move(bind));
   out->type = cycle_outcome::kind::assumed;
   finish(c, std::move(out));
+  // After the outcome: the queue must know the pod is binding before the
+  // binder can report the binding's end.
+  ports_.bind(std::move(bind));
 }
 
 // --------------------------------------------------------------- endings
@@ -316,26 +322,26 @@ void coordinator_state::finish(cycle& c, std::shared_ptr<cycle_outcome> out) {
   }
   if (c.prof != nullptr)
     metrics_.attempt(out->type, *c.prof, c.began);
-  // The queue records nominations from outcomes; cycles that begin before
-  // its next snapshot must see them already, as after a serial cycle.
-  std::uint64_t outcome_number = ++outcomes_sent_;
+  // The nominator learns the cycle's decision before any later cycle
+  // begins, as after a serial cycle.
   if (out->type == cycle_outcome::kind::unschedulable
       && !out->nominated_node.empty())
-    nominations_.nominate(out->pod, out->nominated_node, outcome_number);
+    nominator_.nominate(out->pod, out->nominated_node);
   else if (out->type != cycle_outcome::kind::conflict
            && out->type != cycle_outcome::kind::error)
-    nominations_.drop(out->pod, outcome_number);
+    nominator_.drop(*out->pod);
   bool was_alone = c.exclusive;
   cycles_.erase(c.id); // `c` is gone from here on
-  ports_.outcome(std::move(out));
   admission_.ended(was_alone);
-  // Start held pods when allowed; each finished cycle frees one slot.
+  // The slot this cycle held goes back to the queue with its outcome.
+  // Held pods already count against the limit: starting them below takes
+  // no new slot.
+  std::size_t busy = cycles_.size() + admission_.held() + before_view_.size();
+  out->credit = busy < cfg_.max_inflight_cycles ? 1 : 0;
+  ports_.outcome(std::move(out));
   while (auto next = admission_.next(cycles_.size()))
     begin(std::move(*next));
   metrics_.inflight(cycles_.size());
-  std::size_t busy = cycles_.size() + admission_.held() + before_view_.size();
-  if (busy < cfg_.max_inflight_cycles)
-    ports_.want(1);
 }
 
 } // namespace tessera::actors

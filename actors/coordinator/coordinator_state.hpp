@@ -32,7 +32,7 @@
 
 #include "actors/coordinator/admission.hpp"
 #include "actors/coordinator/coordinator_metrics.hpp"
-#include "actors/coordinator/nomination_view.hpp"
+#include "actors/coordinator/nominator.hpp"
 #include "actors/coordinator/scheduling_cycle.hpp"
 #include "actors/messages.hpp"
 #include "actors/sink.hpp"
@@ -101,6 +101,8 @@ public:
   void start();
   void on_view(cluster_view_ptr view);
   void on_work(const work_batch& batch);
+  /// Pending-pod changes that may start or end a nomination.
+  void on_nominees(const std::vector<queue_input>& changes);
 
   std::size_t inflight() const noexcept {
     return cycles_.size();
@@ -163,10 +165,7 @@ private:
   admission admission_;
   /// Pods received before the first cluster view.
   std::deque<queued_pod_info> before_view_;
-  /// The queue's nominations with this coordinator's newer ones.
-  nomination_view nominations_;
-  /// Outcomes sent to the queue so far (numbers nominations_' changes).
-  std::uint64_t outcomes_sent_ = 0;
+  nominator nominator_;
   std::mt19937_64 rng_;
   std::uint64_t next_id_ = 0;
   std::uint64_t conflicts_ = 0;

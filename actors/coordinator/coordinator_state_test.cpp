@@ -97,6 +97,8 @@ public:
         shards_[s].apply(*out.deltas[s]);
     if (out.view)
       coord_.on_view(out.view);
+    if (!out.nominees.empty())
+      coord_.on_nominees(out.nominees);
   }
   void work(std::vector<model::pod_ptr> pods, std::int32_t conflicts = 0) {
     work_batch batch;
@@ -178,6 +180,7 @@ public:
   }
   void outcome(cycle_outcome_ptr out) override {
     log.push_back("outcome " + out->pod->name);
+    wanted += out->credit;
     outcomes.push_back(out);
   }
   void want(std::int32_t n) override {
@@ -448,16 +451,18 @@ TEST(CoordinatorState, APreemptionFromOverlappedCyclesIsRedoneAlone) {
 }
 
 // A preemption nominates the node at once for the coordinator's next
-// cycles, as a serial scheduler's nominator does: the queue's snapshot with
-// the nomination arrives only after it has handled the outcome, and a cycle
-// begun before that must still leave the cleared node to the preemptor.
-TEST(CoordinatorState, ANominationHoldsTheNodeBeforeTheQueueEchoesIt) {
+// cycles, as a serial scheduler's nominator does: the API echo of the
+// nomination comes much later, and a cycle begun before that must still
+// leave the cleared node to the preemptor.
+TEST(CoordinatorState, ANominationHoldsTheNodeBeforeTheApiEchoesIt) {
   harness h{1, 2};
   h.add(node("n1", "2"));
   auto low = test::make_pod("low").cpu("2").priority(0).node("n1").build();
   h.add(low);
+  auto high_a = test::make_pod("high-a").cpu("2").priority(100).build();
+  h.add(high_a); // pending: the cache tells the nominator when it goes
   h.publish();
-  h.work({test::make_pod("high-a").cpu("2").priority(100).build()});
+  h.work({high_a});
   h.run();
   ASSERT_EQ(h.sink_.preempted,
             std::vector<std::string>{"low for high-a on n1"});
@@ -471,13 +476,10 @@ TEST(CoordinatorState, ANominationHoldsTheNodeBeforeTheQueueEchoesIt) {
   EXPECT_TRUE(h.binds.empty()) << "high-b took the node nominated to high-a";
   ASSERT_NE(h.outcome_of("high-b"), nullptr);
   EXPECT_EQ(h.outcome_of("high-b")->type, kind::unschedulable);
-  // Once the queue has handled the outcome its snapshot rules again: here
-  // it has no nomination (high-a was deleted meanwhile), so the node is
-  // free for the next pod.
-  work_batch echo;
-  echo.nominated = std::make_shared<const nominations>();
-  echo.outcomes_handled = h.outcomes.size();
-  h.coord_.on_work(echo);
+  // The preemptor is deleted before it runs again: its nomination goes,
+  // and the node is free for the next pod.
+  h.cache_.apply({object_event::kind::deleted, model::object{high_a}});
+  h.publish();
   h.work({test::make_pod("high-c").cpu("2").priority(100).build()});
   h.run();
   ASSERT_EQ(h.binds.size(), 1u);

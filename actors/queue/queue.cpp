@@ -14,8 +14,6 @@ struct queue_cell {
   std::unique_ptr<queue_state> state;
   coordinator_actor consumer;
   std::int32_t credits = 0;
-  std::uint64_t sent_nominations = ~0ull;
-  std::uint64_t outcomes_handled = 0;
   std::vector<caf::actor> idle_watchers;
   bool was_idle = true;
   metrics::mailbox_sampler mailbox{"queue"};
@@ -36,11 +34,6 @@ void dispatch(queue_actor::stateful_pointer<queue_cell> self) {
       --cell.credits;
     }
     if (!batch->pods.empty()) {
-      if (cell.sent_nominations != cell.state->nominations_version()) {
-        batch->nominated = cell.state->nominated();
-        cell.sent_nominations = cell.state->nominations_version();
-      }
-      batch->outcomes_handled = cell.outcomes_handled;
       self->send(cell.consumer, work_atom::value,
                  work_batch_ptr{std::move(batch)});
     }
@@ -98,7 +91,7 @@ queue_actor::behavior_type queue(queue_actor::stateful_pointer<queue_cell> self,
       dispatch(self);
     },
     [self](outcome_atom, const cycle_outcome_ptr& out) {
-      ++self->state.outcomes_handled;
+      self->state.credits += out->credit;
       self->state.state->on_outcome(*out);
       dispatch(self);
     },

@@ -229,7 +229,6 @@ void queue_state::erase(const std::string& key) {
   if (it == entries_.end())
     return;
   detach(*it->second);
-  clear_nomination(key);
   entries_.erase(it);
 }
 
@@ -253,8 +252,6 @@ void queue_state::add(const model::pod_ptr& p) {
   e->initial_ns = e->timestamp_ns;
   entry& ref = *e;
   entries_.emplace(key, std::move(e));
-  if (!p->nominated_node_name.empty())
-    set_nomination(key, p, p->nominated_node_name);
   admit(ref);
   count_incoming(ref.at == where::gated ? "gated" : "active", "PodAdd");
 }
@@ -268,12 +265,6 @@ void queue_state::update(const model::pod_ptr& old_pod,
     return;
   }
   entry& e = *it->second;
-  if (new_pod->nominated_node_name != old_pod->nominated_node_name) {
-    if (new_pod->nominated_node_name.empty())
-      clear_nomination(key);
-    else
-      set_nomination(key, new_pod, new_pod->nominated_node_name);
-  }
   switch (e.at) {
     case where::in_flight:
     case where::binding:
@@ -446,7 +437,6 @@ void queue_state::on_outcome(const cycle_outcome& out) {
       e.at = where::binding;
       ++binding_;
       e.conflicts = 0;
-      clear_nomination(key);
       break;
     case kind::conflict:
       ++e.conflicts;
@@ -471,14 +461,9 @@ void queue_state::on_outcome(const cycle_outcome& out) {
       // the pods placed since the pop, and a retry goes back to it.
       if (!cfg_.one_shot)
         e.timestamp_ns = now_ns();
-      if (out.nominated_node.empty())
-        clear_nomination(key);
-      else
-        set_nomination(key, e.pod, out.nominated_node);
       if (cfg_.one_shot) {
         if (out.nominated_node.empty()) {
           // Final unless settle() finds its view missed an earlier pod.
-          clear_nomination(key);
           e.at = where::tentative;
           ++tentative_;
           break;
@@ -490,7 +475,6 @@ void queue_state::on_outcome(const cycle_outcome& out) {
           auto nominated = std::make_shared<model::pod>(*e.pod);
           nominated->nominated_node_name = out.nominated_node;
           e.pod = std::move(nominated);
-          set_nomination(key, e.pod, out.nominated_node);
         }
         e.victims = {out.victims.begin(), out.victims.end()};
         for (const auto& rec : events_)
@@ -533,7 +517,6 @@ void queue_state::on_outcome(const cycle_outcome& out) {
     }
     case kind::error:
       if (cfg_.one_shot) {
-        clear_nomination(key);
         entries_.erase(it);
         break;
       }
@@ -544,7 +527,6 @@ void queue_state::on_outcome(const cycle_outcome& out) {
                      "ScheduleAttemptFailure");
       break;
     case kind::dropped:
-      clear_nomination(key);
       entries_.erase(it);
       break;
   }
@@ -636,33 +618,6 @@ void queue_state::prune_events() {
   std::uint64_t oldest = *inflight_marks_.begin();
   while (!events_.empty() && events_.front().sequence <= oldest)
     events_.pop_front();
-}
-
-// ---------------------------------------------------------- nominations
-
-void queue_state::set_nomination(const std::string& key,
-                                 const model::pod_ptr& p, model::symbol node) {
-  auto& slot = nominated_by_pod_[key];
-  if (slot.first == node && slot.second == p)
-    return;
-  slot = {node, p};
-  ++nominations_version_;
-}
-
-void queue_state::clear_nomination(const std::string& key) {
-  if (nominated_by_pod_.erase(key) != 0)
-    ++nominations_version_;
-}
-
-nominations_ptr queue_state::nominated() const {
-  if (nominations_cache_version_ != nominations_version_) {
-    auto n = std::make_shared<nominations>();
-    for (const auto& [key, entry] : nominated_by_pod_)
-      n->by_node[entry.first].push_back(entry.second);
-    nominations_cache_ = std::move(n);
-    nominations_cache_version_ = nominations_version_;
-  }
-  return nominations_cache_;
 }
 
 queue_stats queue_state::stats() const {

@@ -93,11 +93,6 @@ public:
   bool settle();
 
   queue_stats stats() const;
-  /// The nominations; `version()` changes whenever they do.
-  nominations_ptr nominated() const;
-  std::uint64_t nominations_version() const noexcept {
-    return nominations_version_;
-  }
 
 private:
   enum class where : std::uint8_t {
@@ -186,9 +181,6 @@ private:
   bool worth_requeuing(const entry& e, const plugins::cluster_event& ev,
                        const model::object* old_obj,
                        const model::object* new_obj) const;
-  void set_nomination(const std::string& key, const model::pod_ptr& p,
-                      model::symbol node);
-  void clear_nomination(const std::string& key);
   void prune_events();
   std::int64_t now_ns() const;
 
@@ -219,12 +211,6 @@ private:
   std::vector<plugins::queued_pod> assumed_;
   std::size_t tentative_ = 0;
   std::uint64_t event_sequence_ = 0;
-
-  std::unordered_map<std::string, std::pair<model::symbol, model::pod_ptr>>
-    nominated_by_pod_;
-  std::uint64_t nominations_version_ = 0;
-  mutable nominations_ptr nominations_cache_;
-  mutable std::uint64_t nominations_cache_version_ = ~0ull;
 };
 
 } // namespace tessera::actors

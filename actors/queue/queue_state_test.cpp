@@ -369,27 +369,6 @@ TEST_F(queue_state_test, DeletedWhileInFlightIsForgotten) {
   EXPECT_EQ(q.stats().unschedulable, 0u);
 }
 
-TEST_F(queue_state_test, NominationsFollowTheOutcomes) {
-  auto q = make();
-  auto p = test::make_pod("p").priority(10).build();
-  q.add(p);
-  ASSERT_TRUE(q.pop().has_value());
-  auto v0 = q.nominations_version();
-  auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
-  o->nominated_node = model::symbol{"n1"};
-  q.on_outcome(*o);
-  EXPECT_NE(q.nominations_version(), v0);
-  auto n = q.nominated();
-  ASSERT_EQ(n->by_node.count(model::symbol{"n1"}), 1u);
-  EXPECT_EQ(n->by_node.at(model::symbol{"n1"}).front()->name, "p");
-  // Back in the queue and then assumed: the nomination goes.
-  clock_.advance(5min);
-  q.flush(clock_.now());
-  ASSERT_TRUE(q.pop().has_value());
-  q.on_outcome(*outcome(p, kind::assumed));
-  EXPECT_TRUE(q.nominated()->empty());
-}
-
 // One-shot mode (simulate): no backoff, failures are final, a preemptor is
 // retried when its victims are gone.
 TEST_F(queue_state_test, OneShotFailuresAreFinal) {

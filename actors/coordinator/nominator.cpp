@@ -1,0 +1,61 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "actors/coordinator/nominator.hpp"
+
+#include "actors/cache/cache_state.hpp"
+
+#include <memory>
+
+namespace tessera::actors {
+
+void nominator::apply(const queue_input& in) {
+  using kind = queue_input::kind;
+  switch (in.type) {
+  case kind::pod_added:
+    if (!in.new_pod->nominated_node_name.empty())
+      nominate(in.new_pod, in.new_pod->nominated_node_name);
+    return;
+  case kind::pod_updated:
+    if (in.new_pod->nominated_node_name == in.old_pod->nominated_node_name)
+      return;
+    if (in.new_pod->nominated_node_name.empty())
+      drop(*in.new_pod);
+    else
+      nominate(in.new_pod, in.new_pod->nominated_node_name);
+    return;
+  case kind::pod_deleted:
+    drop(*in.old_pod);
+    return;
+  case kind::cluster_event:
+    return;
+  }
+}
+
+void nominator::nominate(const model::pod_ptr& pod, model::symbol node) {
+  auto& slot = by_pod_[pod_key(*pod)];
+  if (slot.first == node && slot.second == pod)
+    return;
+  slot = {node, pod};
+  dirty_ = true;
+}
+
+void nominator::drop(const model::pod& pod) {
+  // Called for every assumed pod: no key to build when nothing is nominated.
+  if (by_pod_.empty())
+    return;
+  if (by_pod_.erase(pod_key(pod)) != 0)
+    dirty_ = true;
+}
+
+nominations_ptr nominator::current() {
+  if (!dirty_)
+    return snapshot_;
+  dirty_ = false;
+  auto n = std::make_shared<nominations>();
+  for (const auto& [key, entry] : by_pod_)
+    n->by_node[entry.first].push_back(entry.second);
+  snapshot_ = std::move(n);
+  return snapshot_;
+}
+
+} // namespace tessera::actors
