@@ -5,7 +5,7 @@
 ///   source -> CACHE -> SHARDs (deltas), COORDINATOR (views), QUEUE (inputs)
 ///   QUEUE -> COORDINATOR (work) -> SHARDs (scan/filter/score/preempt)
 ///   COORDINATOR -> CACHE (assume) -> BINDER (bind) -> sink
-/// (architecture.md, "Data flow").
+/// (docs/architecture.md, "The scheduling cycle, split across actors").
 #pragma once
 
 #include <caf/all.hpp>
