@@ -6,7 +6,7 @@
 ///                     QUEUE (inputs)
 ///   QUEUE -> COORDINATOR (work) -> SHARDs (scan/filter/score/preempt)
 ///   COORDINATOR -> CACHE (assume) -> BINDER (bind) -> sink
-/// (architecture.md, "Data flow").
+/// (docs/architecture.md, "The scheduling cycle, split across actors").
 #pragma once
 
 #include <caf/all.hpp>

@@ -261,7 +261,7 @@ struct bind_request {
   std::size_t evaluated_nodes = 0;
   std::size_t feasible_nodes = 0;
   /// The pod's scheduling attempts and first-enqueue time (queued_pod_info),
-  /// for the metrics recorded when binding ends (issue #9).
+  /// for the metrics recorded when binding ends.
   std::int32_t attempts = 0;
   std::int64_t initial_ns = 0;
 };

@@ -16,7 +16,8 @@
 /// keeps both cores busy when the actors are all the process runs
 /// (`simulate`, `perf --target inprocess`); where HTTP threads share the
 /// cores (`run`, `perf` over HTTP) the polling takes CPU they need, and
-/// CAF's defaults measured as well or better. Figures: docs/architecture.md.
+/// CAF's defaults measured as well or better (docs/architecture.md,
+/// "Scheduler threads"; figures in docs/benchmarks.md).
 #pragma once
 
 #include <chrono>

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// `ops_hooks`: what issue #9 adds to `tessera run` — a `scheduler_metrics`
+/// `ops_hooks`: what operations need of `tessera run` — a `scheduler_metrics`
 /// instance installed for the actors and io to record into, and the
 /// operations server (`io/serving/ops_server.hpp`) started through
 /// `run_hooks::start_serving` with health checks that read `run_status`:

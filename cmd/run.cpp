@@ -133,7 +133,7 @@ void add_flags(flag_set& flags, run_options& f) {
   flags.add("leader-elect-resource-namespace", f.resource_namespace,
             "Lease namespace");
   flags.add("bind-address", f.serving.bind_address,
-            "address of the health and metrics server (issue #9)");
+            "address of the health and metrics server");
   flags.add("secure-port", f.serving.secure_port,
             "HTTPS port of the health and metrics server; 0 disables");
   flags.add("port", f.serving.port,
@@ -427,7 +427,7 @@ int run_scheduler(const args& a, run_hooks& hooks) {
   run_status status;
   status.set_leader_election(le.leader_elect);
   status.set_leading(!le.leader_elect);
-  // The one place servers start (health and metrics, issue #9).
+  // The one place servers start (health and metrics).
   f.serving.effective_config = config::write_config(f.setup.config);
   if (hooks.start_serving)
     if (auto e = hooks.start_serving(f.serving, status))

@@ -3,8 +3,8 @@
 
 /// `tessera run`, embeddable: `run_scheduler` is the whole verb minus the
 /// signal handling, so tests run it in-process (and stop it through
-/// `run_control`), and the health/metrics server of issue #9 plugs in
-/// through `run_hooks::start_serving`, reading `run_status`.
+/// `run_control`), and the health/metrics server plugs in through
+/// `run_hooks::start_serving`, reading `run_status`.
 ///
 /// Life of a run:
 ///
@@ -113,7 +113,7 @@ struct serving_options {
   /// Plain HTTP port; 0 = off (the default).
   int port = 0;
   /// `--tls-cert-file`, `--tls-private-key-file`; neither = a self-signed
-  /// certificate made at start (issue #9).
+  /// certificate made at start, as kube-scheduler does.
   std::string tls_cert_file;
   std::string tls_private_key_file;
   /// The effective configuration as YAML (what --write-config-to writes),
@@ -132,7 +132,7 @@ struct run_handles {
 struct run_hooks {
   /// Stop requests; null = a private one (nothing but a lost lease stops).
   run_control* control = nullptr;
-  /// Starts the health/metrics server (issue #9) once flags are valid;
+  /// Starts the health/metrics server once flags are valid;
   /// an error ends the run with exit 1. Null: no server (the flags are
   /// still validated).
   std::function<error(const serving_options&, const run_status&)> start_serving;

@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `credential_provider`: the bearer token and client certificate a client
-/// presents right now, kept fresh as client-go does — a static token; a
-/// token file re-read about once a minute (projected service-account tokens
-/// rotate); an `exec` credential plugin (apiserver-subset §7.1) run on first
+/// presents right now, kept fresh as client-go does — a static token; a token
+/// file re-read about once a minute (projected service-account tokens rotate);
+/// an `exec` credential plugin (docs/apiserver-protocol.md §7.1) run on first
 /// use and again when its credential expires or a request got 401.
 ///
 /// Thread-safe; shared by every rest_client of a process. A refresh that

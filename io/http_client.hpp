@@ -12,8 +12,8 @@
 /// Threading: a client and each stream belong to one thread at a time; the
 /// only calls allowed from other threads are `cancel()`, which aborts the
 /// blocking call in progress. Every call returns an error instead of
-/// throwing. Kubeconfig handling, rate limiting and reflectors build on this
-/// (issue #6).
+/// throwing. Kubeconfig handling, rate limiting and reflectors build on
+/// this.
 #pragma once
 
 #include "support/error.hpp"

@@ -3,7 +3,7 @@
 
 /// `rest_config` and its sources: where the API server is and how to
 /// authenticate to it, resolved from kubeconfig files, the in-cluster
-/// service account, or `--master` (apiserver-subset §7).
+/// service account, or `--master` (docs/apiserver-protocol.md §7).
 ///
 /// Which source, in order (documented in io/README.md):
 ///   1. `--kubeconfig` (or clientConnection.kubeconfig): that file; a
@@ -102,7 +102,7 @@ load_rest_config(const kubeconfig_options& options);
 parse_kubeconfig(std::string_view text, const std::string& path,
                  const std::string& context = {});
 
-/// The in-cluster configuration (apiserver-subset §7.2).
+/// The in-cluster configuration (docs/apiserver-protocol.md §7.2).
 [[nodiscard]] expected<rest_config>
 in_cluster_config(const kubeconfig_options& options);
 

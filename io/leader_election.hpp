@@ -3,7 +3,7 @@
 
 /// `leader_elector`: leader election on a coordination.k8s.io/v1 Lease with
 /// client-go's algorithm and kube-scheduler's timings (15 s lease, 10 s
-/// renew deadline, 2 s retry period; semantics §11):
+/// renew deadline, 2 s retry period; docs/apiserver-protocol.md §5.5):
 ///
 ///   acquire: every retryPeriod (+ up to 120 % jitter) try_acquire_or_renew
 ///            until it succeeds ────────────────> leading

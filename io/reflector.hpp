@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `reflector`: keeps a consumer in step with one kind of object on an API
-/// server, as client-go's reflector does (apiserver-subset §3.7), on a
-/// thread of its own:
+/// server, as client-go's reflector does (docs/apiserver-protocol.md §3.7), on
+/// a thread of its own:
 ///
 ///   LIST (paged, limit/continue) ──> replace ──> WATCH from the list's RV
 ///     ^                                  (bookmarks, timeoutSeconds 300-599)

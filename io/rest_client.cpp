@@ -224,7 +224,7 @@ expected<http_response> rest_client::request(const http_request& r,
     stats_.requests.fetch_add(1, std::memory_order_relaxed);
     auto sent = std::chrono::steady_clock::now();
     auto resp = c->request(req);
-    // Metrics (issue #9): client-go's rest_client_* families.
+    // Metrics: client-go's rest_client_* families.
     if (auto* m = metrics::current())
       metrics::record_rest_request(
         *m, r.method,

@@ -99,7 +99,8 @@ public:
   [[nodiscard]] expected<std::unique_ptr<line_stream>>
   stream(const http_request& r, cancel_scope* scope = nullptr);
 
-  // The scheduler's writes (each one request, see apiserver-subset §5).
+  // The scheduler's writes (each one request, see docs/apiserver-protocol.md
+  // §5).
 
   /// POST pods/{name}/binding with the pod's UID as precondition.
   [[nodiscard]] error bind(std::string_view ns, std::string_view name,

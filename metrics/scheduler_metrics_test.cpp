@@ -14,7 +14,8 @@ namespace {
 
 using prometheus::MetricType;
 
-// The spec: kube-scheduler-semantics.md §9 and client-go's REST metrics.
+// The spec: kube-scheduler's and client-go's REST metrics, as listed in
+// docs/operations.md ("Metrics").
 struct family_spec {
   std::string name;
   MetricType type;

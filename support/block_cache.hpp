@@ -23,8 +23,8 @@ class block_cache {
 public:
   /// Blocks whose usable size is above this go straight back to free().
   static constexpr std::size_t max_block = 1032;
-  /// Defaults measured with `tessera simulate` (docs/architecture.md,
-  /// "Scheduler threads").
+  /// Defaults chosen with `tessera simulate` (docs/architecture.md,
+  /// "Per-thread block cache"; figures in docs/benchmarks.md).
   static constexpr std::size_t default_per_bin = 256;
   static constexpr std::size_t default_max_bytes = std::size_t{4} << 20;
 

@@ -35,7 +35,7 @@ constexpr watched_kind kinds[] = {
 constexpr std::size_t initial_order[]
   = {namespaces, classes, budgets, nodes, pods};
 
-// Metrics (issue #9): watch events by type (list items are not counted) and
+// Metrics: watch events by type (list items are not counted) and
 // the reflector's lists, caught up on each delivery. Called only from the
 // reflector's own thread, the one writer of its resource's series.
 void count_deliveries(std::size_t index, const io::reflector& r,

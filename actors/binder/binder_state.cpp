@@ -9,7 +9,7 @@ namespace tessera::actors {
 
 namespace {
 
-// Metrics (issue #9): a binding ended. Upstream counts the attempt's result
+// Metrics: a binding ended. Upstream counts the attempt's result
 // only now; for a bound pod also its attempts and the SLI (first enqueue,
 // on the queue's steady clock, to bound).
 void count_binding_end(const bind_request& req, bool bound) {

@@ -42,7 +42,7 @@ void publish(cache_actor::stateful_pointer<cache_cell> self) {
     self->send(cell.queue, input_atom::value,
                std::make_shared<const std::vector<queue_input>>(
                  std::move(out.queue)));
-  // Metrics (issue #9): scheduler_cache_size, the cache's mailbox.
+  // Metrics: kube-scheduler's scheduler_cache_size, and the cache's mailbox.
   if (auto* m = metrics::current()) {
     cache_stats s = cell.state->stats();
     m->cache_nodes.set(static_cast<double>(s.nodes));

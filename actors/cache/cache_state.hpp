@@ -20,12 +20,12 @@
 ///          v                                     v
 ///        (gone)                                (gone)
 ///
-/// Assume validation (architecture.md, "Optimistic assume"): the cycle's
-/// shard views may miss pods assumed since. Node-local filters are re-run on
-/// the chosen node's authoritative node_info; cross-node filters are re-run
-/// after replaying, through the plugins' AddPod/RemovePod, every pod change
-/// the cycle's views had not seen (from a bounded change log). Any failure is
-/// a conflict: nothing changes and the pod is retried.
+/// Assume validation (docs/architecture.md, "Optimistic assume"): the
+/// cycle's shard views may miss pods assumed since. Node-local filters are
+/// re-run on the chosen node's authoritative node_info; cross-node filters are
+/// re-run after replaying, through the plugins' AddPod/RemovePod, every pod
+/// change the cycle's views had not seen (from a bounded change log). Any
+/// failure is a conflict: nothing changes and the pod is retried.
 #pragma once
 
 #include <cstdint>

@@ -38,7 +38,7 @@ void dispatch(queue_actor::stateful_pointer<queue_cell> self) {
                  work_batch_ptr{std::move(batch)});
     }
   }
-  // Metrics (issue #9): scheduler_pending_pods, the queue's mailbox.
+  // Metrics: kube-scheduler's scheduler_pending_pods, and the queue's mailbox.
   if (auto* m = metrics::current()) {
     queue_stats s = cell.state->stats();
     m->pending_active.set(static_cast<double>(s.active));

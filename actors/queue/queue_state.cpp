@@ -12,7 +12,7 @@ namespace tessera::actors {
 
 namespace {
 
-// Metrics (issue #9): scheduler_queue_incoming_pods_total.
+// Metrics: kube-scheduler's scheduler_queue_incoming_pods_total.
 void count_incoming(std::string_view queue, std::string_view event) {
   if (auto* m = metrics::current())
     m->queue_incoming_pods.with({queue, event}).inc();
@@ -114,7 +114,7 @@ queue_state::index_for(const plugins::profile* prof) {
   return nullptr;
 }
 
-// Metrics (issue #9): scheduler_unschedulable_pods{plugin, profile}, as
+// Metrics: scheduler_unschedulable_pods{plugin, profile}, as
 // upstream: a pod counts under every plugin that rejected it while it is in
 // the unschedulable pool.
 void queue_state::count_unschedulable(const entry& e, std::int64_t delta) {

@@ -19,7 +19,7 @@ struct shard_cell {
   std::optional<shard_state> state;
   /// Requests that need a newer generation than the shard has seen yet.
   std::vector<std::function<bool()>> deferred;
-  /// Metrics (issue #9): this shard's series, resolved once per installed
+  /// Metrics: this shard's series, resolved once per installed
   /// instance.
   metrics::scheduler_metrics* metrics_owner = nullptr;
   metrics::histogram* filter_score = nullptr;

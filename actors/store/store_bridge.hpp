@@ -14,15 +14,15 @@
 /// A watcher the store drops (it fell behind) is replaced by a re-list that
 /// delivers the differences, as a reflector's resync would.
 ///
-/// Sink side: the writes kube-scheduler sends (apiserver-subset §5) made as
-/// direct store calls on the calling thread — `store::bind` for bindings,
-/// status patches for PodScheduled=False, nominations and the victims'
-/// DisruptionTarget, deletes for victims. Scheduled / FailedScheduling /
-/// Preempted events, when asked for, are written by a recorder thread of
-/// the bridge, off the scheduler's threads, as kube-scheduler's event
-/// broadcaster does; `flush_events()` and `stop()` wait until every queued
-/// event is written. A store call takes the store's mutex for
-/// microseconds; nothing else blocks.
+/// Sink side: the writes kube-scheduler sends (docs/apiserver-protocol.md §5)
+/// made as direct store calls on the calling thread — `store::bind` for
+/// bindings, status patches for PodScheduled=False, nominations and the
+/// victims' DisruptionTarget, deletes for victims. Scheduled / FailedScheduling
+/// / Preempted events, when asked for, are written by a recorder thread of the
+/// bridge, off the scheduler's threads, as kube-scheduler's event broadcaster
+/// does; `flush_events()` and `stop()` wait until every queued event is
+/// written. A store call takes the store's mutex for microseconds; nothing else
+/// blocks.
 #pragma once
 
 #include "actors/sink.hpp"

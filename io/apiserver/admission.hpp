@@ -3,10 +3,10 @@
 
 /// Admission for the embedded API server: the defaulting, validation and
 /// admission plugins of a real kube-apiserver that schedulers depend on
-/// (apiserver-subset §1.4, §4.1), as functions over a JSON document. The
-/// store calls them on every write; none of them touches store state —
-/// what they need from it (priority classes) is passed in. Also the two
-/// views of one event storage: core/v1 Event <-> events.k8s.io/v1 Event.
+/// (docs/apiserver-protocol.md §1.4, §4.1), as functions over a JSON
+/// document. The store calls them on every write; none of them touches store
+/// state — what they need from it (priority classes) is passed in. Also the
+/// two views of one event storage: core/v1 Event <-> events.k8s.io/v1 Event.
 /// Internal to io/apiserver.
 #pragma once
 

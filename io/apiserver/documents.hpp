@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// The fixed documents of the embedded API server, rendered from the
-/// resource table: discovery (`/api`, `/apis`, `/apis/<group>`,
-/// `/api/v1`, `/apis/<group>/<version>`, apiserver-subset §6.2), `/version`
-/// and the text exposition of `/metrics`. Internal to io/apiserver.
+/// The fixed documents of the embedded API server, rendered from the resource
+/// table: discovery (`/api`, `/apis`, `/apis/<group>`, `/api/v1`,
+/// `/apis/<group>/<version>`, docs/apiserver-protocol.md §6.2), `/version` and
+/// the text exposition of `/metrics`. Internal to io/apiserver.
 #pragma once
 
 #include "io/apiserver/store.hpp"

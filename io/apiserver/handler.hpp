@@ -1,14 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// `api_handler`: the REST layer of the embedded API server, independent of
-/// any HTTP library. It turns one request (method, target, headers, body)
-/// into one reply: discovery documents, health checks, OpenAPI stub, and the
-/// verbs on every served resource (apiserver-subset §1.1) mapped onto the
-/// `store`, with content negotiation (JSON; Table for pods and nodes) and
-/// every failure rendered as a Status with the real code and reason. A watch
-/// reply carries a `watch_stream` that the server then writes as chunked
-/// JSON lines; the handler never blocks.
+/// `api_handler`: the REST layer of the embedded API server, independent of any
+/// HTTP library. It turns one request (method, target, headers, body) into one
+/// reply: discovery documents, health checks, OpenAPI stub, and the verbs on
+/// every served resource (docs/apiserver-protocol.md §1.1) mapped onto the
+/// `store`, with content negotiation (JSON; Table for pods and nodes) and every
+/// failure rendered as a Status with the real code and reason. A watch reply
+/// carries a `watch_stream` that the server then writes as chunked JSON lines;
+/// the handler never blocks.
 #pragma once
 
 #include "io/apiserver/store.hpp"

@@ -2,9 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `kwok_controller`: kwok's fake kubelet inside the embedded cluster
-/// (apiserver-subset §8). It watches the store in-process and, for nodes it
-/// manages (annotated `kwok.x-k8s.io/node: fake`, or all nodes), runs kwok's
-/// "fast" stages as ordinary writes, so a scheduler sees kwok's event load:
+/// (docs/apiserver-protocol.md §8). It watches the store in-process and, for
+/// nodes it manages (annotated `kwok.x-k8s.io/node: fake`, or all nodes), runs
+/// kwok's "fast" stages as ordinary writes, so a scheduler sees kwok's event
+/// load:
 ///
 ///   node-initialize  a managed node whose Ready condition is not True gets
 ///                    Ready/no-pressure conditions, addresses, nodeInfo and,

@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// `patch_type` and `apply_patch`: the three patch formats a PATCH request
-/// may carry (apiserver-subset §4.2): JSON patch (RFC 6902), JSON merge patch
-/// (RFC 7386) and strategic merge patch. The strategic form merges lists by
-/// the merge keys of the fields schedulers, kwok and kubectl touch — pod
+/// `patch_type` and `apply_patch`: the three patch formats a PATCH request may
+/// carry (docs/apiserver-protocol.md §4.2): JSON patch (RFC 6902), JSON merge
+/// patch (RFC 7386) and strategic merge patch. The strategic form merges lists
+/// by the merge keys of the fields schedulers, kwok and kubectl touch — pod
 /// containers by `name`, pod and node `status.conditions` by `type`, node
 /// `status.addresses` by `type`, `status.podIPs` by `ip`, ownerReferences by
 /// `uid` — replaces other lists, and honours the `$patch`, `$retainKeys`,

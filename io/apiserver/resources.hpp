@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `resource_info`: the static table of resources the embedded API server
-/// serves (apiserver-subset §1.2) — their group/version, plural, Kind,
-/// scope, verbs and subresources — and `storage_kind`, the storage each one
-/// lives in. Core/v1 events and events.k8s.io/v1 events are two views of one
-/// storage (`storage_kind::event`), so `view` tells them apart. Discovery,
+/// serves (docs/apiserver-protocol.md §1.2) — their group/version, plural,
+/// Kind, scope, verbs and subresources — and `storage_kind`, the storage each
+/// one lives in. Core/v1 events and events.k8s.io/v1 events are two views of
+/// one storage (`storage_kind::event`), so `view` tells them apart. Discovery,
 /// routing and the store all read this one table.
 #pragma once
 

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `selector`: the string forms of `?labelSelector=` and `?fieldSelector=`
-/// (apiserver-subset §2.3), parsed once per request and matched against an
-/// object's `object_attrs` — its labels and its selectable fields, extracted
-/// once when the object is stored. Matching is on plain strings: the API
-/// server sees unbounded label values and must not intern them (the model's
+/// (docs/apiserver-protocol.md §2.3), parsed once per request and matched
+/// against an object's `object_attrs` — its labels and its selectable fields,
+/// extracted once when the object is stored. Matching is on plain strings: the
+/// API server sees unbounded label values and must not intern them (the model's
 /// `label_selector` works on interned symbols for the scheduler's hot path).
 ///
 /// Label grammar: comma = AND of `k=v`, `k==v`, `k!=v` (true when `k` is

@@ -5,9 +5,10 @@
 /// human message, details), the error type of every store and handler call.
 /// `tessera::error` has too few codes to tell 409 AlreadyExists from 409
 /// Conflict or 400 from 422, and the wire must say which, so the API server
-/// keeps the full Status and converts to `tessera::error` (`to_error`) only
-/// at its edges. `api_result<T>` is `expected<T>` with this error type. The
-/// builders below produce upstream's exact messages (apiserver-subset §4.5).
+/// keeps the full Status and converts to `tessera::error` (`to_error`) only at
+/// its edges. `api_result<T>` is `expected<T>` with this error type. The
+/// builders below produce upstream's exact messages (docs/apiserver-protocol.md
+/// §4.5).
 #pragma once
 
 #include "support/error.hpp"

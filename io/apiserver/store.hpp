@@ -33,14 +33,14 @@
 ///       Fault hooks for reliability tests: force 410s, drop every watch
 ///       stream, fail a fraction of bindings with 500.
 ///
-/// Watch semantics (apiserver-subset §3): from resourceVersion N a watcher
-/// gets exactly the matching events with RV > N, in order; unset or "0"
+/// Watch semantics (docs/apiserver-protocol.md §3): from resourceVersion N a
+/// watcher gets exactly the matching events with RV > N, in order; unset or "0"
 /// starts with a synthetic ADDED per matching object; `sendInitialEvents`
-/// streams the state then a BOOKMARK annotated `k8s.io/initial-events-end`;
-/// N older than the retained history yields one ERROR (410 Expired). Each
-/// change is tested against the selectors on the old and the new object:
-/// start matching = ADDED, stop matching = DELETED of the old content
-/// stamped with the new RV.
+/// streams the state then a BOOKMARK annotated `k8s.io/initial-events-end`; N
+/// older than the retained history yields one ERROR (410 Expired). Each change
+/// is tested against the selectors on the old and the new object: start
+/// matching = ADDED, stop matching = DELETED of the old content stamped with
+/// the new RV.
 #pragma once
 
 #include "io/apiserver/patch.hpp"

@@ -1,14 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-// Throughput of the embedded API server over loopback (issue #5 targets):
+// Throughput of the embedded API server over loopback:
 //   BM_BindingPosts/<connections>/<kwok>  POST pods/{name}/binding from N
 //       keep-alive connections (one thread each, tessera's http_client);
 //       kwok=1 also runs the fake kubelet, which turns every bound pod
-//       Running (a second write per pod). Target: >= 20,000 binds/s with 8.
+//       Running (a second write per pod). Goal: >= 20,000 binds/s with 8.
 //   BM_WatchFanout/<watchers>/<decode>  one in-process writer patches pods,
 //       N HTTP watchers read the MODIFIED stream line by line (decode=1 also
 //       parses every line as JSON, as a real informer would). Reports events
-//       delivered per second summed over watchers. Target: >= 200,000 with 4.
+//       delivered per second summed over watchers. Goal: >= 200,000 with 4.
 // Each run is one timed iteration (manual time) over the whole workload.
 #include "io/apiserver/kwok.hpp"
 #include "io/apiserver/server.hpp"

@@ -8,7 +8,7 @@
 //
 // Reported: ns/node for a plain pod (requests only) and for a pod with
 // required anti-affinity and hard topology spread (scan included). These two
-// are the figures of issue #3; the BM_phase_* and BM_plugin_* benchmarks
+// are the per-node cost of a cycle; the BM_phase_* and BM_plugin_* benchmarks
 // break the same cycle down by phase and by plugin, to show where time goes
 // (all per node over the 5,000 nodes; a plugin's Filter and Score run on
 // every node there, skipped plugins report 0).

@@ -14,11 +14,11 @@
 //              with required hostname anti-affinity to
 //              their own group (every pod needs a scan
 //              of all shards)
-//   issue      5,000 nodes, 10,000 plain pods           issue #4's points
-//                                                       (1,1) (2,1) (2,8)
-//                                                       (4,16)
+//   issue      5,000 nodes, 10,000 plain pods           (1,1) (2,1) (2,8)
+//              (the `simulate` cluster of               (4,16)
+//              docs/benchmarks.md)
 //
-//   build-pipeline-rel/bin/pipeline_bench --benchmark_counters_tabular=true
+//   build/bin/pipeline_bench --benchmark_counters_tabular=true
 //
 // PIPELINE_BENCH_SCALE=<percent> scales every workload's node and pod counts
 // for a quick look; PIPELINE_BENCH_THREADS sets CAF's scheduler threads

@@ -5,7 +5,8 @@
 /// order, each with upstream's meaning. A plugin class derives from the
 /// interfaces of the points it implements; the profile calls them.
 ///
-/// Sharding (architecture.md, "Sharding and kube-scheduler's semantics"):
+/// Sharding (docs/architecture.md, "The scheduling cycle, split across
+/// actors"):
 /// - PreFilter and PreScore run once per cycle in the coordinator and must be
 ///   node-independent: they see the pod and the cluster_context, not nodes.
 /// - State that spans nodes (topology counts, affinity maps) comes from

@@ -67,7 +67,7 @@ std::int64_t count_matching(const std::vector<model::pod_ptr>& pods,
   for (const auto& p : pods) {
     // The selector first: it fails for most pods, and their labels are then
     // all the memory this touches. Pods being deleted are on their way out
-    // (upstream #87621).
+    // (kubernetes/kubernetes#87621).
     if (selector.matches(p->labels) && !p->deleting && p->ns == ns)
       ++n;
   }

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // Real-client tests: Debian's kubectl 1.20 against the embedded cluster
-// (apiserver-subset §6.3 and checklist item 15).
+// (docs/apiserver-protocol.md §6.3 and checklist item 15).
 #include "io/apiserver/kwok.hpp"
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
@@ -109,7 +109,7 @@ protected:
   }
 
   std::string create_flags() const {
-    // Newer kubectl validates differently (apiserver-subset §6.5).
+    // Newer kubectl validates differently (docs/apiserver-protocol.md §6.5).
     return legacy_ ? "" : " --validate=false";
   }
 

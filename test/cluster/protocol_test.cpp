@@ -1,7 +1,7 @@
-// SPDX-FileCopyrightText: 2026 The tessera authors
-// SPDX-License-Identifier: Apache-2.0
-// Protocol tests: the embedded API server over HTTP, driven by tessera's own
-// client (apiserver-subset §9 checklist items 1-14 as seen on the wire).
+// SPDX-FileCopyrightText: 2026 The tessera authors SPDX-License-Identifier:
+// Apache-2.0 Protocol tests: the embedded API server over HTTP, driven by
+// tessera's own client (docs/apiserver-protocol.md §9 checklist items 1-14 as
+// seen on the wire).
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
 #include "io/http_client.hpp"

@@ -281,7 +281,8 @@ TEST(grafana_dashboard, queries_only_exported_metrics) {
         EXPECT_TRUE(exported.count(name)) << name << " in " << expr;
       }
     }
-  // What the issue asks the dashboard to show.
+  // What an operator needs the dashboard to show: attempts, latency, the
+  // pending queue, assume conflicts and the shards' filter time.
   for (const char* needed :
        {"scheduler_schedule_attempts_total",
         "scheduler_scheduling_attempt_duration_seconds",

@@ -9,7 +9,7 @@
 // per iteration as a scrape would), the latter with and without the
 // sampled plugin timing.
 //
-//   build-ops-rel/bin/ops_metrics_overhead_bench --benchmark_repetitions=5
+//   build/bin/ops_metrics_overhead_bench --benchmark_repetitions=5
 //
 // OPS_BENCH_SCALE=<percent> scales nodes and pods for a quick look.
 #include "metrics/scheduler_metrics.hpp"

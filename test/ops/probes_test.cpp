@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-// `tessera run` in-process with the issue #9 hooks (cmd/ops_hooks.hpp)
+// `tessera run` in-process with the operations hooks (cmd/ops_hooks.hpp)
 // against the embedded API server: probes through start-up, sync, standby,
 // leading and shutdown; /metrics and /configz of a live run.
 #include "cmd/ops_hooks.hpp"

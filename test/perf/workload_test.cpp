@@ -225,8 +225,8 @@ TEST(workload_file_load, missing_file_names_it) {
   EXPECT_EQ(f.err().message, "/nonexistent/perf.yaml: cannot open file");
 }
 
-// Every shipped workload parses, instantiates, and has the sizes the
-// issue asks for.
+// Every shipped workload parses, instantiates, and has the sizes documented
+// in perf/README.md.
 TEST(shipped_workloads, parse_and_instantiate) {
   const char* src = std::getenv("TESSERA_SOURCE_DIR");
   ASSERT_NE(src, nullptr);

@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // `tessera run` in-process against the embedded API server over HTTP: what
-// issue #6 asks of a live scheduler.
+// a live scheduler must do (bind every pending pod once, report failures
+// with events, survive watch drops and races, elect a leader, shut down
+// cleanly).
 #include "actors/api/api_sink.hpp"
 #include "io/apiserver/resources.hpp"
 #include "io/kubeconfig.hpp"
