@@ -178,8 +178,4 @@ private:
   std::vector<queue_input> queue_out_;
 };
 
-/// A pod's identity key in the cache and queue: its UID, or namespace/name
-/// when it has none (objects from files).
-std::string pod_key(const model::pod& p);
-
 } // namespace tessera::actors

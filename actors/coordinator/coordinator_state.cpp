@@ -7,8 +7,8 @@
 #include <iterator>
 #include <numeric>
 
-#include "actors/cache/cache_state.hpp"
 #include "metrics/scheduler_metrics.hpp"
+#include "model/pod_key.hpp"
 #include "support/log.hpp"
 
 namespace tessera::actors {
@@ -174,7 +174,7 @@ void coordinator_state::on_work(const work_batch& batch) {
 bool coordinator_state::must_run_alone(const queued_pod_info& item) const {
   return item.conflicts >= cfg_.max_conflicts
          || (!preempt_alone_.empty()
-             && preempt_alone_.count(pod_key(*item.pod)) != 0);
+             && preempt_alone_.count(model::pod_key(*item.pod)) != 0);
 }
 
 coordinator_state::cycle* coordinator_state::find(std::uint64_t id) {
@@ -284,7 +284,7 @@ void coordinator_state::begin(queued_pod_info item) {
   c.started_at = ++started_;
   c.began_among_others = !cycles_.empty();
   if (c.exclusive)
-    preempt_alone_.erase(pod_key(*c.item.pod));
+    preempt_alone_.erase(model::pod_key(*c.item.pod));
   c.view = view_;
   c.nominated = nominations_.current();
   cycles_.emplace(c.id, std::move(owned));
@@ -864,7 +864,7 @@ void coordinator_state::after_dry_run(cycle& c) {
   // as a serial scheduler would have run it; pods that find no victim never
   // get here and stay concurrent.
   if (overlapped(c)) {
-    preempt_alone_.insert(pod_key(*c.item.pod));
+    preempt_alone_.insert(model::pod_key(*c.item.pod));
     ++conflicts_;
     auto out = std::make_shared<cycle_outcome>();
     out->type = cycle_outcome::kind::conflict;
@@ -882,7 +882,7 @@ void coordinator_state::after_dry_run(cycle& c) {
     TLOG_V(2, "preemptor pod preempted victim pod", "preemptor",
            c.item.pod->key(), "victim", v->key(), "node",
            chosen.nominated_node.view());
-    victims.push_back(pod_key(*v));
+    victims.push_back(model::pod_key(*v));
   }
   // Lower-priority pods nominated to that node lose their nomination.
   if (c.nominated)

@@ -5,7 +5,7 @@
 #include <memory>
 #include <vector>
 
-#include "actors/cache/cache_state.hpp"
+#include "model/pod_key.hpp"
 
 namespace tessera::actors {
 
@@ -29,7 +29,7 @@ void nomination_view::from_queue(const nominations_ptr& snapshot,
 
 void nomination_view::nominate(const model::pod_ptr& pod, model::symbol node,
                                std::uint64_t outcome) {
-  own_[pod_key(*pod)] = change{pod, node, outcome};
+  own_[model::pod_key(*pod)] = change{pod, node, outcome};
   dirty_ = true;
 }
 
@@ -37,7 +37,7 @@ void nomination_view::drop(const model::pod_ptr& pod, std::uint64_t outcome) {
   // Called for every assumed pod: no key to build when nothing is nominated.
   if (own_.empty() && pod->nominated_node_name.empty())
     return;
-  std::string key = pod_key(*pod);
+  std::string key = model::pod_key(*pod);
   auto it = own_.find(key);
   // The queue's snapshot names a pod's nomination once its status update
   // came back; before that, the nomination is still in own_.

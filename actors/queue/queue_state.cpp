@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
-#include "actors/cache/cache_state.hpp"
 #include "metrics/scheduler_metrics.hpp"
+#include "model/pod_key.hpp"
 #include "support/log.hpp"
 
 namespace tessera::actors {
@@ -236,7 +236,7 @@ void queue_state::erase(const std::string& key) {
 // --------------------------------------------------------------- inputs
 
 void queue_state::add(const model::pod_ptr& p) {
-  std::string key = pod_key(*p);
+  std::string key = model::pod_key(*p);
   if (auto it = entries_.find(key); it != entries_.end()) {
     update(it->second->pod, p);
     return;
@@ -261,7 +261,7 @@ void queue_state::add(const model::pod_ptr& p) {
 
 void queue_state::update(const model::pod_ptr& old_pod,
                          const model::pod_ptr& new_pod) {
-  std::string key = pod_key(*new_pod);
+  std::string key = model::pod_key(*new_pod);
   auto it = entries_.find(key);
   if (it == entries_.end()) {
     add(new_pod);
@@ -325,7 +325,7 @@ void queue_state::update(const model::pod_ptr& old_pod,
 }
 
 void queue_state::remove(const model::pod& p) {
-  erase(pod_key(p));
+  erase(model::pod_key(p));
 }
 
 void queue_state::on_cluster_event(const plugins::cluster_event& ev,
@@ -344,7 +344,7 @@ void queue_state::on_cluster_event(const plugins::cluster_event& ev,
     // reach the queue through the cache): remember them for on_outcome.
     if (in_flight_ > 0)
       events_.push_back({++event_sequence_, ev, old_obj, new_obj});
-    std::string victim_key = pod_key(**victim);
+    std::string victim_key = model::pod_key(**victim);
     for (auto& [key, e] : entries_) {
       if (e->at != where::waiting_for_victims)
         continue;
@@ -429,7 +429,7 @@ std::optional<queued_pod_info> queue_state::pop() {
 // -------------------------------------------------------------- outcome
 
 void queue_state::on_outcome(const cycle_outcome& out) {
-  std::string key = pod_key(*out.pod);
+  std::string key = model::pod_key(*out.pod);
   auto it = entries_.find(key);
   if (it == entries_.end())
     return; // deleted while in flight
@@ -498,7 +498,7 @@ void queue_state::on_outcome(const cycle_outcome& out) {
             if (const auto* gone = std::get_if<model::pod_ptr>(
                   rec.old_obj.get());
                 gone != nullptr && *gone)
-              e.victims.erase(pod_key(**gone));
+              e.victims.erase(model::pod_key(**gone));
         if (e.victims.empty()) {
           e.at = where::retry;
           retry_now_.push_back(&e);
@@ -552,7 +552,7 @@ void queue_state::on_outcome(const cycle_outcome& out) {
 }
 
 void queue_state::on_bound(const bind_outcome& out) {
-  std::string key = pod_key(*out.pod);
+  std::string key = model::pod_key(*out.pod);
   auto it = entries_.find(key);
   if (it == entries_.end())
     return;

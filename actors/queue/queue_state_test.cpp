@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "actors/cache/cache_state.hpp"
 #include "actors/queue/queue_state.hpp"
 #include "config/scheduler_config.hpp"
 #include "metrics/scheduler_metrics.hpp"
+#include "model/pod_key.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
 
@@ -428,7 +428,7 @@ TEST_F(queue_state_test, OneShotPreemptorWaitsForItsVictims) {
   ASSERT_EQ(pop_name(q), "p");
   auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
   o->nominated_node = model::symbol{"n1"};
-  o->victims = {pod_key(*v1), pod_key(*v2)};
+  o->victims = {model::pod_key(*v1), model::pod_key(*v2)};
   q.on_outcome(*o);
   EXPECT_EQ(q.stats().waiting_for_victims, 1u);
   EXPECT_FALSE(q.stats().idle());
@@ -465,7 +465,7 @@ TEST_F(queue_state_test, OneShotPreemptorWhoseVictimsWentFirst) {
                      std::make_shared<const model::object>(v1), nullptr);
   auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
   o->nominated_node = model::symbol{"n1"};
-  o->victims = {pod_key(*v1)};
+  o->victims = {model::pod_key(*v1)};
   q.on_outcome(*o);
   EXPECT_EQ(q.stats().waiting_for_victims, 0u);
   EXPECT_EQ(pop_name(q), "p");
