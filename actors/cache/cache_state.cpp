@@ -4,8 +4,8 @@
 
 #include <algorithm>
 
+#include "model/disruption_budget_status.hpp"
 #include "model/pod_key.hpp"
-#include "plugins/default_preemption/disruption_budget_check.hpp"
 #include "support/log.hpp"
 
 namespace tessera::actors {
@@ -592,7 +592,7 @@ cache_outputs cache_state::take_outputs() {
           all_pods.push_back(entry.pod);
       auto computed = std::make_shared<model::disruption_budget>(*b);
       computed->disruptions_allowed =
-        plugins::pdb_disruptions_allowed(*b, all_pods);
+        model::pdb_disruptions_allowed(*b, all_pods);
       ctx->disruption_budgets.push_back(std::move(computed));
     }
     ctx->pods_with_affinity = pods_with_affinity_;
