@@ -38,7 +38,6 @@
 #include <vector>
 
 #include "actors/cache/node_tree.hpp"
-#include "actors/interfaces.hpp"
 #include "actors/messages.hpp"
 #include "actors/source.hpp"
 #include "support/clock.hpp"

@@ -32,7 +32,6 @@
 #include <unordered_set>
 #include <vector>
 
-#include "actors/interfaces.hpp"
 #include "actors/messages.hpp"
 #include "plugins/framework/profile.hpp"
 #include "support/clock.hpp"
