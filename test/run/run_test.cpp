@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // `tessera run` in-process against the embedded API server over HTTP: what
 // issue #6 asks of a live scheduler.
-#include "actors/api/api_sink.hpp"
+#include "adapters/api_client/api_sink.hpp"
 #include "io/apiserver/resources.hpp"
 #include "io/kubeconfig.hpp"
 #include "test/run/run_fixture.hpp"
