@@ -353,7 +353,9 @@ int schedule(run_context& rc) {
   ec.use_events_v1 = events_v1;
   io::event_recorder events{rc.event_client, ec};
   events.start();
-  adapters::api_source source{rc.client};
+  adapters::api_source_config source_cfg;
+  source_cfg.metrics = rc.hooks.metrics;
+  adapters::api_source source{rc.client, source_cfg};
   adapters::api_sink_config sc;
   sc.bind_threads = f.bind_threads > 0
                       ? static_cast<std::size_t>(f.bind_threads)
@@ -369,6 +371,7 @@ int schedule(run_context& rc) {
     = std::chrono::seconds(setup.config.pod_initial_backoff_seconds);
   pc.queue.max_backoff
     = std::chrono::seconds(setup.config.pod_max_backoff_seconds);
+  pc.metrics = rc.hooks.metrics;
   auto p = actors::start_pipeline(sys, pc, setup.profiles, source, sink,
                                   system_clock::instance());
   if (rc.hooks.on_started)
@@ -451,6 +454,7 @@ int run_scheduler(const args& a, run_hooks& hooks) {
     rc.burst = burst;
     rc.user_agent = user_agent(suffix);
     rc.request_timeout = timeout;
+    rc.metrics = hooks.metrics;
     return std::make_unique<io::rest_client>(std::move(rc));
   };
   auto main_client

@@ -20,6 +20,7 @@
 #include "adapters/fwd.hpp"
 #include "cmd/verbs.hpp"
 #include "io/fwd.hpp"
+#include "metrics/fwd.hpp"
 #include "support/clock.hpp"
 #include "support/error.hpp"
 
@@ -134,6 +135,9 @@ struct run_hooks {
   std::function<void()> stop_serving;
   /// Called once the pipeline runs (before the caches synced).
   std::function<void(const run_handles&)> on_started;
+  /// Where the pipeline, the API clients and the source record (not owned;
+  /// it must outlive the run); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 /// `tessera run` without signal handling; returns the exit code.

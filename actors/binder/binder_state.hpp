@@ -20,12 +20,15 @@
 #include <unordered_map>
 
 #include "actors/messages.hpp"
+#include "metrics/fwd.hpp"
 #include "actors/sink.hpp"
 
 namespace tessera::actors {
 
 struct binder_config {
   std::size_t bind_concurrency = 64;
+  /// Where to record (not owned); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 /// How the binder reaches the rest of the pipeline.

@@ -39,6 +39,7 @@
 
 #include "actors/cache/node_tree.hpp"
 #include "actors/messages.hpp"
+#include "metrics/fwd.hpp"
 #include "actors/source.hpp"
 #include "support/clock.hpp"
 
@@ -54,6 +55,8 @@ struct cache_config {
   /// Lifetime of an assumed pod after its binding finished, if the informer
   /// never confirms it; zero = never expire (upstream's default).
   duration assumed_ttl{0};
+  /// Where to record (not owned); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 /// What handling inputs produced; the behavior sends it.

@@ -13,8 +13,9 @@ namespace tessera::actors {
 namespace {
 
 // Metrics (issue #9): scheduler_queue_incoming_pods_total.
-void count_incoming(std::string_view queue, std::string_view event) {
-  if (auto* m = metrics::current())
+void count_incoming(metrics::scheduler_metrics* m, std::string_view queue,
+                    std::string_view event) {
+  if (m != nullptr)
     m->queue_incoming_pods.with({queue, event}).inc();
 }
 
@@ -131,18 +132,9 @@ void queue_state::count_unschedulable(const entry& e, std::int64_t delta) {
 }
 
 void queue_state::publish_unschedulable(profile_index& idx, std::size_t bit) {
-  auto* m = metrics::current();
+  auto* m = cfg_.metrics;
   if (m == nullptr)
     return;
-  if (idx.gauge_owner != m || idx.gauge_owner_id != m->instance_id) {
-    // A new instance: every count it has not seen yet goes to it now.
-    idx.gauge_owner = m;
-    idx.gauge_owner_id = m->instance_id;
-    std::fill(idx.gauges.begin(), idx.gauges.end(), nullptr);
-    for (std::size_t b = 0; b < idx.unschedulable.size(); ++b)
-      if (b != bit && idx.unschedulable[b] != 0)
-        publish_unschedulable(idx, b);
-  }
   metrics::gauge*& g = idx.gauges[bit];
   if (g == nullptr)
     g = &m->unschedulable_pods.with(
@@ -256,7 +248,7 @@ void queue_state::add(const model::pod_ptr& p) {
   if (!p->nominated_node_name.empty())
     set_nomination(key, p, p->nominated_node_name);
   admit(ref);
-  count_incoming(ref.at == where::gated ? "gated" : "active", "PodAdd");
+  count_incoming(cfg_.metrics, ref.at == where::gated ? "gated" : "active", "PodAdd");
 }
 
 void queue_state::update(const model::pod_ptr& old_pod,
@@ -372,10 +364,10 @@ void queue_state::on_cluster_event(const plugins::cluster_event& ev,
     detach(*e);
     to_backoff_or_active(*e);
   }
-  if (!moving.empty() && metrics::current() != nullptr) {
+  if (!moving.empty() && cfg_.metrics != nullptr) {
     std::string label = ev.label();
     for (entry* e : moving)
-      count_incoming(e->at == where::backoff ? "backoff" : "active", label);
+      count_incoming(cfg_.metrics, e->at == where::backoff ? "backoff" : "active", label);
   }
 }
 
@@ -525,7 +517,7 @@ void queue_state::on_outcome(const cycle_outcome& out) {
         unschedulable_.insert(&e);
         count_unschedulable(e, 1);
       }
-      count_incoming(e.at == where::unschedulable ? "unschedulable"
+      count_incoming(cfg_.metrics, e.at == where::unschedulable ? "unschedulable"
                      : e.at == where::backoff     ? "backoff"
                                                   : "active",
                      "ScheduleAttemptFailure");
@@ -540,7 +532,7 @@ void queue_state::on_outcome(const cycle_outcome& out) {
       e.error_backoff = true;
       e.timestamp_ns = now_ns();
       to_backoff_or_active(e);
-      count_incoming(e.at == where::backoff ? "backoff" : "active",
+      count_incoming(cfg_.metrics, e.at == where::backoff ? "backoff" : "active",
                      "ScheduleAttemptFailure");
       break;
     case kind::dropped:
@@ -578,7 +570,7 @@ void queue_state::flush(time_point now) {
       break;
     detach(*e);
     to_active(*e);
-    count_incoming("active", "BackoffComplete");
+    count_incoming(cfg_.metrics, "active", "BackoffComplete");
   }
   std::vector<entry*> leftovers;
   for (entry* e : unschedulable_)
@@ -591,7 +583,7 @@ void queue_state::flush(time_point now) {
   for (entry* e : leftovers) {
     detach(*e);
     to_backoff_or_active(*e);
-    count_incoming(e->at == where::backoff ? "backoff" : "active",
+    count_incoming(cfg_.metrics, e->at == where::backoff ? "backoff" : "active",
                    "UnschedulableTimeout");
   }
 }

@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "actors/messages.hpp"
+#include "metrics/fwd.hpp"
 #include "plugins/framework/profile.hpp"
 #include "support/clock.hpp"
 
@@ -50,6 +51,8 @@ struct queue_config {
   duration max_in_unschedulable = std::chrono::minutes(5);
   /// simulate's mode (see the file comment).
   bool one_shot = false;
+  /// Where to record (not owned); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 /// A pod that left the queue for good in one-shot mode, with why.
@@ -163,10 +166,8 @@ private:
     /// Pods in the unschedulable pool that each plugin rejected, by bit
     /// (scheduler_unschedulable_pods{plugin, profile}).
     std::vector<std::int64_t> unschedulable;
-    /// Their gauges in `gauge_owner` (resolved when first set).
+    /// Their gauges in `cfg_.metrics` (resolved when first set).
     std::vector<metrics::gauge*> gauges;
-    const metrics::scheduler_metrics* gauge_owner = nullptr;
-    std::uint64_t gauge_owner_id = 0;
   };
 
   const plugins::profile* profile_for(const model::pod& p) const;

@@ -13,8 +13,16 @@
 #include <vector>
 
 #include "actors/messages.hpp"
+#include "metrics/fwd.hpp"
 
 namespace tessera::actors {
+
+/// What a shard actor is spawned with; its state needs only the index.
+struct shard_config {
+  std::uint32_t index = 0;
+  /// Where to record (not owned); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
+};
 
 class shard_state {
 public:

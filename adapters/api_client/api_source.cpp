@@ -38,10 +38,10 @@ constexpr std::size_t initial_order[]
 // Metrics (issue #9): watch events by type (list items are not counted) and
 // the reflector's lists, caught up on each delivery. Called only from the
 // reflector's own thread, the one writer of its resource's series.
-void count_deliveries(std::size_t index, const io::reflector& r,
+void count_deliveries(metrics::scheduler_metrics* m, std::size_t index,
+                      const io::reflector& r,
                       const std::vector<io::reflected_event>& events,
                       bool watching) {
-  auto* m = metrics::current();
   if (m == nullptr)
     return;
   auto& lists = m->relists.with({kinds[index].name});
@@ -133,7 +133,7 @@ void api_source::stop() {
 void api_source::on_events(std::size_t index,
                            std::vector<io::reflected_event> events) {
   if (index < reflectors_.size())
-    count_deliveries(index, *reflectors_[index], events,
+    count_deliveries(config_.metrics, index, *reflectors_[index], events,
                      reflectors_[index]->has_synced());
   actors::object_events out;
   out.reserve(events.size());

@@ -28,6 +28,7 @@
 #include "actors/source.hpp"
 #include "io/reflector.hpp"
 #include "io/rest_client.hpp"
+#include "metrics/fwd.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -47,6 +48,8 @@ struct api_source_config {
   /// Reflector backoff after failures.
   std::chrono::milliseconds backoff_initial{800};
   std::chrono::milliseconds backoff_max{std::chrono::seconds(30)};
+  /// Where to record watch events and relists (not owned); null = off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 class api_source final : public actors::cluster_source {

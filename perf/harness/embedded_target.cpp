@@ -126,6 +126,7 @@ public:
       rc.qps = options_.qps;
       rc.burst = options_.burst;
       rc.user_agent = agent;
+      rc.metrics = options_.metrics;
       return std::make_unique<io::rest_client>(std::move(rc));
     };
     client_ = make_client("tessera-perf");
@@ -137,7 +138,9 @@ public:
     // hold: events off.
     if (options_.record_events)
       events_->start();
-    source_ = std::make_unique<adapters::api_source>(*client_);
+    adapters::api_source_config source_cfg;
+    source_cfg.metrics = options_.metrics;
+    source_ = std::make_unique<adapters::api_source>(*client_, source_cfg);
     adapters::api_sink_config sc;
     sink_ = std::make_unique<adapters::api_sink>(*client_, *events_, sc);
     return {};

@@ -54,6 +54,7 @@ public:
     rc.qps = options_.qps;
     rc.burst = options_.burst;
     rc.user_agent = agent;
+    rc.metrics = options_.metrics;
     return std::make_unique<io::rest_client>(std::move(rc));
   }
 
@@ -193,7 +194,9 @@ public:
 
   error open_scheduler_side() override {
     client_ = make_client("tessera-perf");
-    source_ = std::make_unique<adapters::api_source>(*client_);
+    adapters::api_source_config source_cfg;
+    source_cfg.metrics = options_.metrics;
+    source_ = std::make_unique<adapters::api_source>(*client_, source_cfg);
     if (options_.external_scheduler)
       return {};
     event_client_ = make_client("tessera-perf/events");
