@@ -7,13 +7,6 @@
 /// they all exercise the same actors.
 #pragma once
 
-#include <caf/fwd.hpp>
-#include <optional>
-
-#include <cstdint>
-#include <memory>
-#include <vector>
-
 #include "actors/cache/cache_state.hpp"
 #include "actors/interfaces.hpp"
 #include "actors/queue/queue_state.hpp"
@@ -23,6 +16,13 @@
 #include "metrics/fwd.hpp"
 #include "plugins/framework/profile.hpp"
 #include "support/clock.hpp"
+
+#include <caf/fwd.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
 
 namespace tessera::actors {
 

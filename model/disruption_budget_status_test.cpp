@@ -1,8 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "model/disruption_budget_status.hpp"
-
 #include "model/cluster_objects.hpp"
+#include "model/disruption_budget_status.hpp"
 #include "test/support/builders.hpp"
 
 #include <gtest/gtest.h>

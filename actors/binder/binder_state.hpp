@@ -13,15 +13,15 @@
 ///   [waiting]      Unreserve (reverse), forget, FailedScheduling, backoff
 #pragma once
 
+#include "actors/messages.hpp"
+#include "actors/sink.hpp"
+#include "metrics/fwd.hpp"
+
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <unordered_map>
-
-#include "actors/messages.hpp"
-#include "metrics/fwd.hpp"
-#include "actors/sink.hpp"
 
 namespace tessera::actors {
 

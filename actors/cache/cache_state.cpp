@@ -2,11 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/cache/cache_state.hpp"
 
-#include <algorithm>
-
 #include "model/disruption_budget_status.hpp"
 #include "model/pod_key.hpp"
 #include "support/log.hpp"
+
+#include <algorithm>
 
 namespace tessera::actors {
 
@@ -591,8 +591,8 @@ cache_outputs cache_state::take_outputs() {
         for (const auto& [pk, entry] : pods_)
           all_pods.push_back(entry.pod);
       auto computed = std::make_shared<model::disruption_budget>(*b);
-      computed->disruptions_allowed =
-        model::pdb_disruptions_allowed(*b, all_pods);
+      computed->disruptions_allowed
+        = model::pdb_disruptions_allowed(*b, all_pods);
       ctx->disruption_budgets.push_back(std::move(computed));
     }
     ctx->pods_with_affinity = pods_with_affinity_;

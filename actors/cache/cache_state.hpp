@@ -28,6 +28,12 @@
 /// a conflict: nothing changes and the pod is retried.
 #pragma once
 
+#include "actors/cache/node_tree.hpp"
+#include "actors/messages.hpp"
+#include "actors/source.hpp"
+#include "metrics/fwd.hpp"
+#include "support/clock.hpp"
+
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -36,12 +42,6 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
-
-#include "actors/cache/node_tree.hpp"
-#include "actors/messages.hpp"
-#include "metrics/fwd.hpp"
-#include "actors/source.hpp"
-#include "support/clock.hpp"
 
 namespace tessera::actors {
 

@@ -2,11 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/queue/queue_state.hpp"
 
-#include <algorithm>
-
 #include "metrics/scheduler_metrics.hpp"
 #include "model/pod_key.hpp"
 #include "support/log.hpp"
+
+#include <algorithm>
 
 namespace tessera::actors {
 
@@ -248,7 +248,8 @@ void queue_state::add(const model::pod_ptr& p) {
   if (!p->nominated_node_name.empty())
     set_nomination(key, p, p->nominated_node_name);
   admit(ref);
-  count_incoming(cfg_.metrics, ref.at == where::gated ? "gated" : "active", "PodAdd");
+  count_incoming(cfg_.metrics, ref.at == where::gated ? "gated" : "active",
+                 "PodAdd");
 }
 
 void queue_state::update(const model::pod_ptr& old_pod,
@@ -367,7 +368,8 @@ void queue_state::on_cluster_event(const plugins::cluster_event& ev,
   if (!moving.empty() && cfg_.metrics != nullptr) {
     std::string label = ev.label();
     for (entry* e : moving)
-      count_incoming(cfg_.metrics, e->at == where::backoff ? "backoff" : "active", label);
+      count_incoming(cfg_.metrics,
+                     e->at == where::backoff ? "backoff" : "active", label);
   }
 }
 
@@ -517,7 +519,8 @@ void queue_state::on_outcome(const cycle_outcome& out) {
         unschedulable_.insert(&e);
         count_unschedulable(e, 1);
       }
-      count_incoming(cfg_.metrics, e.at == where::unschedulable ? "unschedulable"
+      count_incoming(cfg_.metrics,
+                     e.at == where::unschedulable ? "unschedulable"
                      : e.at == where::backoff     ? "backoff"
                                                   : "active",
                      "ScheduleAttemptFailure");
@@ -532,7 +535,8 @@ void queue_state::on_outcome(const cycle_outcome& out) {
       e.error_backoff = true;
       e.timestamp_ns = now_ns();
       to_backoff_or_active(e);
-      count_incoming(cfg_.metrics, e.at == where::backoff ? "backoff" : "active",
+      count_incoming(cfg_.metrics,
+                     e.at == where::backoff ? "backoff" : "active",
                      "ScheduleAttemptFailure");
       break;
     case kind::dropped:

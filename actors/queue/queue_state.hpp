@@ -20,6 +20,11 @@
 /// preemptor is retried as soon as its victims are gone.
 #pragma once
 
+#include "actors/messages.hpp"
+#include "metrics/fwd.hpp"
+#include "plugins/framework/profile.hpp"
+#include "support/clock.hpp"
+
 #include <bitset>
 #include <cstdint>
 #include <deque>
@@ -31,16 +36,6 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
-
-#include "actors/messages.hpp"
-#include "metrics/fwd.hpp"
-#include "plugins/framework/profile.hpp"
-#include "support/clock.hpp"
-
-namespace tessera::metrics {
-class gauge;
-class scheduler_metrics;
-} // namespace tessera::metrics
 
 namespace tessera::actors {
 

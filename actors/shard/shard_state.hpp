@@ -8,12 +8,12 @@
 /// visits are exactly kube-scheduler's.
 #pragma once
 
+#include "actors/messages.hpp"
+#include "metrics/fwd.hpp"
+
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
-
-#include "actors/messages.hpp"
-#include "metrics/fwd.hpp"
 
 namespace tessera::actors {
 

@@ -122,9 +122,10 @@ TEST(ApiSource, InitialStateInOneBatchThenLiveEvents) {
     for (std::size_t i = 1; i < rec.batches.size(); ++i)
       for (const auto& e : rec.batches[i])
         if (auto* p = std::get_if<model::pod_ptr>(&e.obj)) {
-          added_c |= (*p)->name == "c" && e.type == actors::object_event::kind::added;
-          deleted_a
-            |= (*p)->name == "a" && e.type == actors::object_event::kind::deleted;
+          added_c
+            |= (*p)->name == "c" && e.type == actors::object_event::kind::added;
+          deleted_a |= (*p)->name == "a"
+                       && e.type == actors::object_event::kind::deleted;
         }
     return added_c && deleted_a;
   }));

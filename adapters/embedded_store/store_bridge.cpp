@@ -155,7 +155,8 @@ struct store_bridge::impl {
 
   /// Lists `k` and opens its watch from the list's resourceVersion. Returns
   /// the events that turn what the pipeline knows into the listed state.
-  std::optional<actors::object_events> list_and_watch(kind_state& k, bool initial) {
+  std::optional<actors::object_events> list_and_watch(kind_state& k,
+                                                      bool initial) {
     apiserver::list_options lo;
     if (k.kind == storage_kind::pod)
       lo.field_selector = pod_field_selector;
@@ -173,8 +174,9 @@ struct store_bridge::impl {
       if (!m)
         continue;
       bool had = k.known.count(item->key()) > 0;
-      out.push_back(
-        {had ? actors::object_event::kind::modified : actors::object_event::kind::added, *m});
+      out.push_back({had ? actors::object_event::kind::modified
+                         : actors::object_event::kind::added,
+                     *m});
       now.emplace(item->key(), std::move(*m));
     }
     if (!initial)

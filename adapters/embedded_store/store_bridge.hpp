@@ -67,9 +67,8 @@ struct store_bridge_stats {
   std::uint64_t events_dropped = 0;
 };
 
-class store_bridge final
-  : public actors::cluster_source,
-    public actors::cluster_sink {
+class store_bridge final : public actors::cluster_source,
+                           public actors::cluster_sink {
 public:
   /// `s` must outlive the bridge.
   explicit store_bridge(apiserver::store& s, store_bridge_config cfg = {});

@@ -139,7 +139,7 @@ TEST(store_bridge, sink_writes_what_kube_scheduler_writes) {
     {"unschedulable sets the condition and the nomination",
      [](store_bridge& b, const model::pod_ptr& p) {
        actors::failure_report r{"Unschedulable", "0/3 nodes are available.",
-                        model::symbol{"n3"}, true};
+                                model::symbol{"n3"}, true};
        b.unschedulable(p, r);
      },
      [&](apiserver::store& st) {
@@ -158,8 +158,8 @@ TEST(store_bridge, sink_writes_what_kube_scheduler_writes) {
      }},
     {"clearing a nomination",
      [](store_bridge& b, const model::pod_ptr& p) {
-       b.unschedulable(
-         p, actors::failure_report{"Unschedulable", "no", model::symbol{"n3"}, true});
+       b.unschedulable(p, actors::failure_report{"Unschedulable", "no",
+                                                 model::symbol{"n3"}, true});
        b.clear_nomination(p);
      },
      [&](apiserver::store& st) {

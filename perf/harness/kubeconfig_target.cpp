@@ -206,7 +206,7 @@ public:
     if (options_.record_events)
       events_->start();
     sink_ = std::make_unique<adapters::api_sink>(*client_, *events_,
-                                               adapters::api_sink_config{});
+                                                 adapters::api_sink_config{});
     return {};
   }
 
