@@ -2,14 +2,14 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/coordinator/coordinator_state.hpp"
 
+#include "metrics/scheduler_metrics.hpp"
+#include "model/pod_key.hpp"
+#include "support/log.hpp"
+
 #include <algorithm>
 #include <cassert>
 #include <iterator>
 #include <numeric>
-
-#include "metrics/scheduler_metrics.hpp"
-#include "model/pod_key.hpp"
-#include "support/log.hpp"
 
 namespace tessera::actors {
 

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/coordinator/nomination_view.hpp"
 
+#include "model/pod_key.hpp"
+
 #include <memory>
 #include <vector>
-
-#include "model/pod_key.hpp"
 
 namespace tessera::actors {
 
