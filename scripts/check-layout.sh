@@ -5,8 +5,8 @@
 # Fails on any #include that goes against the dependency arrows of
 # docs/architecture.md ("Components and dependencies") or puts a heavy
 # third-party header where style.md rule 4 does not allow it. Reads every
-# C++ file that git tracks (or, outside a git checkout, every one under the
-# source tree); prints one line per violation. Usage: scripts/check-layout.sh
+# C++ file that git tracks or would track (or, outside a git checkout, every
+# one under the source tree); prints one line per violation. Usage: scripts/check-layout.sh
 # [source dir]. ctest runs it as `layout_check`.
 set -euo pipefail
 root_dir="${1:-$(cd "$(dirname "$0")/.." && pwd)}"
@@ -98,7 +98,8 @@ GENERATED = {"support/version.hpp"}
 root = sys.argv[1]
 os.chdir(root)
 try:
-    files = subprocess.run(["git", "ls-files", "*.cpp", "*.hpp", "*.h"],
+    files = subprocess.run(["git", "ls-files", "--cached", "--others",
+                            "--exclude-standard", "*.cpp", "*.hpp", "*.h"],
                            check=True, capture_output=True,
                            text=True).stdout.split()
 except (OSError, subprocess.CalledProcessError):
