@@ -20,7 +20,7 @@
 
 namespace tessera::actors {
 
-shard_actor spawn_shard(caf::actor_system& sys, std::uint32_t index);
+shard_actor spawn_shard(caf::actor_system& sys, shard_config cfg);
 
 queue_actor spawn_queue(caf::actor_system& sys, queue_config cfg,
                         const clock& clk,

@@ -18,40 +18,6 @@
 
 namespace tessera::actors {
 
-/// Counters a queue reports (also the scheduler_pending_pods gauges).
-struct queue_stats {
-  std::size_t active = 0;
-  std::size_t backoff = 0;
-  std::size_t unschedulable = 0;
-  std::size_t gated = 0;
-  /// Popped and not yet finished (scheduling or binding).
-  std::size_t in_flight = 0;
-  /// Preemptors waiting for their victims to go (one-shot mode).
-  std::size_t waiting_for_victims = 0;
-  std::uint64_t barrier = 0;
-  bool idle() const noexcept {
-    return active == 0 && backoff == 0 && in_flight == 0
-           && waiting_for_victims == 0;
-  }
-};
-
-/// Counters the cache reports (scheduler_cache_size).
-struct cache_stats {
-  std::size_t nodes = 0;
-  std::size_t pods = 0;
-  std::size_t assumed_pods = 0;
-  std::uint64_t generation = 0;
-  std::uint64_t conflicts = 0;
-  bool synced = false;
-};
-
-} // namespace tessera::actors
-
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(tessera::actors::queue_stats)
-CAF_ALLOW_UNSAFE_MESSAGE_TYPE(tessera::actors::cache_stats)
-
-namespace tessera::actors {
-
 /// The SHARD actor interface: owns the nodes that hash to it.
 using shard_actor = caf::typed_actor<
   /// Applies the cache's changes to this shard's nodes.

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/memory_cluster.hpp"
 
-#include "actors/cache/cache_state.hpp"
+#include "model/pod_key.hpp"
 
 namespace tessera::actors {
 
@@ -12,7 +12,7 @@ memory_cluster::memory_cluster(std::vector<model::object> objects)
     const auto* p = std::get_if<model::pod_ptr>(&o);
     if (p == nullptr || !*p)
       continue;
-    std::string key = pod_key(**p);
+    std::string key = model::pod_key(**p);
     pods_[key] = *p;
     if (!(*p)->is_bound() && !(*p)->is_terminal()) {
       pending_order_.push_back(key);
@@ -45,7 +45,7 @@ void memory_cluster::emit(object_event ev) {
 void memory_cluster::apply(object_event ev) {
   std::lock_guard guard{mutex_};
   if (const auto* p = std::get_if<model::pod_ptr>(&ev.obj); p && *p) {
-    std::string key = pod_key(**p);
+    std::string key = model::pod_key(**p);
     if (ev.type == object_event::kind::deleted)
       pods_.erase(key);
     else
@@ -59,7 +59,7 @@ void memory_cluster::bind(const model::pod_ptr& pod, model::symbol node,
   error outcome;
   {
     std::lock_guard guard{mutex_};
-    std::string key = pod_key(*pod);
+    std::string key = model::pod_key(*pod);
     auto it = pods_.find(key);
     if (it == pods_.end()) {
       outcome = make_error(ec::not_found,
@@ -100,7 +100,7 @@ void memory_cluster::scheduled(const model::pod_ptr&, model::symbol) {
 void memory_cluster::unschedulable(const model::pod_ptr& pod,
                                    const failure_report& report) {
   std::lock_guard guard{mutex_};
-  std::string key = pod_key(*pod);
+  std::string key = model::pod_key(*pod);
   if (auto r = results_.find(key); r != results_.end()) {
     if (r->second.state != pod_result::status::scheduled)
       r->second.state = pod_result::status::unschedulable;
@@ -127,9 +127,9 @@ void memory_cluster::unschedulable(const model::pod_ptr& pod,
 void memory_cluster::preempt(const model::pod_ptr& victim,
                              const model::pod_ptr& preemptor, model::symbol) {
   std::lock_guard guard{mutex_};
-  if (auto r = results_.find(pod_key(*preemptor)); r != results_.end())
+  if (auto r = results_.find(model::pod_key(*preemptor)); r != results_.end())
     r->second.victims.push_back(victim);
-  auto it = pods_.find(pod_key(*victim));
+  auto it = pods_.find(model::pod_key(*victim));
   if (it == pods_.end())
     return;
   model::pod_ptr gone = it->second;
@@ -139,7 +139,7 @@ void memory_cluster::preempt(const model::pod_ptr& victim,
 
 void memory_cluster::clear_nomination(const model::pod_ptr& pod) {
   std::lock_guard guard{mutex_};
-  auto it = pods_.find(pod_key(*pod));
+  auto it = pods_.find(model::pod_key(*pod));
   if (it == pods_.end() || it->second->nominated_node_name.empty())
     return;
   auto updated = std::make_shared<model::pod>(*it->second);
@@ -152,7 +152,7 @@ void memory_cluster::clear_nomination(const model::pod_ptr& pod) {
 void memory_cluster::explained(const model::pod_ptr& pod,
                                const cycle_explanation& explanation) {
   std::lock_guard guard{mutex_};
-  if (auto r = results_.find(pod_key(*pod)); r != results_.end())
+  if (auto r = results_.find(model::pod_key(*pod)); r != results_.end())
     r->second.explanation = explanation;
 }
 

@@ -17,17 +17,20 @@ pipeline start_pipeline(caf::actor_system& sys, const pipeline_config& cfg,
   pipeline p;
   std::size_t shards = cfg.shards == 0 ? 1 : cfg.shards;
   for (std::uint32_t s = 0; s < shards; ++s)
-    p.shards.push_back(spawn_shard(sys, s));
-  p.queue = spawn_queue(sys, cfg.queue, clk, profiles, cfg.tick);
+    p.shards.push_back(spawn_shard(sys, shard_config{s, cfg.metrics}));
+  queue_config qc = cfg.queue;
+  qc.metrics = cfg.metrics;
+  p.queue = spawn_queue(sys, qc, clk, profiles, cfg.tick);
   cache_config cc;
   cc.shards = shards;
   cc.scheduler_names.clear();
   for (const auto& prof : profiles)
     cc.scheduler_names.push_back(prof->scheduler_name());
   cc.assumed_ttl = cfg.assumed_ttl;
+  cc.metrics = cfg.metrics;
   p.cache = spawn_cache(sys, std::move(cc), clk, p.shards, p.queue);
-  p.binder = spawn_binder(sys, binder_config{cfg.bind_concurrency}, sink,
-                          p.cache, p.queue);
+  p.binder = spawn_binder(sys, binder_config{cfg.bind_concurrency, cfg.metrics},
+                          sink, p.cache, p.queue);
   coordinator_config co;
   co.shards = shards;
   co.max_inflight_cycles = cfg.max_inflight_cycles;

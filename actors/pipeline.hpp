@@ -7,21 +7,22 @@
 /// they all exercise the same actors.
 #pragma once
 
-#include <caf/fwd.hpp>
-#include <optional>
-
-#include <cstdint>
-#include <memory>
-#include <vector>
-
 #include "actors/cache/cache_state.hpp"
 #include "actors/interfaces.hpp"
 #include "actors/queue/queue_state.hpp"
 #include "actors/sink.hpp"
 #include "actors/source.hpp"
 #include "actors/worker_polling.hpp"
+#include "metrics/fwd.hpp"
 #include "plugins/framework/profile.hpp"
 #include "support/clock.hpp"
+
+#include <caf/fwd.hpp>
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <vector>
 
 namespace tessera::actors {
 
@@ -37,6 +38,9 @@ struct pipeline_config {
   duration assumed_ttl{0};
   /// How often the queue flushes backoffQ / leftovers.
   duration tick = std::chrono::seconds(1);
+  /// Where the actors record (not owned; it must outlive the pipeline);
+  /// null = recording off. Handed to each role's config.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 /// The spawned actors.

@@ -39,6 +39,7 @@ ops_hooks::~ops_hooks() {
 }
 
 void ops_hooks::attach(run_hooks& hooks) {
+  hooks.metrics = &metrics_;
   hooks.start_serving = [this](const serving_options& o, const run_status& s) {
     return start(o, s);
   };

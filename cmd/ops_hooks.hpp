@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `ops_hooks`: what operations need of `tessera run` — a `scheduler_metrics`
-/// instance installed for the actors and io to record into, and the
+/// instance that `attach` hands to the run (`run_hooks::metrics`, for the
+/// pipeline, the API clients and the source) and that is installed for the
+/// coordinator, and the
 /// operations server (`io/serving/ops_server.hpp`) started through
 /// `run_hooks::start_serving` with health checks that read `run_status`:
 ///

@@ -122,8 +122,11 @@ perf::plan_outcome run_recording_metrics(bool on, const perf::plan& p,
   if (!on)
     return perf::run_plan(p, ro, show);
   metrics::scheduler_metrics recorded;
-  metrics::install(&recorded);
-  auto outcome = perf::run_plan(p, ro, show);
+  perf::run_options recording = ro;
+  recording.scheduler.metrics = &recorded;
+  recording.target.metrics = &recorded;
+  metrics::install(&recorded); // for the coordinator
+  auto outcome = perf::run_plan(p, recording, show);
   metrics::install(nullptr);
   std::string exposition = recorded.render();
   for (auto& r : outcome.results)

@@ -3,9 +3,9 @@
 // `tessera run`: schedule the pods of a kube-apiserver (see run.hpp).
 #include "cmd/run.hpp"
 
-#include "actors/api/api_sink.hpp"
-#include "actors/api/api_source.hpp"
 #include "actors/pipeline.hpp"
+#include "adapters/api_client/api_sink.hpp"
+#include "adapters/api_client/api_source.hpp"
 #include "cmd/ops_hooks.hpp"
 #include "cmd/scheduler_setup.hpp"
 #include "io/event_recorder.hpp"
@@ -353,12 +353,14 @@ int schedule(run_context& rc) {
   ec.use_events_v1 = events_v1;
   io::event_recorder events{rc.event_client, ec};
   events.start();
-  actors::api_source source{rc.client};
-  actors::api_sink_config sc;
+  adapters::api_source_config source_cfg;
+  source_cfg.metrics = rc.hooks.metrics;
+  adapters::api_source source{rc.client, source_cfg};
+  adapters::api_sink_config sc;
   sc.bind_threads = f.bind_threads > 0
                       ? static_cast<std::size_t>(f.bind_threads)
                       : std::min<std::size_t>(setup.bind_concurrency, 16);
-  actors::api_sink sink{rc.client, events, sc};
+  adapters::api_sink sink{rc.client, events, sc};
 
   actors::pipeline_config pc;
   pc.shards = setup.shards;
@@ -369,6 +371,7 @@ int schedule(run_context& rc) {
     = std::chrono::seconds(setup.config.pod_initial_backoff_seconds);
   pc.queue.max_backoff
     = std::chrono::seconds(setup.config.pod_max_backoff_seconds);
+  pc.metrics = rc.hooks.metrics;
   auto p = actors::start_pipeline(sys, pc, setup.profiles, source, sink,
                                   system_clock::instance());
   if (rc.hooks.on_started)
@@ -451,6 +454,7 @@ int run_scheduler(const args& a, run_hooks& hooks) {
     rc.burst = burst;
     rc.user_agent = user_agent(suffix);
     rc.request_timeout = timeout;
+    rc.metrics = hooks.metrics;
     return std::make_unique<io::rest_client>(std::move(rc));
   };
   auto main_client

@@ -17,7 +17,10 @@
 ///     lease lost: stop at once, exit 1 (as kube-scheduler)
 #pragma once
 
+#include "adapters/fwd.hpp"
 #include "cmd/verbs.hpp"
+#include "io/fwd.hpp"
+#include "metrics/fwd.hpp"
 #include "support/clock.hpp"
 #include "support/error.hpp"
 
@@ -28,14 +31,6 @@
 #include <mutex>
 #include <optional>
 #include <string>
-
-namespace tessera::io {
-class rest_client;
-}
-namespace tessera::actors {
-class api_source;
-class api_sink;
-} // namespace tessera::actors
 
 namespace tessera::cmd {
 
@@ -123,8 +118,8 @@ struct serving_options {
 
 /// The running pieces, for tests and the health server.
 struct run_handles {
-  actors::api_source* source = nullptr;
-  actors::api_sink* sink = nullptr;
+  adapters::api_source* source = nullptr;
+  adapters::api_sink* sink = nullptr;
   io::rest_client* client = nullptr;
   const run_status* status = nullptr;
 };
@@ -140,6 +135,9 @@ struct run_hooks {
   std::function<void()> stop_serving;
   /// Called once the pipeline runs (before the caches synced).
   std::function<void(const run_handles&)> on_started;
+  /// Where the pipeline, the API clients and the source record (not owned;
+  /// it must outlive the run); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 /// `tessera run` without signal handling; returns the exit code.

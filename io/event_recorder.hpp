@@ -29,6 +29,7 @@
 #pragma once
 
 #include "io/api_objects.hpp"
+#include "io/fwd.hpp"
 #include "support/clock.hpp"
 
 #include <atomic>
@@ -43,8 +44,6 @@
 #include <vector>
 
 namespace tessera::io {
-
-class rest_client;
 
 struct event_recorder_config {
   /// events.k8s.io/v1 (else core/v1).

@@ -9,6 +9,9 @@ namespace tessera::io {
 
 class http_client;
 class line_stream;
+class rest_client;
+class reflector;
+class event_recorder;
 struct client_config;
 struct tls_options;
 struct http_request;

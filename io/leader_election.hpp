@@ -26,6 +26,7 @@
 #pragma once
 
 #include "io/api_objects.hpp"
+#include "io/fwd.hpp"
 #include "support/clock.hpp"
 #include "support/error.hpp"
 
@@ -38,8 +39,6 @@
 #include <string>
 
 namespace tessera::io {
-
-class rest_client;
 
 /// The three Lease calls leader election makes.
 class lease_client {

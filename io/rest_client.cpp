@@ -225,7 +225,7 @@ expected<http_response> rest_client::request(const http_request& r,
     auto sent = std::chrono::steady_clock::now();
     auto resp = c->request(req);
     // Metrics: client-go's rest_client_* families.
-    if (auto* m = metrics::current())
+    if (auto* m = config_.metrics)
       metrics::record_rest_request(
         *m, r.method,
         config_.target.url.host + ":" + std::to_string(config_.target.url.port),

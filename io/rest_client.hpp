@@ -24,6 +24,7 @@
 #include "io/http_client.hpp"
 #include "io/kubeconfig.hpp"
 #include "io/rate_limiter.hpp"
+#include "metrics/fwd.hpp"
 #include "support/error.hpp"
 
 #include <atomic>
@@ -52,6 +53,9 @@ struct rest_client_config {
   int max_retries = 10;
   /// Shared credentials; null = one made from `target`.
   std::shared_ptr<credential_provider> credentials;
+  /// Where to record client-go's rest_client_* series (not owned; it must
+  /// outlive the client); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 /// Lets another thread abort one caller's blocking call (a reflector's list

@@ -8,9 +8,13 @@
 /// tessera's own. Series with fixed labels are resolved once here (`pending_
 /// active`, `cache_nodes`, ...) so recording sites pay one atomic add.
 ///
-/// Recording sites reach the instance through `metrics::current()`, which
-/// is null until a verb calls `install()` — recording is off by default and
-/// costs one relaxed load then. Tests install their own instance.
+/// The verb that records creates the instance and hands it down: the
+/// pipeline gives it to each role through `<role>_config::metrics`, and io
+/// and the adapters receive it in their configs (null = recording off, one
+/// branch per site). The coordinator and the plugin timing it samples still
+/// read the instance `install()` makes `current()`, until its config
+/// carries the pointer as well; verbs install the same instance they hand
+/// down.
 #pragma once
 
 #include "metrics/family.hpp"
@@ -134,11 +138,13 @@ public:
 void record_rest_request(scheduler_metrics& m, std::string_view method,
                          std::string_view host, int code, double seconds);
 
-/// The instance recording sites use; null = recording off.
+/// The instance the coordinator and plugin timing record into; null =
+/// recording off. Everything else receives its instance through its config.
 inline std::atomic<scheduler_metrics*> installed{nullptr};
 
-/// Makes `m` the instance recording sites use (nullptr turns recording
-/// off). The caller keeps `m` alive until it installs something else.
+/// Makes `m` the instance the coordinator and plugin timing use (nullptr
+/// turns their recording off). The caller keeps `m` alive until it installs
+/// something else.
 inline void install(scheduler_metrics* m) noexcept {
   installed.store(m, std::memory_order_release);
 }
@@ -157,11 +163,11 @@ public:
   explicit mailbox_sampler(std::string actor, unsigned every = 64)
     : actor_(std::move(actor)), every_(every) {
   }
-  /// `read()` returns the mailbox length; called only when sampling.
-  template <class Read> void sample(Read&& read) {
+  /// Records into `m` (null: nothing); `read()` returns the mailbox length
+  /// and is called only when sampling.
+  template <class Read> void sample(scheduler_metrics* m, Read&& read) {
     if (calls_++ % every_ != 0)
       return;
-    auto* m = current();
     if (m == nullptr)
       return;
     if (m != owner_) {
@@ -169,6 +175,11 @@ public:
       gauge_ = &m->actor_mailbox_size.with({actor_});
     }
     gauge_->set(static_cast<double>(read()));
+  }
+  /// Records into the installed instance (the coordinator's way until its
+  /// config carries the series as every other role's does).
+  template <class Read> void sample(Read&& read) {
+    sample(current(), std::forward<Read>(read));
   }
 
 private:

@@ -18,6 +18,8 @@ packages=(
   prometheus-cpp-dev libyaml-cpp-dev libssl-dev libgtest-dev libgmock-dev
   libbenchmark-dev cmake ninja-build g++ pkg-config ccache openssl curl
   python3 # the deploy test's stand-in API discovery for kubectl --dry-run
+          # and scripts/check-layout.sh
+  clang-format git # scripts/check-format.sh (clang-format 14 on Debian 12)
 )
 
 sudo_cmd=()

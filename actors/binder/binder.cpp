@@ -19,11 +19,12 @@ struct binder_cell : binder_ports {
   cache_actor cache_handle;
   queue_actor queue_handle;
   std::unique_ptr<binder_state> state;
+  metrics::scheduler_metrics* metrics = nullptr;
   /// tessera_actor_mailbox_size{actor="binder"}.
   metrics::mailbox_sampler mailbox{"binder"};
 
   void sample_mailbox() {
-    mailbox.sample([this] { return self->mailbox().size(); });
+    mailbox.sample(metrics, [this] { return self->mailbox().size(); });
   }
   void start_bind(std::uint64_t id, const model::pod_ptr& pod,
                   model::symbol node) override {
@@ -53,6 +54,7 @@ binder(binder_actor::stateful_pointer<binder_cell> self, binder_config cfg,
   auto& cell = self->state;
   cell.self = self;
   cell.out = sink;
+  cell.metrics = cfg.metrics;
   cell.cache_handle = std::move(c);
   cell.queue_handle = std::move(q);
   cell.state = std::make_unique<binder_state>(cfg, cell);

@@ -12,8 +12,8 @@ namespace {
 // Metrics: a binding ended. Upstream counts the attempt's result
 // only now; for a bound pod also its attempts and the SLI (first enqueue,
 // on the queue's steady clock, to bound).
-void count_binding_end(const bind_request& req, bool bound) {
-  auto* m = metrics::current();
+void count_binding_end(metrics::scheduler_metrics* m, const bind_request& req,
+                       bool bound) {
   if (m == nullptr)
     return;
   m->schedule_attempts
@@ -130,7 +130,7 @@ void binder_state::on_done(std::uint64_t id, const error& err) {
   for (const auto* pb : req.profile->post_bind())
     pb->post_bind(b.state, *req.pod, req.node);
   ports_.finish_binding(req.pod);
-  count_binding_end(req, true);
+  count_binding_end(cfg_.metrics, req, true);
   ports_.sink().scheduled(req.pod, req.node);
   TLOG_V(2, "successfully bound pod to node", "pod", req.pod->key(), "node",
          req.node.view(), "evaluatedNodes", req.evaluated_nodes,
@@ -146,7 +146,7 @@ void binder_state::on_done(std::uint64_t id, const error& err) {
 void binder_state::fail(binding& b, std::uint64_t id,
                         const std::string& message, bool report) {
   bind_request_ptr req = b.req;
-  count_binding_end(*req, false);
+  count_binding_end(cfg_.metrics, *req, false);
   const auto& reserve = req->profile->reserve();
   for (auto r = reserve.rbegin(); r != reserve.rend(); ++r)
     (*r)->unreserve(b.state, *req->pod, req->node);

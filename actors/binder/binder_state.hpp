@@ -13,19 +13,22 @@
 ///   [waiting]      Unreserve (reverse), forget, FailedScheduling, backoff
 #pragma once
 
+#include "actors/messages.hpp"
+#include "actors/sink.hpp"
+#include "metrics/fwd.hpp"
+
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <unordered_map>
 
-#include "actors/messages.hpp"
-#include "actors/sink.hpp"
-
 namespace tessera::actors {
 
 struct binder_config {
   std::size_t bind_concurrency = 64;
+  /// Where to record (not owned); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 /// How the binder reaches the rest of the pipeline.

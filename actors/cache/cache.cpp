@@ -17,6 +17,7 @@ struct cache_cell {
   coordinator_actor coordinator;
   cluster_view_ptr last_view;
   bool synced = false;
+  metrics::scheduler_metrics* metrics = nullptr;
   metrics::mailbox_sampler mailbox{"cache"};
 };
 
@@ -43,12 +44,12 @@ void publish(cache_actor::stateful_pointer<cache_cell> self) {
                std::make_shared<const std::vector<queue_input>>(
                  std::move(out.queue)));
   // Metrics: kube-scheduler's scheduler_cache_size, and the cache's mailbox.
-  if (auto* m = metrics::current()) {
+  if (auto* m = cell.metrics) {
     cache_stats s = cell.state->stats();
     m->cache_nodes.set(static_cast<double>(s.nodes));
     m->cache_pods.set(static_cast<double>(s.pods));
     m->cache_assumed_pods.set(static_cast<double>(s.assumed_pods));
-    cell.mailbox.sample([&] { return self->mailbox().size(); });
+    cell.mailbox.sample(m, [&] { return self->mailbox().size(); });
   }
 }
 
@@ -57,6 +58,7 @@ cache_actor::behavior_type cache(cache_actor::stateful_pointer<cache_cell> self,
                                  std::vector<shard_actor> shards,
                                  queue_actor q) {
   auto ttl = cfg.assumed_ttl;
+  self->state.metrics = cfg.metrics;
   self->state.state = std::make_unique<cache_state>(std::move(cfg), *clk);
   self->state.shards = std::move(shards);
   self->state.queue = std::move(q);

@@ -2,10 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/cache/cache_state.hpp"
 
-#include <algorithm>
-
-#include "plugins/default_preemption/disruption_budget_check.hpp"
+#include "model/disruption_budget_status.hpp"
+#include "model/pod_key.hpp"
 #include "support/log.hpp"
+
+#include <algorithm>
 
 namespace tessera::actors {
 
@@ -55,15 +56,6 @@ action pod_changes(const model::pod& a, const model::pod& b) {
 
 } // namespace
 
-std::string pod_key(const model::pod& p) {
-  if (!p.uid.empty())
-    return p.uid;
-  std::string key{p.ns.view()};
-  key += '/';
-  key += p.name;
-  return key;
-}
-
 cache_state::cache_state(cache_config cfg, const clock& c)
   : cfg_(std::move(cfg)), clock_(c) {
   if (cfg_.shards == 0)
@@ -100,7 +92,7 @@ bool cache_state::responsible_for(const model::pod& p) const {
 }
 
 void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
-  std::string key = pod_key(*p);
+  std::string key = model::pod_key(*p);
   bool gone = type == object_event::kind::deleted || p->is_terminal();
   if (gone) {
     if (auto it = pods_.find(key); it != pods_.end()) {
@@ -484,7 +476,7 @@ std::string cache_state::conflict_check(const assume_request& req,
 
 assume_reply cache_state::assume(const assume_request& req) {
   assume_reply reply;
-  std::string key = pod_key(*req.pod);
+  std::string key = model::pod_key(*req.pod);
   if (pods_.count(key) != 0) {
     reply.duplicate = true;
     reply.reason = "pod is already assumed or bound";
@@ -516,7 +508,7 @@ assume_reply cache_state::assume(const assume_request& req) {
 }
 
 void cache_state::finish_binding(const model::pod& p) {
-  auto it = pods_.find(pod_key(p));
+  auto it = pods_.find(model::pod_key(p));
   if (it == pods_.end() || it->second.phase != pod_phase_in_cache::assumed)
     return;
   it->second.binding_finished = true;
@@ -525,7 +517,7 @@ void cache_state::finish_binding(const model::pod& p) {
 }
 
 void cache_state::forget(const model::pod& p) {
-  auto it = pods_.find(pod_key(p));
+  auto it = pods_.find(model::pod_key(p));
   if (it == pods_.end() || it->second.phase != pod_phase_in_cache::assumed)
     return;
   model::pod_ptr old = it->second.pod;
@@ -613,8 +605,8 @@ cache_outputs cache_state::take_outputs() {
         for (const auto& [pk, entry] : pods_)
           all_pods.push_back(entry.pod);
       auto computed = std::make_shared<model::disruption_budget>(*b);
-      computed->disruptions_allowed =
-        plugins::pdb_disruptions_allowed(*b, all_pods);
+      computed->disruptions_allowed
+        = model::pdb_disruptions_allowed(*b, all_pods);
       ctx->disruption_budgets.push_back(std::move(computed));
     }
     ctx->pods_with_affinity = pods_with_affinity_;

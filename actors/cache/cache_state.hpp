@@ -28,6 +28,12 @@
 /// failure is a conflict: nothing changes and the pod is retried.
 #pragma once
 
+#include "actors/cache/node_tree.hpp"
+#include "actors/messages.hpp"
+#include "actors/source.hpp"
+#include "metrics/fwd.hpp"
+#include "support/clock.hpp"
+
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -36,12 +42,6 @@
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
-
-#include "actors/cache/node_tree.hpp"
-#include "actors/interfaces.hpp"
-#include "actors/messages.hpp"
-#include "actors/source.hpp"
-#include "support/clock.hpp"
 
 namespace tessera::actors {
 
@@ -55,6 +55,8 @@ struct cache_config {
   /// Lifetime of an assumed pod after its binding finished, if the informer
   /// never confirms it; zero = never expire (upstream's default).
   duration assumed_ttl{0};
+  /// Where to record (not owned); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 /// What handling inputs produced; the behavior sends it.
@@ -184,9 +186,5 @@ private:
   std::vector<queue_input> queue_out_;
   std::vector<queue_input> nominees_out_;
 };
-
-/// A pod's identity key in the cache and queue: its UID, or namespace/name
-/// when it has none (objects from files).
-std::string pod_key(const model::pod& p);
 
 } // namespace tessera::actors

@@ -2,20 +2,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/coordinator/admission.hpp"
 
-#include "actors/cache/cache_state.hpp"
+#include "model/pod_key.hpp"
 
 namespace tessera::actors {
 
 bool admission::must_run_alone(const queued_pod_info& item) const {
   return item.conflicts >= max_conflicts_
          || (!redo_alone_.empty()
-             && redo_alone_.count(pod_key(*item.pod)) != 0);
+             && redo_alone_.count(model::pod_key(*item.pod)) != 0);
 }
 
 admission::start admission::begin(queued_pod_info item, bool alone) {
   exclusive_ = alone;
   if (alone)
-    redo_alone_.erase(pod_key(*item.pod));
+    redo_alone_.erase(model::pod_key(*item.pod));
   return start{std::move(item), alone};
 }
 
@@ -49,7 +49,7 @@ void admission::ended(bool was_alone) {
 }
 
 void admission::redo_alone(const model::pod& p) {
-  redo_alone_.insert(pod_key(p));
+  redo_alone_.insert(model::pod_key(p));
 }
 
 } // namespace tessera::actors

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/coordinator/coordinator_state.hpp"
 
-#include "actors/cache/cache_state.hpp"
 #include "actors/coordinator/explanation.hpp"
 #include "support/log.hpp"
 

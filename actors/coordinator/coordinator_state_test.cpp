@@ -4,6 +4,7 @@
 #include "actors/coordinator/coordinator_state.hpp"
 #include "actors/shard/shard_state.hpp"
 #include "config/scheduler_config.hpp"
+#include "model/pod_key.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
 
@@ -392,7 +393,7 @@ TEST(CoordinatorState, PreemptsLowerPriorityPods) {
   EXPECT_EQ(out.type, kind::unschedulable);
   EXPECT_EQ(out.nominated_node.str(), "n1");
   ASSERT_EQ(out.victims.size(), 1u);
-  EXPECT_EQ(out.victims[0], pod_key(*test::make_pod("low").build()));
+  EXPECT_EQ(out.victims[0], model::pod_key(*test::make_pod("low").build()));
   EXPECT_EQ(h.sink_.preempted, std::vector<std::string>{"low for high on n1"});
 }
 

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/coordinator/nominator.hpp"
 
-#include "actors/cache/cache_state.hpp"
+#include "model/pod_key.hpp"
 
 #include <memory>
 
@@ -32,7 +32,7 @@ void nominator::apply(const queue_input& in) {
 }
 
 void nominator::nominate(const model::pod_ptr& pod, model::symbol node) {
-  auto& slot = by_pod_[pod_key(*pod)];
+  auto& slot = by_pod_[model::pod_key(*pod)];
   if (slot.first == node && slot.second == pod)
     return;
   slot = {node, pod};
@@ -43,7 +43,7 @@ void nominator::drop(const model::pod& pod) {
   // Called for every assumed pod: no key to build when nothing is nominated.
   if (by_pod_.empty())
     return;
-  if (by_pod_.erase(pod_key(pod)) != 0)
+  if (by_pod_.erase(model::pod_key(pod)) != 0)
     dirty_ = true;
 }
 

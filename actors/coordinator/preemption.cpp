@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/coordinator/preemption.hpp"
 
-#include "actors/cache/cache_state.hpp"
+#include "model/pod_key.hpp"
 #include "actors/coordinator/coordinator_state.hpp"
 #include "plugins/framework/scatter.hpp"
 #include "support/log.hpp"
@@ -267,7 +267,7 @@ void coordinator_state::preempt(cycle& c,
     TLOG_V(2, "preemptor pod preempted victim pod", "preemptor",
            c.item.pod->key(), "victim", v->key(), "node",
            chosen.nominated_node.view());
-    victims.push_back(pod_key(*v));
+    victims.push_back(model::pod_key(*v));
   }
   // Lower-priority pods nominated to that node lose their nomination.
   if (c.nominated)

@@ -16,6 +16,7 @@ struct queue_cell {
   std::int32_t credits = 0;
   std::vector<caf::actor> idle_watchers;
   bool was_idle = true;
+  metrics::scheduler_metrics* metrics = nullptr;
   metrics::mailbox_sampler mailbox{"queue"};
 };
 
@@ -39,13 +40,13 @@ void dispatch(queue_actor::stateful_pointer<queue_cell> self) {
     }
   }
   // Metrics: kube-scheduler's scheduler_pending_pods, and the queue's mailbox.
-  if (auto* m = metrics::current()) {
+  if (auto* m = cell.metrics) {
     queue_stats s = cell.state->stats();
     m->pending_active.set(static_cast<double>(s.active));
     m->pending_backoff.set(static_cast<double>(s.backoff));
     m->pending_unschedulable.set(static_cast<double>(s.unschedulable));
     m->pending_gated.set(static_cast<double>(s.gated));
-    cell.mailbox.sample([&] { return self->mailbox().size(); });
+    cell.mailbox.sample(m, [&] { return self->mailbox().size(); });
   }
   bool idle = cell.state->stats().idle();
   if (idle && !cell.was_idle)
@@ -58,6 +59,7 @@ queue_actor::behavior_type queue(queue_actor::stateful_pointer<queue_cell> self,
                                  queue_config cfg, const clock* clk,
                                  std::vector<plugins::profile_ptr> profiles,
                                  duration tick) {
+  self->state.metrics = cfg.metrics;
   self->state.state =
     std::make_unique<queue_state>(cfg, *clk, std::move(profiles));
   if (!cfg.one_shot)

@@ -2,19 +2,20 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/queue/queue_state.hpp"
 
-#include <algorithm>
-
-#include "actors/cache/cache_state.hpp"
 #include "metrics/scheduler_metrics.hpp"
+#include "model/pod_key.hpp"
 #include "support/log.hpp"
+
+#include <algorithm>
 
 namespace tessera::actors {
 
 namespace {
 
 // Metrics: kube-scheduler's scheduler_queue_incoming_pods_total.
-void count_incoming(std::string_view queue, std::string_view event) {
-  if (auto* m = metrics::current())
+void count_incoming(metrics::scheduler_metrics* m, std::string_view queue,
+                    std::string_view event) {
+  if (m != nullptr)
     m->queue_incoming_pods.with({queue, event}).inc();
 }
 
@@ -131,18 +132,9 @@ void queue_state::count_unschedulable(const entry& e, std::int64_t delta) {
 }
 
 void queue_state::publish_unschedulable(profile_index& idx, std::size_t bit) {
-  auto* m = metrics::current();
+  auto* m = cfg_.metrics;
   if (m == nullptr)
     return;
-  if (idx.gauge_owner != m || idx.gauge_owner_id != m->instance_id) {
-    // A new instance: every count it has not seen yet goes to it now.
-    idx.gauge_owner = m;
-    idx.gauge_owner_id = m->instance_id;
-    std::fill(idx.gauges.begin(), idx.gauges.end(), nullptr);
-    for (std::size_t b = 0; b < idx.unschedulable.size(); ++b)
-      if (b != bit && idx.unschedulable[b] != 0)
-        publish_unschedulable(idx, b);
-  }
   metrics::gauge*& g = idx.gauges[bit];
   if (g == nullptr)
     g = &m->unschedulable_pods.with(
@@ -235,7 +227,7 @@ void queue_state::erase(const std::string& key) {
 // --------------------------------------------------------------- inputs
 
 void queue_state::add(const model::pod_ptr& p) {
-  std::string key = pod_key(*p);
+  std::string key = model::pod_key(*p);
   if (auto it = entries_.find(key); it != entries_.end()) {
     update(it->second->pod, p);
     return;
@@ -253,12 +245,13 @@ void queue_state::add(const model::pod_ptr& p) {
   entry& ref = *e;
   entries_.emplace(key, std::move(e));
   admit(ref);
-  count_incoming(ref.at == where::gated ? "gated" : "active", "PodAdd");
+  count_incoming(cfg_.metrics, ref.at == where::gated ? "gated" : "active",
+                 "PodAdd");
 }
 
 void queue_state::update(const model::pod_ptr& old_pod,
                          const model::pod_ptr& new_pod) {
-  std::string key = pod_key(*new_pod);
+  std::string key = model::pod_key(*new_pod);
   auto it = entries_.find(key);
   if (it == entries_.end()) {
     add(new_pod);
@@ -316,7 +309,7 @@ void queue_state::update(const model::pod_ptr& old_pod,
 }
 
 void queue_state::remove(const model::pod& p) {
-  erase(pod_key(p));
+  erase(model::pod_key(p));
 }
 
 void queue_state::on_cluster_event(const plugins::cluster_event& ev,
@@ -335,7 +328,7 @@ void queue_state::on_cluster_event(const plugins::cluster_event& ev,
     // reach the queue through the cache): remember them for on_outcome.
     if (in_flight_ > 0)
       events_.push_back({++event_sequence_, ev, old_obj, new_obj});
-    std::string victim_key = pod_key(**victim);
+    std::string victim_key = model::pod_key(**victim);
     for (auto& [key, e] : entries_) {
       if (e->at != where::waiting_for_victims)
         continue;
@@ -363,10 +356,11 @@ void queue_state::on_cluster_event(const plugins::cluster_event& ev,
     detach(*e);
     to_backoff_or_active(*e);
   }
-  if (!moving.empty() && metrics::current() != nullptr) {
+  if (!moving.empty() && cfg_.metrics != nullptr) {
     std::string label = ev.label();
     for (entry* e : moving)
-      count_incoming(e->at == where::backoff ? "backoff" : "active", label);
+      count_incoming(cfg_.metrics,
+                     e->at == where::backoff ? "backoff" : "active", label);
   }
 }
 
@@ -420,7 +414,7 @@ std::optional<queued_pod_info> queue_state::pop() {
 // -------------------------------------------------------------- outcome
 
 void queue_state::on_outcome(const cycle_outcome& out) {
-  std::string key = pod_key(*out.pod);
+  std::string key = model::pod_key(*out.pod);
   auto it = entries_.find(key);
   if (it == entries_.end())
     return; // deleted while in flight
@@ -482,7 +476,7 @@ void queue_state::on_outcome(const cycle_outcome& out) {
             if (const auto* gone = std::get_if<model::pod_ptr>(
                   rec.old_obj.get());
                 gone != nullptr && *gone)
-              e.victims.erase(pod_key(**gone));
+              e.victims.erase(model::pod_key(**gone));
         if (e.victims.empty()) {
           e.at = where::retry;
           retry_now_.push_back(&e);
@@ -509,7 +503,8 @@ void queue_state::on_outcome(const cycle_outcome& out) {
         unschedulable_.insert(&e);
         count_unschedulable(e, 1);
       }
-      count_incoming(e.at == where::unschedulable ? "unschedulable"
+      count_incoming(cfg_.metrics,
+                     e.at == where::unschedulable ? "unschedulable"
                      : e.at == where::backoff     ? "backoff"
                                                   : "active",
                      "ScheduleAttemptFailure");
@@ -523,7 +518,8 @@ void queue_state::on_outcome(const cycle_outcome& out) {
       e.error_backoff = true;
       e.timestamp_ns = now_ns();
       to_backoff_or_active(e);
-      count_incoming(e.at == where::backoff ? "backoff" : "active",
+      count_incoming(cfg_.metrics,
+                     e.at == where::backoff ? "backoff" : "active",
                      "ScheduleAttemptFailure");
       break;
     case kind::dropped:
@@ -534,7 +530,7 @@ void queue_state::on_outcome(const cycle_outcome& out) {
 }
 
 void queue_state::on_bound(const bind_outcome& out) {
-  std::string key = pod_key(*out.pod);
+  std::string key = model::pod_key(*out.pod);
   auto it = entries_.find(key);
   if (it == entries_.end())
     return;
@@ -560,7 +556,7 @@ void queue_state::flush(time_point now) {
       break;
     detach(*e);
     to_active(*e);
-    count_incoming("active", "BackoffComplete");
+    count_incoming(cfg_.metrics, "active", "BackoffComplete");
   }
   std::vector<entry*> leftovers;
   for (entry* e : unschedulable_)
@@ -573,7 +569,7 @@ void queue_state::flush(time_point now) {
   for (entry* e : leftovers) {
     detach(*e);
     to_backoff_or_active(*e);
-    count_incoming(e->at == where::backoff ? "backoff" : "active",
+    count_incoming(cfg_.metrics, e->at == where::backoff ? "backoff" : "active",
                    "UnschedulableTimeout");
   }
 }

@@ -20,6 +20,11 @@
 /// preemptor is retried as soon as its victims are gone.
 #pragma once
 
+#include "actors/messages.hpp"
+#include "metrics/fwd.hpp"
+#include "plugins/framework/profile.hpp"
+#include "support/clock.hpp"
+
 #include <bitset>
 #include <cstdint>
 #include <deque>
@@ -32,16 +37,6 @@
 #include <unordered_set>
 #include <vector>
 
-#include "actors/interfaces.hpp"
-#include "actors/messages.hpp"
-#include "plugins/framework/profile.hpp"
-#include "support/clock.hpp"
-
-namespace tessera::metrics {
-class gauge;
-class scheduler_metrics;
-} // namespace tessera::metrics
-
 namespace tessera::actors {
 
 struct queue_config {
@@ -51,6 +46,8 @@ struct queue_config {
   duration max_in_unschedulable = std::chrono::minutes(5);
   /// simulate's mode (see the file comment).
   bool one_shot = false;
+  /// Where to record (not owned); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 /// A pod that left the queue for good in one-shot mode, with why.
@@ -159,10 +156,8 @@ private:
     /// Pods in the unschedulable pool that each plugin rejected, by bit
     /// (scheduler_unschedulable_pods{plugin, profile}).
     std::vector<std::int64_t> unschedulable;
-    /// Their gauges in `gauge_owner` (resolved when first set).
+    /// Their gauges in `cfg_.metrics` (resolved when first set).
     std::vector<metrics::gauge*> gauges;
-    const metrics::scheduler_metrics* gauge_owner = nullptr;
-    std::uint64_t gauge_owner_id = 0;
   };
 
   const plugins::profile* profile_for(const model::pod& p) const;

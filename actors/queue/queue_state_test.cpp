@@ -1,9 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "actors/cache/cache_state.hpp"
 #include "actors/queue/queue_state.hpp"
 #include "config/scheduler_config.hpp"
 #include "metrics/scheduler_metrics.hpp"
+#include "model/pod_key.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
 
@@ -34,9 +34,11 @@ plugins::profile_ptr default_profile() {
 
 class queue_state_test : public ::testing::Test {
 protected:
-  queue_state make(bool one_shot = false) {
+  queue_state make(bool one_shot = false,
+                   metrics::scheduler_metrics* m = nullptr) {
     queue_config cfg;
     cfg.one_shot = one_shot;
+    cfg.metrics = m;
     return queue_state{cfg, clock_, {default_profile()}};
   }
 
@@ -407,7 +409,7 @@ TEST_F(queue_state_test, OneShotPreemptorWaitsForItsVictims) {
   ASSERT_EQ(pop_name(q), "p");
   auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
   o->nominated_node = model::symbol{"n1"};
-  o->victims = {pod_key(*v1), pod_key(*v2)};
+  o->victims = {model::pod_key(*v1), model::pod_key(*v2)};
   q.on_outcome(*o);
   EXPECT_EQ(q.stats().waiting_for_victims, 1u);
   EXPECT_FALSE(q.stats().idle());
@@ -444,7 +446,7 @@ TEST_F(queue_state_test, OneShotPreemptorWhoseVictimsWentFirst) {
                      std::make_shared<const model::object>(v1), nullptr);
   auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
   o->nominated_node = model::symbol{"n1"};
-  o->victims = {pod_key(*v1)};
+  o->victims = {model::pod_key(*v1)};
   q.on_outcome(*o);
   EXPECT_EQ(q.stats().waiting_for_victims, 0u);
   EXPECT_EQ(pop_name(q), "p");
@@ -483,11 +485,10 @@ TEST_F(queue_state_test, UnschedulablePodsGaugeFollowsThePool) {
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
     metrics::scheduler_metrics m;
-    metrics::install(&m);
     auto gauge = [&](const std::string& plugin) {
       return m.unschedulable_pods.with({plugin, profile}).value();
     };
-    auto q = make();
+    auto q = make(false, &m);
     // p: rejected by two plugins; o: by NodeAffinity only (it needs a gold
     // node, so a plain big node does not move it); s: scheduled.
     auto p = test::make_pod("p").cpu("2").build();
@@ -522,31 +523,7 @@ TEST_F(queue_state_test, UnschedulablePodsGaugeFollowsThePool) {
       EXPECT_EQ(gauge("NodeResourcesFit"), 0);
       EXPECT_EQ(gauge("NodeAffinity"), 1);
     }
-    metrics::install(nullptr);
   }
-}
-
-// Counts are kept with recording off; an instance installed later receives
-// them all at the next change.
-TEST_F(queue_state_test, UnschedulablePodsGaugeCatchesUpWithANewInstance) {
-  const std::string profile = default_profile()->scheduler_name();
-  auto q = make();
-  auto p = test::make_pod("p").cpu("2").build();
-  auto o = test::make_pod("o").cpu("2").build();
-  q.add(p);
-  q.add(o);
-  ASSERT_EQ(pop_name(q), "p");
-  q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
-  metrics::scheduler_metrics m;
-  EXPECT_EQ(m.unschedulable_pods.with({"NodeResourcesFit", profile}).value(),
-            0);
-  metrics::install(&m);
-  ASSERT_EQ(pop_name(q), "o");
-  q.on_outcome(*outcome(o, kind::unschedulable, {"NodePorts"}));
-  EXPECT_EQ(m.unschedulable_pods.with({"NodeResourcesFit", profile}).value(),
-            1);
-  EXPECT_EQ(m.unschedulable_pods.with({"NodePorts", profile}).value(), 1);
-  metrics::install(nullptr);
 }
 
 } // namespace

@@ -19,9 +19,9 @@ struct shard_cell {
   std::optional<shard_state> state;
   /// Requests that need a newer generation than the shard has seen yet.
   std::vector<std::function<bool()>> deferred;
-  /// Metrics: this shard's series, resolved once per installed
-  /// instance.
-  metrics::scheduler_metrics* metrics_owner = nullptr;
+  /// Where to record (null: nowhere) and this shard's series in it,
+  /// resolved on first use.
+  metrics::scheduler_metrics* metrics = nullptr;
   metrics::histogram* filter_score = nullptr;
   /// tessera_actor_mailbox_size{actor="shard-N"}.
   std::optional<metrics::mailbox_sampler> mailbox;
@@ -29,20 +29,19 @@ struct shard_cell {
 
 // Samples the shard's mailbox length (every 64th message).
 void sample_mailbox(shard_actor::stateful_pointer<shard_cell> self) {
-  self->state.mailbox->sample([&] { return self->mailbox().size(); });
+  self->state.mailbox->sample(self->state.metrics,
+                              [&] { return self->mailbox().size(); });
 }
 
 // Times one filter_and_score into tessera_shard_filter_score_duration_seconds.
 template <class Work>
 auto timed_filter(shard_cell& cell, std::uint32_t index, Work work) {
-  auto* m = metrics::current();
+  auto* m = cell.metrics;
   if (m == nullptr)
     return work();
-  if (cell.metrics_owner != m) {
-    cell.metrics_owner = m;
+  if (cell.filter_score == nullptr)
     cell.filter_score
       = &m->shard_filter_score_duration.with({std::to_string(index)});
-  }
   auto began = std::chrono::steady_clock::now();
   auto out = work();
   cell.filter_score->observe(metrics::seconds_since(began));
@@ -79,7 +78,9 @@ serve_when_current(shard_actor::stateful_pointer<shard_cell> self,
 }
 
 shard_actor::behavior_type shard(shard_actor::stateful_pointer<shard_cell> self,
-                                 std::uint32_t index) {
+                                 shard_config cfg) {
+  std::uint32_t index = cfg.index;
+  self->state.metrics = cfg.metrics;
   self->state.state.emplace(index);
   self->state.mailbox.emplace("shard-" + std::to_string(index));
   return {
@@ -117,8 +118,8 @@ shard_actor::behavior_type shard(shard_actor::stateful_pointer<shard_cell> self,
 
 } // namespace
 
-shard_actor spawn_shard(caf::actor_system& sys, std::uint32_t index) {
-  return sys.spawn(shard, index);
+shard_actor spawn_shard(caf::actor_system& sys, shard_config cfg) {
+  return sys.spawn(shard, cfg);
 }
 
 } // namespace tessera::actors

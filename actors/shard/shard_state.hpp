@@ -8,13 +8,21 @@
 /// visits are exactly kube-scheduler's.
 #pragma once
 
+#include "actors/messages.hpp"
+#include "metrics/fwd.hpp"
+
 #include <cstdint>
 #include <unordered_map>
 #include <vector>
 
-#include "actors/messages.hpp"
-
 namespace tessera::actors {
+
+/// What a shard actor is spawned with; its state needs only the index.
+struct shard_config {
+  std::uint32_t index = 0;
+  /// Where to record (not owned); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
+};
 
 class shard_state {
 public:

@@ -5,9 +5,9 @@
 // (embedded-http).
 #include "perf/harness/embedded_target.hpp"
 
-#include "actors/api/api_sink.hpp"
-#include "actors/api/api_source.hpp"
-#include "actors/store/store_bridge.hpp"
+#include "adapters/api_client/api_sink.hpp"
+#include "adapters/api_client/api_source.hpp"
+#include "adapters/embedded_store/store_bridge.hpp"
 #include "io/apiserver/kwok.hpp"
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
@@ -108,9 +108,9 @@ public:
 
   error open_scheduler_side() override {
     if (options_.kind == target_kind::inprocess) {
-      actors::store_bridge_config bc;
+      adapters::store_bridge_config bc;
       bc.record_events = options_.record_events;
-      bridge_ = std::make_unique<actors::store_bridge>(*st_, bc);
+      bridge_ = std::make_unique<adapters::store_bridge>(*st_, bc);
       return {};
     }
     io::rest_config target;
@@ -126,6 +126,7 @@ public:
       rc.qps = options_.qps;
       rc.burst = options_.burst;
       rc.user_agent = agent;
+      rc.metrics = options_.metrics;
       return std::make_unique<io::rest_client>(std::move(rc));
     };
     client_ = make_client("tessera-perf");
@@ -137,9 +138,11 @@ public:
     // hold: events off.
     if (options_.record_events)
       events_->start();
-    source_ = std::make_unique<actors::api_source>(*client_);
-    actors::api_sink_config sc;
-    sink_ = std::make_unique<actors::api_sink>(*client_, *events_, sc);
+    adapters::api_source_config source_cfg;
+    source_cfg.metrics = options_.metrics;
+    source_ = std::make_unique<adapters::api_source>(*client_, source_cfg);
+    adapters::api_sink_config sc;
+    sink_ = std::make_unique<adapters::api_sink>(*client_, *events_, sc);
     return {};
   }
 
@@ -180,13 +183,13 @@ private:
   std::unique_ptr<apiserver::kwok_controller> kwok_;
   std::unique_ptr<apiserver::api_server> server_;
   // inprocess
-  std::unique_ptr<actors::store_bridge> bridge_;
+  std::unique_ptr<adapters::store_bridge> bridge_;
   // embedded-http
   std::unique_ptr<io::rest_client> client_;
   std::unique_ptr<io::rest_client> event_client_;
   std::unique_ptr<io::event_recorder> events_;
-  std::unique_ptr<actors::api_source> source_;
-  std::unique_ptr<actors::api_sink> sink_;
+  std::unique_ptr<adapters::api_source> source_;
+  std::unique_ptr<adapters::api_sink> sink_;
 };
 
 } // namespace

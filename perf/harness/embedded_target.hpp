@@ -6,14 +6,11 @@
 /// cluster from a kubeconfig.
 #pragma once
 
+#include "io/apiserver/fwd.hpp"
 #include "perf/harness/target.hpp"
 
 #include <memory>
 #include <string_view>
-
-namespace tessera::apiserver {
-struct resource_info;
-} // namespace tessera::apiserver
 
 namespace tessera::perf {
 

@@ -3,8 +3,8 @@
 // The kubeconfig target: a real cluster (typically kwok). The harness
 // creates kwok-fake nodes and its own namespaces, refuses namespaces that
 // already exist, and deletes everything it created when it is done.
-#include "actors/api/api_sink.hpp"
-#include "actors/api/api_source.hpp"
+#include "adapters/api_client/api_sink.hpp"
+#include "adapters/api_client/api_source.hpp"
 #include "io/apiserver/resources.hpp"
 #include "io/event_recorder.hpp"
 #include "io/kubeconfig.hpp"
@@ -54,6 +54,7 @@ public:
     rc.qps = options_.qps;
     rc.burst = options_.burst;
     rc.user_agent = agent;
+    rc.metrics = options_.metrics;
     return std::make_unique<io::rest_client>(std::move(rc));
   }
 
@@ -193,7 +194,9 @@ public:
 
   error open_scheduler_side() override {
     client_ = make_client("tessera-perf");
-    source_ = std::make_unique<actors::api_source>(*client_);
+    adapters::api_source_config source_cfg;
+    source_cfg.metrics = options_.metrics;
+    source_ = std::make_unique<adapters::api_source>(*client_, source_cfg);
     if (options_.external_scheduler)
       return {};
     event_client_ = make_client("tessera-perf/events");
@@ -202,8 +205,8 @@ public:
     events_ = std::make_unique<io::event_recorder>(*event_client_, ec);
     if (options_.record_events)
       events_->start();
-    sink_ = std::make_unique<actors::api_sink>(*client_, *events_,
-                                               actors::api_sink_config{});
+    sink_ = std::make_unique<adapters::api_sink>(*client_, *events_,
+                                                 adapters::api_sink_config{});
     return {};
   }
 
@@ -277,8 +280,8 @@ private:
   std::unique_ptr<io::rest_client> client_;
   std::unique_ptr<io::rest_client> event_client_;
   std::unique_ptr<io::event_recorder> events_;
-  std::unique_ptr<actors::api_source> source_;
-  std::unique_ptr<actors::api_sink> sink_;
+  std::unique_ptr<adapters::api_source> source_;
+  std::unique_ptr<adapters::api_sink> sink_;
   mutable std::mutex mu_;
   std::vector<std::string> namespaces_;
   std::vector<std::pair<std::string, std::string>> cluster_scoped_;

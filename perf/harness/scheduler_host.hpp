@@ -9,6 +9,7 @@
 
 #include "actors/sink.hpp"
 #include "actors/source.hpp"
+#include "metrics/fwd.hpp"
 #include "plugins/framework/profile.hpp"
 
 #include <chrono>
@@ -33,6 +34,8 @@ struct scheduler_settings {
   /// podInitialBackoffSeconds / podMaxBackoffSeconds.
   std::chrono::seconds initial_backoff{1};
   std::chrono::seconds max_backoff{10};
+  /// Where the pipeline records (not owned); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 class scheduler_host {

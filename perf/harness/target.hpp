@@ -20,6 +20,7 @@
 
 #include "actors/sink.hpp"
 #include "actors/source.hpp"
+#include "metrics/fwd.hpp"
 #include "perf/harness/templates.hpp"
 #include "support/clock.hpp"
 #include "support/error.hpp"
@@ -64,6 +65,9 @@ struct target_options {
   std::uint64_t seed = 0;
   /// Told about the target's own worker threads (not the scheduler's).
   cpu_meter* meter = nullptr;
+  /// Where the target's API clients and source record (not owned); null =
+  /// recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 class target {

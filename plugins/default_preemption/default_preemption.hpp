@@ -34,8 +34,8 @@
 ///
 /// PodDisruptionBudgets come from `cluster_context::disruption_budgets` with
 /// the rules in `disruption_budget_check.hpp`; a budget without status counts
-/// as allowing no disruption (see `pdb_disruptions_allowed` for how a cache
-/// can compute the status the disruption controller would write).
+/// as allowing no disruption (`model::pdb_disruptions_allowed` is how the
+/// cache computes the status the disruption controller would write).
 #pragma once
 
 #include "config/plugin_args.hpp"

@@ -14,10 +14,8 @@
 ///   its status.disruptedPods (the API server already counted them); a pod
 ///   violates when any applying budget goes below zero.
 ///
-/// `pdb_disruptions_allowed` computes what the disruption controller would
-/// write into status.disruptionsAllowed, for budgets read without a status
-/// (objects from files). The cache, which sees every pod, may call it when
-/// it publishes the cluster_context; shards only see their own nodes.
+/// Budgets read without a status get the disruption controller's value from
+/// the cache (`model/disruption_budget_status.hpp`) before they reach here.
 #pragma once
 
 #include "model/cluster_objects.hpp"
@@ -44,21 +42,5 @@ bool pdb_applies_to(const model::disruption_budget& budget,
 pdb_split
 split_by_pdb_violation(std::span<const model::pod_ptr> pods,
                        std::span<const model::disruption_budget_ptr> budgets);
-
-/// The disruption controller's disruptionsAllowed for `budget` given every
-/// pod of the cluster (`pods`, any namespace):
-/// - matching pods: the budget's namespace and selector (nil matches none,
-///   empty matches all, as the controller lists them);
-/// - healthy: Running, not being deleted, not in disruptedPods (tessera does
-///   not track readiness, so Running stands for Ready);
-/// - minAvailable as a number: desired = that number, expected = matching
-///   pods; minAvailable as a percentage or maxUnavailable: expected = the
-///   matching pods that have a controller (the controller sums the scale of
-///   their controllers, which tessera does not see), and the percentage is
-///   rounded up; desired = minAvailable, or expected - maxUnavailable (>= 0);
-/// - result = healthy - desired, and 0 when negative or when expected is 0
-///   (also when neither minAvailable nor maxUnavailable is set).
-std::int32_t pdb_disruptions_allowed(const model::disruption_budget& budget,
-                                     std::span<const model::pod_ptr> pods);
 
 } // namespace tessera::plugins

@@ -24,16 +24,13 @@
 /// point), QueueSort and PreEnqueue (not part of a cycle).
 #pragma once
 
+#include "metrics/fwd.hpp"
 #include "plugins/framework/profile.hpp"
 
 #include <cstdint>
 #include <random>
 #include <string_view>
 #include <vector>
-
-namespace tessera::metrics {
-class scheduler_metrics;
-}
 
 namespace tessera::plugins {
 

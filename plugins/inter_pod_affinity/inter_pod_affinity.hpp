@@ -40,8 +40,8 @@
 #include "model/labels.hpp"
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/topology_pair_counts.hpp"
 #include "plugins/inter_pod_affinity/affinity_terms.hpp"
-#include "plugins/inter_pod_affinity/topology_pair_counts.hpp"
 
 #include <boost/container/small_vector.hpp>
 

@@ -46,7 +46,7 @@
 #include "model/labels.hpp"
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
-#include "plugins/inter_pod_affinity/topology_pair_counts.hpp"
+#include "plugins/framework/topology_pair_counts.hpp"
 #include "plugins/pod_topology_spread/spread_constraint.hpp"
 
 #include <cstdint>

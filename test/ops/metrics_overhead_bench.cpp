@@ -66,8 +66,9 @@ void pipeline_with_metrics(benchmark::State& state) {
     metrics::scheduler_metrics m;
     if (!plugin_timing)
       m.plugin_sample_percent = 0;
+    opts.metrics = on ? &m : nullptr;
     if (on)
-      metrics::install(&m);
+      metrics::install(&m); // the coordinator still reads current()
     auto run = pipeline_test::run_pipeline(objects, prof, opts);
     if (on) {
       benchmark::DoNotOptimize(m.render());
@@ -91,11 +92,12 @@ void pipeline_with_metrics(benchmark::State& state) {
 // one shard, the cache (sizes) and the binder (attempts, SLI) do for it.
 void record_one_pod(benchmark::State& state) {
   metrics::scheduler_metrics m;
-  metrics::install(&m);
   auto& shard = m.shard_filter_score_duration.with({"0"});
   const std::string profile = "default-scheduler";
   for (auto _ : state) {
-    auto* cur = metrics::current();
+    // Each recording site reads the pointer its config holds.
+    auto* cur = &m;
+    benchmark::DoNotOptimize(cur);
     auto began = std::chrono::steady_clock::now();
     cur->queue_incoming_pods.with({"active", "PodAdd"}).inc();
     cur->pending_active.set(1);
@@ -120,7 +122,6 @@ void record_one_pod(benchmark::State& state) {
     cur->pod_sli_duration.with({metrics::attempts_label(1)})
       .observe(metrics::seconds_since(began));
   }
-  metrics::install(nullptr);
 }
 BENCHMARK(record_one_pod);
 

@@ -72,6 +72,8 @@ double total(const std::vector<sample>& samples, const std::string& name,
   return sum;
 }
 
+// An instance handed to the pipeline (and installed for the coordinator,
+// which still reads metrics::current()).
 struct installed_metrics {
   metrics::scheduler_metrics m;
   installed_metrics() {
@@ -79,6 +81,12 @@ struct installed_metrics {
   }
   ~installed_metrics() {
     metrics::install(nullptr);
+  }
+  /// Pipeline options that record into `m`.
+  pipeline_test::pipeline_options options() {
+    pipeline_test::pipeline_options opts;
+    opts.metrics = &m;
+    return opts;
   }
 };
 
@@ -114,7 +122,7 @@ TEST(metrics_after_pipeline_run, counts_match_what_happened) {
         make_pod("huge-" + std::to_string(i)).cpu("8").build());
 
     installed_metrics im;
-    pipeline_test::pipeline_options opts;
+    auto opts = im.options();
     opts.shards = tc.shards;
     opts.inflight = tc.inflight;
     auto prof = pipeline_test::default_profile();
@@ -190,7 +198,7 @@ TEST(metrics_after_pipeline_run, counts_match_what_happened) {
 }
 
 TEST(metrics_after_pipeline_run, nothing_recorded_when_not_installed) {
-  metrics::scheduler_metrics idle; // never installed
+  metrics::scheduler_metrics idle; // never handed to the pipeline
   std::vector<model::object> objects;
   objects.emplace_back(
     make_node("n0").cpu("4").memory("16Gi").pods(110).build());
@@ -225,7 +233,7 @@ TEST(metrics_after_pipeline_run, plugin_durations_when_every_cycle_is_sampled) {
     installed_metrics im;
     im.m.plugin_sample_percent = 100;
     im.m.plugin_duration_budget.set_limit(0);
-    pipeline_test::pipeline_options opts;
+    auto opts = im.options();
     opts.shards = shards;
     opts.inflight = shards;
     auto run = pipeline_test::run_pipeline(
@@ -293,7 +301,7 @@ TEST(metrics_after_pipeline_run, plugin_durations_are_sampled_by_default) {
     im.m.plugin_sample_percent = percent;
     im.m.plugin_duration_budget.set_limit(0);
     auto run = pipeline_test::run_pipeline(
-      ten_small_one_huge(), pipeline_test::default_profile(), {});
+      ten_small_one_huge(), pipeline_test::default_profile(), im.options());
     EXPECT_TRUE(run.idle);
     return total(parse(im.m.render()),
                  "scheduler_plugin_execution_duration_seconds_count",
@@ -314,7 +322,7 @@ TEST(metrics_after_pipeline_run, plugin_durations_per_second_are_capped) {
     im.m.plugin_sample_percent = 100;
     im.m.plugin_duration_budget.set_limit(limit);
     auto run = pipeline_test::run_pipeline(
-      ten_small_one_huge(), pipeline_test::default_profile(), {});
+      ten_small_one_huge(), pipeline_test::default_profile(), im.options());
     EXPECT_TRUE(run.idle);
     seconds = run.seconds;
     return total(parse(im.m.render()),
@@ -334,7 +342,7 @@ TEST(metrics_after_pipeline_run, plugin_durations_per_second_are_capped) {
 // `tessera run`) counts under the plugin that rejected it.
 TEST(metrics_after_pipeline_run, unschedulable_pods_by_plugin) {
   installed_metrics im;
-  pipeline_test::pipeline_options opts;
+  auto opts = im.options();
   opts.one_shot = false;
   auto prof = pipeline_test::default_profile();
   auto run = pipeline_test::run_pipeline(ten_small_one_huge(), prof, opts);
@@ -354,7 +362,7 @@ TEST(metrics_after_pipeline_run, unschedulable_pods_by_plugin) {
 // message on).
 TEST(metrics_after_pipeline_run, mailbox_sizes_of_every_actor) {
   installed_metrics im;
-  pipeline_test::pipeline_options opts;
+  auto opts = im.options();
   opts.shards = 3;
   auto run = pipeline_test::run_pipeline(
     ten_small_one_huge(), pipeline_test::default_profile(), opts);

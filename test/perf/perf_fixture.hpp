@@ -7,6 +7,7 @@
 /// (generous timeouts, progress off).
 #pragma once
 
+#include "io/apiserver/fwd.hpp"
 #include "io/apiserver/resources.hpp"
 #include "perf/harness/runner.hpp"
 
@@ -14,12 +15,6 @@
 #include <memory>
 #include <string>
 #include <vector>
-
-namespace tessera::apiserver {
-class api_server;
-class kwok_controller;
-class store;
-} // namespace tessera::apiserver
 
 namespace tessera::perf::testing {
 

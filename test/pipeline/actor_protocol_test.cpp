@@ -176,7 +176,7 @@ struct prepared {
 // until the delta carrying it arrives; later requests queue behind it, and
 // all are answered in arrival order.
 TEST_F(deterministic, ShardServesRequestsOnlyOnceItsViewIsCurrent) {
-  auto shard = spawn_shard(sys_, 0);
+  auto shard = spawn_shard(sys_, shard_config{});
   prepared prep;
   prep.ctx.node_count = 1;
   auto pod = test::make_pod("p").cpu("1").build();
@@ -230,7 +230,7 @@ TEST_F(deterministic, CoordinatorHoldsWorkUntilTheFirstView) {
   cache_log clog;
   std::vector<bind_request_ptr> binds;
   recording_sink sink;
-  auto shard = spawn_shard(sys_, 0);
+  auto shard = spawn_shard(sys_, shard_config{});
   auto q = sys_.spawn(fake_queue, &qlog);
   auto c = sys_.spawn(fake_cache, &clog);
   auto b = sys_.spawn(fake_binder, &binds);

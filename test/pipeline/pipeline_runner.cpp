@@ -53,6 +53,7 @@ pipeline_run run_pipeline(const std::vector<model::object>& objects,
     pc.seed = opts.seed;
     pc.queue.one_shot = opts.one_shot;
     pc.explain = opts.explain;
+    pc.metrics = opts.metrics;
     auto p = actors::start_pipeline(sys, pc, {prof}, cluster, cluster,
                                     system_clock::instance());
     out.idle = actors::wait_until_idle(

@@ -9,6 +9,7 @@
 
 #include "actors/interfaces.hpp"
 #include "actors/memory_cluster.hpp"
+#include "metrics/fwd.hpp"
 #include "model/object.hpp"
 #include "plugins/framework/profile.hpp"
 
@@ -27,6 +28,8 @@ struct pipeline_options {
   bool one_shot = true;
   /// Ask the coordinator for per-node details (simulate --explain).
   bool explain = false;
+  /// Where the actors record (not owned); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 struct pipeline_run {

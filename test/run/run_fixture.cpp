@@ -242,7 +242,7 @@ bool scheduler_run::wait_started(std::chrono::milliseconds timeout) const {
   return wait_until([&] { return started(); }, timeout);
 }
 
-actors::api_sink* scheduler_run::sink() const {
+adapters::api_sink* scheduler_run::sink() const {
   const auto* h = handles_.load();
   return h ? h->sink : nullptr;
 }

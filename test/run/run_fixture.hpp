@@ -109,7 +109,7 @@ public:
   }
   bool wait_started(std::chrono::milliseconds timeout = 20s) const;
   /// The sink, once started.
-  actors::api_sink* sink() const;
+  adapters::api_sink* sink() const;
   const cmd::run_status* status() const {
     return status_.load();
   }

@@ -4,7 +4,7 @@
 // a live scheduler must do (bind every pending pod once, report failures
 // with events, survive watch drops and races, elect a leader, shut down
 // cleanly).
-#include "actors/api/api_sink.hpp"
+#include "adapters/api_client/api_sink.hpp"
 #include "io/apiserver/resources.hpp"
 #include "io/kubeconfig.hpp"
 #include "test/run/run_fixture.hpp"

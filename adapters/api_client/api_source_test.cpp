@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // api_source against the embedded API server over HTTP.
-#include "actors/api/api_source.hpp"
+#include "adapters/api_client/api_source.hpp"
 #include "io/apiserver/resources.hpp"
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
@@ -11,7 +11,7 @@
 #include <condition_variable>
 #include <mutex>
 
-namespace tessera::actors {
+namespace tessera::adapters {
 namespace {
 
 using namespace std::chrono_literals;
@@ -24,13 +24,13 @@ const apiserver::resource_info& res(const char* group, const char* name) {
 struct recording_receiver {
   std::mutex mutex;
   std::condition_variable cv;
-  std::vector<object_events> batches;
+  std::vector<actors::object_events> batches;
   int synced_after_batches = -1;
   std::atomic<int> inside{0};
   bool overlapped = false;
 
-  cluster_source::receiver make() {
-    return {[this](object_events evs) {
+  actors::cluster_source::receiver make() {
+    return {[this](actors::object_events evs) {
               if (inside.fetch_add(1) != 0)
                 overlapped = true;
               {
@@ -97,7 +97,7 @@ TEST(ApiSource, InitialStateInOneBatchThenLiveEvents) {
     std::vector<std::string> kinds;
     std::size_t pods_seen = 0;
     for (const auto& e : first) {
-      EXPECT_EQ(e.type, object_event::kind::added);
+      EXPECT_EQ(e.type, actors::object_event::kind::added);
       std::string k = kind_name(e.obj);
       if (kinds.empty() || kinds.back() != k)
         kinds.push_back(k);
@@ -122,9 +122,10 @@ TEST(ApiSource, InitialStateInOneBatchThenLiveEvents) {
     for (std::size_t i = 1; i < rec.batches.size(); ++i)
       for (const auto& e : rec.batches[i])
         if (auto* p = std::get_if<model::pod_ptr>(&e.obj)) {
-          added_c |= (*p)->name == "c" && e.type == object_event::kind::added;
-          deleted_a
-            |= (*p)->name == "a" && e.type == object_event::kind::deleted;
+          added_c
+            |= (*p)->name == "c" && e.type == actors::object_event::kind::added;
+          deleted_a |= (*p)->name == "a"
+                       && e.type == actors::object_event::kind::deleted;
         }
     return added_c && deleted_a;
   }));
@@ -134,4 +135,4 @@ TEST(ApiSource, InitialStateInOneBatchThenLiveEvents) {
 }
 
 } // namespace
-} // namespace tessera::actors
+} // namespace tessera::adapters

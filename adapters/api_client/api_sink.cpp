@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "actors/api/api_sink.hpp"
+#include "adapters/api_client/api_sink.hpp"
 
 #include "support/log.hpp"
 
 #include <unistd.h>
 
-namespace tessera::actors {
+namespace tessera::adapters {
 
 namespace {
 
@@ -130,7 +130,7 @@ void api_sink::scheduled(const model::pod_ptr& pod, model::symbol node) {
 }
 
 void api_sink::unschedulable(const model::pod_ptr& pod,
-                             const failure_report& report) {
+                             const actors::failure_report& report) {
   if (closed_.load())
     return;
   record(*pod, "Warning", "FailedScheduling", "Scheduling",
@@ -241,4 +241,4 @@ void api_sink::stop() {
     TLOG_INFO("abandoned pending API writes at shutdown", "count", abandoned);
 }
 
-} // namespace tessera::actors
+} // namespace tessera::adapters

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/pipeline.hpp"
-#include "actors/store/store_bridge.hpp"
+#include "adapters/embedded_store/store_bridge.hpp"
 #include "config/scheduler_config.hpp"
 #include "io/apiserver/kwok.hpp"
 #include "io/apiserver/store.hpp"
@@ -17,7 +17,7 @@
 #include <thread>
 #include <vector>
 
-namespace tessera::actors {
+namespace tessera::adapters {
 namespace {
 
 using namespace std::chrono_literals;
@@ -41,11 +41,11 @@ std::string pod_json(const std::string& name, const std::string& cpu = "100m",
 struct collector {
   std::mutex mu;
   std::condition_variable cv;
-  std::vector<object_event> events;
+  std::vector<actors::object_event> events;
   bool synced = false;
 
-  cluster_source::receiver receiver() {
-    return {[this](object_events batch) {
+  actors::cluster_source::receiver receiver() {
+    return {[this](actors::object_events batch) {
               std::lock_guard guard{mu};
               for (auto& e : batch)
                 events.push_back(std::move(e));
@@ -65,7 +65,7 @@ struct collector {
   }
 };
 
-const model::pod* as_pod(const object_event& e) {
+const model::pod* as_pod(const actors::object_event& e) {
   const auto* p = std::get_if<model::pod_ptr>(&e.obj);
   return p != nullptr ? p->get() : nullptr;
 }
@@ -103,8 +103,8 @@ TEST(store_bridge, delivers_initial_state_then_changes_in_order) {
   const auto* modified = as_pod(c.events[initial + 1]);
   ASSERT_NE(added, nullptr);
   ASSERT_NE(modified, nullptr);
-  EXPECT_EQ(c.events[initial].type, object_event::kind::added);
-  EXPECT_EQ(c.events[initial + 1].type, object_event::kind::modified);
+  EXPECT_EQ(c.events[initial].type, actors::object_event::kind::added);
+  EXPECT_EQ(c.events[initial + 1].type, actors::object_event::kind::modified);
   EXPECT_EQ(modified->name, "p1");
   EXPECT_EQ(modified->node_name.view(), "node-000001");
   bridge.stop();
@@ -138,8 +138,8 @@ TEST(store_bridge, sink_writes_what_kube_scheduler_writes) {
      }},
     {"unschedulable sets the condition and the nomination",
      [](store_bridge& b, const model::pod_ptr& p) {
-       failure_report r{"Unschedulable", "0/3 nodes are available.",
-                        model::symbol{"n3"}, true};
+       actors::failure_report r{"Unschedulable", "0/3 nodes are available.",
+                                model::symbol{"n3"}, true};
        b.unschedulable(p, r);
      },
      [&](apiserver::store& st) {
@@ -158,8 +158,8 @@ TEST(store_bridge, sink_writes_what_kube_scheduler_writes) {
      }},
     {"clearing a nomination",
      [](store_bridge& b, const model::pod_ptr& p) {
-       b.unschedulable(
-         p, failure_report{"Unschedulable", "no", model::symbol{"n3"}, true});
+       b.unschedulable(p, actors::failure_report{"Unschedulable", "no",
+                                                 model::symbol{"n3"}, true});
        b.clear_nomination(p);
      },
      [&](apiserver::store& st) {
@@ -232,8 +232,8 @@ TEST(store_bridge, re_lists_after_a_dropped_watch) {
       const auto* p = as_pod(e);
       if (p == nullptr)
         continue;
-      a_gone |= p->name == "a" && e.type == object_event::kind::deleted;
-      c_there |= p->name == "c" && e.type == object_event::kind::added;
+      a_gone |= p->name == "a" && e.type == actors::object_event::kind::deleted;
+      c_there |= p->name == "c" && e.type == actors::object_event::kind::added;
     }
     return a_gone && c_there;
   }));
@@ -255,11 +255,11 @@ TEST(store_bridge, the_pipeline_schedules_pods_of_the_store) {
   caf::actor_system_config sys_cfg;
   sys_cfg.set("scheduler.max-threads", 2);
   caf::actor_system sys{sys_cfg};
-  pipeline_config pc;
+  actors::pipeline_config pc;
   pc.shards = 2;
   pc.max_inflight_cycles = 4;
-  auto p = start_pipeline(sys, pc, {*prof}, bridge, bridge,
-                          system_clock::instance());
+  auto p = actors::start_pipeline(sys, pc, {*prof}, bridge, bridge,
+                                  system_clock::instance());
   constexpr int count = 60;
   for (int i = 0; i < count; ++i)
     ASSERT_TRUE(
@@ -276,7 +276,7 @@ TEST(store_bridge, the_pipeline_schedules_pods_of_the_store) {
       break;
     std::this_thread::sleep_for(20ms);
   }
-  stop_pipeline(p, bridge);
+  actors::stop_pipeline(p, bridge);
   EXPECT_EQ(bound, static_cast<std::size_t>(count));
   EXPECT_EQ(bridge.stats().binds, static_cast<std::uint64_t>(count));
   EXPECT_EQ(bridge.stats().events_recorded, static_cast<std::uint64_t>(count));
@@ -287,4 +287,4 @@ TEST(store_bridge, the_pipeline_schedules_pods_of_the_store) {
 }
 
 } // namespace
-} // namespace tessera::actors
+} // namespace tessera::adapters

@@ -27,6 +27,7 @@
 
 #include "actors/sink.hpp"
 #include "actors/source.hpp"
+#include "io/apiserver/fwd.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -36,11 +37,7 @@
 #include <string>
 #include <thread>
 
-namespace tessera::apiserver {
-class store;
-} // namespace tessera::apiserver
-
-namespace tessera::actors {
+namespace tessera::adapters {
 
 struct store_bridge_config {
   /// Write Scheduled / FailedScheduling / Preempted events (kube-scheduler
@@ -70,7 +67,8 @@ struct store_bridge_stats {
   std::uint64_t events_dropped = 0;
 };
 
-class store_bridge final : public cluster_source, public cluster_sink {
+class store_bridge final : public actors::cluster_source,
+                           public actors::cluster_sink {
 public:
   /// `s` must outlive the bridge.
   explicit store_bridge(apiserver::store& s, store_bridge_config cfg = {});
@@ -89,7 +87,7 @@ public:
             std::function<void(error)> done) override;
   void scheduled(const model::pod_ptr& pod, model::symbol node) override;
   void unschedulable(const model::pod_ptr& pod,
-                     const failure_report& report) override;
+                     const actors::failure_report& report) override;
   void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
                model::symbol node) override;
   void clear_nomination(const model::pod_ptr& pod) override;
@@ -105,4 +103,4 @@ private:
   std::unique_ptr<impl> impl_;
 };
 
-} // namespace tessera::actors
+} // namespace tessera::adapters

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // api_sink against the embedded API server over HTTP.
-#include "actors/api/api_sink.hpp"
+#include "adapters/api_client/api_sink.hpp"
 #include "io/apiserver/resources.hpp"
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
@@ -13,7 +13,7 @@
 #include <future>
 #include <thread>
 
-namespace tessera::actors {
+namespace tessera::adapters {
 namespace {
 
 namespace json = boost::json;
@@ -138,7 +138,7 @@ TEST_F(ApiSinkTest, BindOutcomes) {
 
 TEST_F(ApiSinkTest, UnschedulablePatchesOnlyChanges) {
   auto p = create_pod("stuck");
-  failure_report r;
+  actors::failure_report r;
   r.reason = "Unschedulable";
   r.message = "0/3 nodes are available: 3 Insufficient cpu.";
   sink_->unschedulable(p, r);
@@ -232,4 +232,4 @@ TEST(TruncateEventMessage, KubeSchedulerLimit) {
 }
 
 } // namespace
-} // namespace tessera::actors
+} // namespace tessera::adapters

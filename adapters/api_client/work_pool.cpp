@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "actors/api/work_pool.hpp"
+#include "adapters/api_client/work_pool.hpp"
 
 #include <algorithm>
 
-namespace tessera::actors {
+namespace tessera::adapters {
 
 work_pool::work_pool(std::string name, std::size_t threads)
   : name_(std::move(name)) {
@@ -88,4 +88,4 @@ std::size_t work_pool::shutdown(std::chrono::milliseconds timeout) {
   return left.size();
 }
 
-} // namespace tessera::actors
+} // namespace tessera::adapters

@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "actors/api/api_source.hpp"
+#include "adapters/api_client/api_source.hpp"
 
 #include "metrics/scheduler_metrics.hpp"
 #include "support/log.hpp"
 
-namespace tessera::actors {
+namespace tessera::adapters {
 
 namespace {
 
@@ -38,10 +38,10 @@ constexpr std::size_t initial_order[]
 // Metrics: watch events by type (list items are not counted) and
 // the reflector's lists, caught up on each delivery. Called only from the
 // reflector's own thread, the one writer of its resource's series.
-void count_deliveries(std::size_t index, const io::reflector& r,
+void count_deliveries(metrics::scheduler_metrics* m, std::size_t index,
+                      const io::reflector& r,
                       const std::vector<io::reflected_event>& events,
                       bool watching) {
-  auto* m = metrics::current();
   if (m == nullptr)
     return;
   auto& lists = m->relists.with({kinds[index].name});
@@ -59,16 +59,16 @@ void count_deliveries(std::size_t index, const io::reflector& r,
       m->watch_events.with({kinds[index].name, type_names[t]}).inc(by_type[t]);
 }
 
-object_event::kind convert(io::reflected_event::kind k) {
+actors::object_event::kind convert(io::reflected_event::kind k) {
   switch (k) {
   case io::reflected_event::kind::added:
-    return object_event::kind::added;
+    return actors::object_event::kind::added;
   case io::reflected_event::kind::modified:
-    return object_event::kind::modified;
+    return actors::object_event::kind::modified;
   case io::reflected_event::kind::deleted:
     break;
   }
-  return object_event::kind::deleted;
+  return actors::object_event::kind::deleted;
 }
 
 } // namespace
@@ -133,9 +133,9 @@ void api_source::stop() {
 void api_source::on_events(std::size_t index,
                            std::vector<io::reflected_event> events) {
   if (index < reflectors_.size())
-    count_deliveries(index, *reflectors_[index], events,
+    count_deliveries(config_.metrics, index, *reflectors_[index], events,
                      reflectors_[index]->has_synced());
-  object_events out;
+  actors::object_events out;
   out.reserve(events.size());
   for (auto& e : events)
     out.push_back({convert(e.type), std::move(e.obj)});
@@ -159,7 +159,7 @@ void api_source::on_synced(std::size_t index) {
   reflector_synced_[index] = true;
   if (++synced_count_ < std::size(kinds))
     return;
-  object_events all;
+  actors::object_events all;
   for (std::size_t k : initial_order) {
     all.insert(all.end(), std::make_move_iterator(initial_[k].begin()),
                std::make_move_iterator(initial_[k].end()));
@@ -176,4 +176,4 @@ void api_source::on_synced(std::size_t index) {
   backlog_.clear();
 }
 
-} // namespace tessera::actors
+} // namespace tessera::adapters

@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-namespace tessera::actors {
+namespace tessera::adapters {
 
 class work_pool {
 public:
@@ -64,4 +64,4 @@ private:
   std::vector<std::thread> threads_;
 };
 
-} // namespace tessera::actors
+} // namespace tessera::adapters

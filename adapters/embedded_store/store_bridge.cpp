@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "actors/store/store_bridge.hpp"
+#include "adapters/embedded_store/store_bridge.hpp"
 
 #include "io/apiserver/resources.hpp"
 #include "io/apiserver/status.hpp"
@@ -16,7 +16,7 @@
 #include <unordered_map>
 #include <vector>
 
-namespace tessera::actors {
+namespace tessera::adapters {
 
 namespace {
 
@@ -54,14 +54,14 @@ struct kind_state {
   std::unordered_map<std::string, model::object> known;
 };
 
-object_event::kind event_kind(apiserver::event_type t) {
+actors::object_event::kind event_kind(apiserver::event_type t) {
   switch (t) {
   case apiserver::event_type::added:
-    return object_event::kind::added;
+    return actors::object_event::kind::added;
   case apiserver::event_type::deleted:
-    return object_event::kind::deleted;
+    return actors::object_event::kind::deleted;
   default:
-    return object_event::kind::modified;
+    return actors::object_event::kind::modified;
   }
 }
 
@@ -141,7 +141,7 @@ struct store_bridge::impl {
     return *m;
   }
 
-  bool deliver(object_events events) {
+  bool deliver(actors::object_events events) {
     if (events.empty())
       return true;
     std::lock_guard guard{deliver_mu};
@@ -155,7 +155,8 @@ struct store_bridge::impl {
 
   /// Lists `k` and opens its watch from the list's resourceVersion. Returns
   /// the events that turn what the pipeline knows into the listed state.
-  std::optional<object_events> list_and_watch(kind_state& k, bool initial) {
+  std::optional<actors::object_events> list_and_watch(kind_state& k,
+                                                      bool initial) {
     apiserver::list_options lo;
     if (k.kind == storage_kind::pod)
       lo.field_selector = pod_field_selector;
@@ -165,7 +166,7 @@ struct store_bridge::impl {
                  "error", listed.err().message);
       return std::nullopt;
     }
-    object_events out;
+    actors::object_events out;
     std::unordered_map<std::string, model::object> now;
     now.reserve(listed->items.size());
     for (const auto& item : listed->items) {
@@ -173,14 +174,15 @@ struct store_bridge::impl {
       if (!m)
         continue;
       bool had = k.known.count(item->key()) > 0;
-      out.push_back(
-        {had ? object_event::kind::modified : object_event::kind::added, *m});
+      out.push_back({had ? actors::object_event::kind::modified
+                         : actors::object_event::kind::added,
+                     *m});
       now.emplace(item->key(), std::move(*m));
     }
     if (!initial)
       for (const auto& [key, obj] : k.known)
         if (now.count(key) == 0)
-          out.push_back({object_event::kind::deleted, obj});
+          out.push_back({actors::object_event::kind::deleted, obj});
     k.known = std::move(now);
     apiserver::watch_options wo;
     wo.resource_version = std::to_string(listed->resource_version);
@@ -200,7 +202,7 @@ struct store_bridge::impl {
   }
 
   void run() {
-    object_events initial;
+    actors::object_events initial;
     for (auto kind : watched_kinds) {
       kinds.push_back(kind_state{kind, nullptr, {}});
       auto events = list_and_watch(kinds.back(), true);
@@ -261,7 +263,7 @@ struct store_bridge::impl {
         = std::partition_point(held.begin(), held.end(), [&](const pending& p) {
             return p.rv <= cutoff;
           });
-      object_events batch;
+      actors::object_events batch;
       batch.reserve(std::min<std::size_t>(
         static_cast<std::size_t>(split - held.begin()), cfg.max_batch));
       for (auto it = held.begin(); it != split; ++it) {
@@ -484,7 +486,7 @@ void store_bridge::scheduled(const model::pod_ptr& pod, model::symbol node) {
 }
 
 void store_bridge::unschedulable(const model::pod_ptr& pod,
-                                 const failure_report& report) {
+                                 const actors::failure_report& report) {
   std::string body = R"({"status":{"conditions":[{"type":"PodScheduled",)"
                      R"("status":"False","reason":)"
                      + quoted(report.reason) + R"(,"message":)"
@@ -544,4 +546,4 @@ store_bridge_stats store_bridge::stats() const {
   return s;
 }
 
-} // namespace tessera::actors
+} // namespace tessera::adapters

@@ -1,6 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "actors/api/work_pool.hpp"
+#include "adapters/api_client/work_pool.hpp"
 
 #include <gtest/gtest.h>
 
@@ -8,7 +8,7 @@
 #include <latch>
 #include <mutex>
 
-namespace tessera::actors {
+namespace tessera::adapters {
 namespace {
 
 using namespace std::chrono_literals;
@@ -76,4 +76,4 @@ TEST(WorkPool, ShutdownWithGraceLetsQueuedJobsRun) {
 }
 
 } // namespace
-} // namespace tessera::actors
+} // namespace tessera::adapters

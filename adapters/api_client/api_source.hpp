@@ -28,6 +28,7 @@
 #include "actors/source.hpp"
 #include "io/reflector.hpp"
 #include "io/rest_client.hpp"
+#include "metrics/fwd.hpp"
 
 #include <atomic>
 #include <cstdint>
@@ -36,7 +37,7 @@
 #include <optional>
 #include <vector>
 
-namespace tessera::actors {
+namespace tessera::adapters {
 
 struct api_source_config {
   /// List page size.
@@ -47,9 +48,11 @@ struct api_source_config {
   /// Reflector backoff after failures.
   std::chrono::milliseconds backoff_initial{800};
   std::chrono::milliseconds backoff_max{std::chrono::seconds(30)};
+  /// Where to record watch events and relists (not owned); null = off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
-class api_source final : public cluster_source {
+class api_source final : public actors::cluster_source {
 public:
   api_source(io::rest_client& client, api_source_config config = {});
   /// Stops.
@@ -80,13 +83,13 @@ private:
   std::mutex mutex_;
   std::optional<receiver> receiver_;
   /// Per reflector: its initial list, until every reflector synced.
-  std::vector<object_events> initial_;
+  std::vector<actors::object_events> initial_;
   std::vector<bool> reflector_synced_;
   std::size_t synced_count_ = 0;
   /// Events that arrived after a reflector's list but before all synced.
-  object_events backlog_;
+  actors::object_events backlog_;
   std::atomic<bool> synced_{false};
   std::atomic<std::uint64_t> delivered_{0};
 };
 
-} // namespace tessera::actors
+} // namespace tessera::adapters

@@ -29,8 +29,8 @@
 /// calls end.
 #pragma once
 
-#include "actors/api/work_pool.hpp"
 #include "actors/sink.hpp"
+#include "adapters/api_client/work_pool.hpp"
 #include "io/event_recorder.hpp"
 #include "io/rest_client.hpp"
 
@@ -40,7 +40,7 @@
 #include <memory>
 #include <string>
 
-namespace tessera::actors {
+namespace tessera::adapters {
 
 struct api_sink_config {
   /// Threads issuing bindings (each a blocking call on its own
@@ -67,7 +67,7 @@ struct api_sink_stats {
   std::atomic<std::uint64_t> write_errors{0};
 };
 
-class api_sink final : public cluster_sink {
+class api_sink final : public actors::cluster_sink {
 public:
   api_sink(io::rest_client& client, io::event_recorder& events,
            api_sink_config config = {});
@@ -78,7 +78,7 @@ public:
             std::function<void(error)> done) override;
   void scheduled(const model::pod_ptr& pod, model::symbol node) override;
   void unschedulable(const model::pod_ptr& pod,
-                     const failure_report& report) override;
+                     const actors::failure_report& report) override;
   void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
                model::symbol node) override;
   void clear_nomination(const model::pod_ptr& pod) override;
@@ -113,4 +113,4 @@ private:
 /// ending in " ...".
 std::string truncate_event_message(std::string message);
 
-} // namespace tessera::actors
+} // namespace tessera::adapters

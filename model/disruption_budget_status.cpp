@@ -1,0 +1,73 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "model/disruption_budget_status.hpp"
+
+#include "model/cluster_objects.hpp"
+#include "model/pod.hpp"
+
+#include <algorithm>
+#include <cstdint>
+
+namespace tessera::model {
+
+namespace {
+
+bool has_controller(const pod& p) {
+  return std::any_of(p.owners.begin(), p.owners.end(),
+                     [](const owner_reference& o) { return o.controller; });
+}
+
+// intstr's scaled value with rounding up: a percentage of `total`.
+std::int64_t scaled_up(const int_or_percent& v, std::int64_t total) {
+  if (!v.percent)
+    return v.value;
+  std::int64_t product = static_cast<std::int64_t>(v.value) * total;
+  return product <= 0 ? product / 100 : (product + 99) / 100;
+}
+
+} // namespace
+
+bool pdb_lists_as_disrupted(const disruption_budget& budget,
+                            const pod& p) noexcept {
+  return std::find(budget.disrupted_pods.begin(), budget.disrupted_pods.end(),
+                   p.name)
+         != budget.disrupted_pods.end();
+}
+
+std::int32_t pdb_disruptions_allowed(const disruption_budget& budget,
+                                     std::span<const pod_ptr> pods) {
+  std::int64_t matching = 0;
+  std::int64_t controlled = 0;
+  std::int64_t healthy = 0;
+  for (const auto& p : pods) {
+    if (!p || p->ns != budget.ns || !budget.selector.matches(p->labels))
+      continue;
+    ++matching;
+    if (has_controller(*p))
+      ++controlled;
+    if (p->phase == pod_phase::running && !p->deleting
+        && !pdb_lists_as_disrupted(budget, *p))
+      ++healthy;
+  }
+  std::int64_t expected = 0;
+  std::int64_t desired = 0;
+  if (budget.max_unavailable) {
+    expected = controlled;
+    desired = std::max<std::int64_t>(
+      expected - scaled_up(*budget.max_unavailable, expected), 0);
+  } else if (budget.min_available) {
+    if (budget.min_available->percent) {
+      expected = controlled;
+      desired = scaled_up(*budget.min_available, expected);
+    } else {
+      expected = matching;
+      desired = budget.min_available->value;
+    }
+  }
+  std::int64_t allowed = healthy - desired;
+  if (expected <= 0 || allowed <= 0)
+    return 0;
+  return static_cast<std::int32_t>(std::min<std::int64_t>(allowed, INT32_MAX));
+}
+
+} // namespace tessera::model
