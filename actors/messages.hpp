@@ -7,13 +7,6 @@
 /// (`filter_request`, `shard_result`).
 #pragma once
 
-#include <cstdint>
-#include <memory>
-#include <string>
-#include <unordered_map>
-#include <unordered_set>
-#include <vector>
-
 #include "model/node_info.hpp"
 #include "model/object.hpp"
 #include "model/pod.hpp"
@@ -21,6 +14,13 @@
 #include "plugins/framework/cluster_event.hpp"
 #include "plugins/framework/cycle.hpp"
 #include "plugins/framework/profile.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 namespace tessera::actors {
 
@@ -86,13 +86,27 @@ struct queued_pod_info {
   std::uint64_t cycle = 0;
   /// Monotonic ns of the first time the pod entered the queue (SLI).
   std::int64_t initial_ns = 0;
-  /// Consecutive assume conflicts; above a bound the pod runs alone.
-  std::int32_t conflicts = 0;
 };
 struct work_batch {
   std::vector<queued_pod_info> pods;
 };
 using work_batch_ptr = std::shared_ptr<const work_batch>;
+
+/// Why a cycle's decision was stale, so that its pod is tried again at once
+/// (not a scheduling attempt: no backoff, no event). The coordinator
+/// decides every such retry; the queue acts on it (see actors/README.md).
+enum class retry_reason : std::uint8_t {
+  none,
+  /// The cache refused the assume: a change the cycle's view missed
+  /// breaks a filter on the chosen node.
+  assume_conflict,
+  /// A preemption dry run found the pod fits a node with nothing removed:
+  /// that shard's view moved on since the cycle's Filter.
+  stale_preemption_view,
+  /// Victims were chosen on a view other cycles may have changed: the pod
+  /// runs again alone, on a settled view, before anyone is deleted.
+  overlapped_preemption,
+};
 
 /// Coordinator -> queue: how a popped pod's cycle ended, and how many more
 /// pods the coordinator can take now (the slot the cycle freed, unless
@@ -105,8 +119,8 @@ struct cycle_outcome {
     unschedulable,
     /// Internal error; goes to backoff.
     error,
-    /// Assume found a conflict; retried at once.
-    conflict,
+    /// The decision was stale (`retry` says why); retried at once.
+    retry,
     /// Not scheduled and not requeued (deleted meanwhile, no profile).
     dropped,
   };
@@ -119,9 +133,8 @@ struct cycle_outcome {
   model::symbol nominated_node;
   /// Victims whose deletion the preemptor waits for (one-shot queue mode).
   std::vector<std::string> victims;
-  /// Another pod was assumed while this cycle ran: its view may have missed
-  /// it. One-shot mode retries such failures instead of making them final.
-  bool stale = false;
+  /// Set for kind::retry.
+  retry_reason retry = retry_reason::none;
   /// Pods the coordinator can take now.
   std::int32_t credit = 0;
 };

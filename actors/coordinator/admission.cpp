@@ -6,17 +6,30 @@
 
 namespace tessera::actors {
 
+const admission::history*
+admission::history_of(const queued_pod_info& item) const {
+  if (retrying_.empty())
+    return nullptr; // the common case: no key to build
+  auto it = retrying_.find(model::pod_key(*item.pod));
+  return it == retrying_.end() ? nullptr : &it->second;
+}
+
 bool admission::must_run_alone(const queued_pod_info& item) const {
-  return item.conflicts >= max_conflicts_
-         || (!redo_alone_.empty()
-             && redo_alone_.count(model::pod_key(*item.pod)) != 0);
+  const history* h = history_of(item);
+  return h != nullptr && (h->retries >= max_retries_ || h->redo_alone);
 }
 
 admission::start admission::begin(queued_pod_info item, bool alone) {
   exclusive_ = alone;
-  if (alone)
-    redo_alone_.erase(model::pod_key(*item.pod));
-  return start{std::move(item), alone};
+  std::int32_t retries = 0;
+  if (!retrying_.empty())
+    if (auto it = retrying_.find(model::pod_key(*item.pod));
+        it != retrying_.end()) {
+      retries = it->second.retries;
+      if (alone)
+        it->second.redo_alone = false;
+    }
+  return start{std::move(item), alone, retries};
 }
 
 std::optional<admission::start> admission::offer(queued_pod_info item,
@@ -43,13 +56,24 @@ std::optional<admission::start> admission::next(std::size_t inflight) {
   return begin(std::move(item), alone);
 }
 
-void admission::ended(bool was_alone) {
+void admission::ended(const model::pod& pod, cycle_outcome::kind type,
+                      retry_reason retry, bool was_alone) {
   if (was_alone)
     exclusive_ = false;
+  using kind = cycle_outcome::kind;
+  if (type == kind::retry) {
+    history& h = retrying_[model::pod_key(pod)];
+    ++h.retries;
+    if (retry == retry_reason::overlapped_preemption)
+      h.redo_alone = true;
+  } else if (type != kind::error && !retrying_.empty()) {
+    retrying_.erase(model::pod_key(pod));
+  }
 }
 
-void admission::redo_alone(const model::pod& p) {
-  redo_alone_.insert(model::pod_key(p));
+void admission::forget(const model::pod& pod) {
+  if (!retrying_.empty())
+    retrying_.erase(model::pod_key(pod));
 }
 
 } // namespace tessera::actors

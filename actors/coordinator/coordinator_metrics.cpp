@@ -72,7 +72,7 @@ void coordinator_metrics::attempt(cycle_outcome::kind outcome,
   if (m == nullptr)
     return;
   using kind = cycle_outcome::kind;
-  if (outcome == kind::conflict)
+  if (outcome == kind::retry)
     m->conflicts_total.inc();
   const char* result = outcome == kind::assumed         ? "scheduled"
                        : outcome == kind::unschedulable ? "unschedulable"

@@ -48,8 +48,11 @@ void coordinator_state::on_work(const work_batch& batch) {
 }
 
 void coordinator_state::on_nominees(const std::vector<queue_input>& changes) {
-  for (const auto& in : changes)
+  for (const auto& in : changes) {
     nominator_.apply(in);
+    if (in.type == queue_input::kind::pod_deleted)
+      admission_.forget(*in.old_pod);
+  }
 }
 
 // ------------------------------------------------------------ helpers
@@ -132,7 +135,7 @@ void coordinator_state::begin(admission::start s) {
   c.began = std::chrono::steady_clock::now();
   c.item = std::move(s.item);
   c.exclusive = s.alone;
-  c.assumes_at_start = assumes_;
+  c.retries = s.retries;
   c.started_at = ++started_;
   c.began_among_others = !cycles_.empty();
   c.view = view_;
@@ -224,14 +227,11 @@ void coordinator_state::after_assume(cycle& c) {
     return;
   }
   if (!r->ok) {
-    ++conflicts_;
     TLOG_V(4, "assume conflict", "pod", c.item.pod->key(), "node",
            c.chosen.view(), "reason", r->reason);
-    out->type = cycle_outcome::kind::conflict;
-    finish(c, std::move(out));
+    retry(c, retry_reason::assume_conflict);
     return;
   }
-  ++assumes_;
   std::uint32_t s = shard_of(c.chosen);
   required_generation_[s] = std::max(required_generation_[s], r->generation);
   auto bind = std::make_shared<bind_request>();
@@ -281,7 +281,6 @@ void coordinator_state::unschedulable(cycle& c, model::symbol nominated,
                               c.diag.pending_plugins.end());
   out->nominated_node = nominated;
   out->victims = std::move(victims);
-  out->stale = assumes_ > c.assumes_at_start;
   finish(c, std::move(out));
 }
 
@@ -297,10 +296,11 @@ void coordinator_state::fail_with_error(cycle& c, std::string message) {
   finish(c, std::move(out));
 }
 
-void coordinator_state::retry_stale(cycle& c) {
+void coordinator_state::retry(cycle& c, retry_reason why) {
   ++conflicts_;
   auto out = std::make_shared<cycle_outcome>();
-  out->type = cycle_outcome::kind::conflict;
+  out->type = cycle_outcome::kind::retry;
+  out->retry = why;
   finish(c, std::move(out));
 }
 
@@ -314,8 +314,8 @@ void coordinator_state::finish(cycle& c, std::shared_ptr<cycle_outcome> out) {
       = out->type == cycle_outcome::kind::assumed ? result::scheduled
         : out->type == cycle_outcome::kind::unschedulable
           ? result::unschedulable
-        : out->type == cycle_outcome::kind::conflict ? result::conflict
-                                                     : result::error;
+        : out->type == cycle_outcome::kind::retry ? result::conflict
+                                                  : result::error;
     report.elapsed = std::chrono::steady_clock::now() - c.began;
     ports_.sink().attempted(c.item.pod, report);
   }
@@ -326,12 +326,12 @@ void coordinator_state::finish(cycle& c, std::shared_ptr<cycle_outcome> out) {
   if (out->type == cycle_outcome::kind::unschedulable
       && !out->nominated_node.empty())
     nominator_.nominate(out->pod, out->nominated_node);
-  else if (out->type != cycle_outcome::kind::conflict
+  else if (out->type != cycle_outcome::kind::retry
            && out->type != cycle_outcome::kind::error)
     nominator_.drop(*out->pod);
   bool was_alone = c.exclusive;
   cycles_.erase(c.id); // `c` is gone from here on
-  admission_.ended(was_alone);
+  admission_.ended(*out->pod, out->type, out->retry, was_alone);
   // The slot this cycle held goes back to the queue with its outcome.
   // Held pods already count against the limit: starting them below takes
   // no new slot.

@@ -101,7 +101,8 @@ public:
   void start();
   void on_view(cluster_view_ptr view);
   void on_work(const work_batch& batch);
-  /// Pending-pod changes that may start or end a nomination.
+  /// Pending-pod changes that may start or end a nomination; pods that
+  /// left also end their retry history.
   void on_nominees(const std::vector<queue_input>& changes);
 
   std::size_t inflight() const noexcept {
@@ -140,7 +141,8 @@ private:
   void unschedulable(cycle& c, model::symbol nominated,
                      std::vector<std::string> victims);
   void fail_with_error(cycle& c, std::string message);
-  void retry_stale(cycle& c);
+  /// The decision was stale: the queue tries the pod again at once.
+  void retry(cycle& c, retry_reason why);
   void finish(cycle& c, std::shared_ptr<cycle_outcome> out);
 
   /// The one reply dispatcher: a reply callback for shard `shard` of the
@@ -169,8 +171,6 @@ private:
   std::mt19937_64 rng_;
   std::uint64_t next_id_ = 0;
   std::uint64_t conflicts_ = 0;
-  /// Successful assumes so far (a cycle compares it with its start value).
-  std::uint64_t assumes_ = 0;
   /// Cycles begun so far (a cycle compares it with its own number).
   std::uint64_t started_ = 0;
   std::unordered_map<std::uint64_t, std::unique_ptr<cycle>> cycles_;

@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <deque>
+#include <functional>
+#include <map>
 #include <set>
 
 namespace tessera::actors {
@@ -101,11 +103,10 @@ public:
     if (!out.nominees.empty())
       coord_.on_nominees(out.nominees);
   }
-  void work(std::vector<model::pod_ptr> pods, std::int32_t conflicts = 0) {
+  void work(std::vector<model::pod_ptr> pods) {
     work_batch batch;
     for (auto& p : pods)
-      batch.pods.push_back(
-        queued_pod_info{std::move(p), 1, ++cycle_, 0, conflicts});
+      batch.pods.push_back(queued_pod_info{std::move(p), 1, ++cycle_, 0});
     coord_.on_work(batch);
   }
   bool step() {
@@ -149,6 +150,8 @@ public:
               reply<filter_reply> done) override {
     filters.emplace_back(s, req);
     log.push_back("filter " + req->pod->name);
+    if (on_filter)
+      on_filter(*req);
     serve<filter_reply>(
       s, req, std::move(done),
       [](shard_state& sh, const filter_request& r) { return sh.filter(r); },
@@ -170,6 +173,17 @@ public:
   }
   void assume(assume_request_ptr req, reply<assume_reply> done) override {
     log.push_back("assume " + req->pod->name);
+    if (int& n = refuse_assumes[req->pod->name]; n > 0) {
+      // As the cache answers when a change the cycle missed breaks a
+      // filter on the chosen node.
+      --n;
+      pump_.push_back([done] {
+        auto r = std::make_shared<assume_reply>();
+        r->reason = "refused by the test";
+        done(r);
+      });
+      return;
+    }
     pump_.push_back([this, req, done] {
       auto r = std::make_shared<const assume_reply>(cache_.assume(*req));
       publish();
@@ -183,6 +197,9 @@ public:
     log.push_back("outcome " + out->pod->name);
     wanted += out->credit;
     outcomes.push_back(out);
+    // As the queue does: a retried pod goes straight back.
+    if (requeue_retries && out->type == cycle_outcome::kind::retry)
+      pump_.push_back([this, p = out->pod] { work({p}); });
   }
   void want(std::int32_t n) override {
     wanted += n;
@@ -191,10 +208,11 @@ public:
     return sink_;
   }
 
+  /// The pod's last outcome.
   const cycle_outcome* outcome_of(const std::string& pod) const {
-    for (const auto& o : outcomes)
-      if (o->pod->name == pod)
-        return o.get();
+    for (auto it = outcomes.rbegin(); it != outcomes.rend(); ++it)
+      if ((*it)->pod->name == pod)
+        return it->get();
     return nullptr;
   }
 
@@ -209,6 +227,10 @@ public:
   std::vector<bind_request_ptr> binds;
   std::int32_t wanted = 0;
   bool fail_shards = false;
+  /// Assumes to refuse per pod name (each a conflict).
+  std::map<std::string, int> refuse_assumes;
+  bool requeue_retries = false;
+  std::function<void(const filter_request&)> on_filter;
   std::uint64_t cycle_ = 0;
   coordinator_state coord_;
 };
@@ -269,7 +291,7 @@ TEST(CoordinatorState, ConcurrentCyclesConflictAtAssume) {
   ASSERT_NE(h.outcome_of("a"), nullptr);
   ASSERT_NE(h.outcome_of("b"), nullptr);
   EXPECT_EQ(h.outcome_of("a")->type, kind::assumed);
-  EXPECT_EQ(h.outcome_of("b")->type, kind::conflict);
+  EXPECT_EQ(h.outcome_of("b")->type, kind::retry);
   EXPECT_EQ(h.coord_.conflicts(), 1u);
   EXPECT_EQ(h.cache_.stats().conflicts, 1u);
   EXPECT_TRUE(h.sink_.failures.empty()) << "a conflict is not a failure";
@@ -296,24 +318,40 @@ TEST(CoordinatorState, TheNextCycleWaitsForTheLastAssumesGeneration) {
   EXPECT_NE(h.binds[0]->node, h.binds[1]->node);
 }
 
-// A pod that conflicted max_conflicts times runs alone: it starts only
-// when no other cycle is in flight, and nothing starts while it runs.
+// A pod whose cycles were retried max_conflicts times in a row runs alone:
+// it starts only when no other cycle is in flight, and nothing starts while
+// it runs.
 TEST(CoordinatorState, APodThatKeepsConflictingRunsAlone) {
   harness h{1, 4, 3};
   h.add(node("n1"));
   h.publish();
-  h.work({test::make_pod("a").cpu("100m").build()});
-  h.work({test::make_pod("loser").cpu("100m").build()}, 3);
-  h.work({test::make_pod("c").cpu("100m").build()});
-  h.run();
-  auto pos = [&](const std::string& line) {
-    return std::find(h.log.begin(), h.log.end(), line) - h.log.begin();
+  h.refuse_assumes["loser"] = 3;
+  h.requeue_retries = true;
+  int loser_filters = 0;
+  std::size_t inflight_at_fourth = 0;
+  h.on_filter = [&](const filter_request& r) {
+    if (r.pod->name != "loser" || ++loser_filters != 4)
+      return;
+    inflight_at_fourth = h.coord_.inflight();
+    // Offered while the loser runs alone: it must wait.
+    h.work({test::make_pod("c").cpu("100m").build()});
   };
-  ASSERT_EQ(h.outcomes.size(), 3u);
-  EXPECT_LT(pos("outcome a"), pos("filter loser"))
-    << "started while another cycle was in flight";
-  EXPECT_LT(pos("outcome loser"), pos("filter c"))
+  h.work({test::make_pod("slow").cpu("100m").build(),
+          test::make_pod("loser").cpu("100m").build()});
+  h.run();
+  EXPECT_EQ(loser_filters, 4);
+  EXPECT_EQ(inflight_at_fourth, 1u) << "ran beside another cycle";
+  auto last = [&](const std::string& line) {
+    return std::find(h.log.rbegin(), h.log.rend(), line).base() - h.log.begin()
+           - 1;
+  };
+  ASSERT_NE(h.outcome_of("loser"), nullptr);
+  EXPECT_EQ(h.outcome_of("loser")->type, kind::assumed);
+  EXPECT_LT(last("outcome loser"), last("filter c"))
     << "another cycle started while it ran alone";
+  ASSERT_NE(h.outcome_of("c"), nullptr);
+  EXPECT_EQ(h.outcome_of("c")->type, kind::assumed);
+  EXPECT_EQ(h.coord_.conflicts(), 3u);
 }
 
 TEST(CoordinatorState, TriesTheNominatedNodeFirst) {
@@ -420,7 +458,7 @@ TEST(CoordinatorState, ADryRunOnAViewThatMovedOnIsAConflict) {
   h.publish();
   h.run();
   ASSERT_EQ(h.outcomes.size(), 1u);
-  EXPECT_EQ(h.outcomes[0]->type, kind::conflict);
+  EXPECT_EQ(h.outcomes[0]->type, kind::retry);
   EXPECT_TRUE(h.outcomes[0]->victims.empty());
   EXPECT_EQ(h.coord_.conflicts(), 1u);
   EXPECT_TRUE(h.sink_.preempted.empty());
@@ -443,7 +481,7 @@ TEST(CoordinatorState, APreemptionFromOverlappedCyclesIsRedoneAlone) {
     << "preempted on an overlapped view: " << h.sink_.preempted.front();
   ASSERT_EQ(h.outcomes.size(), 2u);
   for (const auto& o : h.outcomes)
-    EXPECT_EQ(o->type, kind::conflict) << o->pod->name;
+    EXPECT_EQ(o->type, kind::retry) << o->pod->name;
   // Redone alone, one preempts; the other then sees nothing left to take.
   h.work({test::make_pod("high-a").cpu("2").priority(100).build()});
   h.run();
@@ -526,10 +564,20 @@ TEST(CoordinatorState, AProbeOfTheNominatedNodeSurvivesAMovedOnChangeLog) {
   // and its assume may conflict, but after max_conflicts the pod filters
   // every shard and is placed.
   churn("new-");
-  h.work({nominated("again")}, 3);
+  h.refuse_assumes["again"] = 3;
+  h.requeue_retries = true;
+  std::size_t first = h.filters.size();
+  h.work({nominated("again")});
   h.run();
   ASSERT_NE(h.outcome_of("again"), nullptr);
   EXPECT_EQ(h.outcome_of("again")->type, kind::assumed);
+  // Three probes of n5's shard alone, then a filter of both shards.
+  std::vector<std::pair<std::uint32_t, std::size_t>> asked;
+  for (std::size_t i = first; i < h.filters.size(); ++i)
+    asked.emplace_back(h.filters[i].first, h.filters[i].second->quota);
+  ASSERT_GE(asked.size(), 5u);
+  EXPECT_EQ(asked[asked.size() - 2].first + asked.back().first, 1u)
+    << "the last cycle did not ask both shards";
 }
 
 TEST(CoordinatorState, AShardThatDoesNotAnswerFailsTheCycle) {

@@ -63,12 +63,12 @@ void coordinator_state::after_scans(cycle& c) {
   c.state
     = std::make_shared<const plugins::cycle_state>(std::move(c.start.state));
   model::symbol nominated = c.item.pod->nominated_node_name;
-  // After max_conflicts in a row the pod filters every shard instead: a
+  // After max_conflicts retries in a row the pod filters every shard instead: a
   // probe's assume can keep failing on generations it never refreshed.
   bool probe = !nominated.empty() && c.view->node_shard
                && c.view->node_shard->count(nominated) != 0
                && (!c.allowed || c.allowed->count(nominated) != 0)
-               && c.item.conflicts < cfg_.max_conflicts;
+               && c.retries < cfg_.max_conflicts;
   if (probe)
     probe_nominated(c);
   else

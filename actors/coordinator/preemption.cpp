@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/coordinator/preemption.hpp"
 
-#include "model/pod_key.hpp"
 #include "actors/coordinator/coordinator_state.hpp"
+#include "model/pod_key.hpp"
 #include "plugins/framework/scatter.hpp"
 #include "support/log.hpp"
 
@@ -236,11 +236,10 @@ void coordinator_state::after_dry_run(cycle& c) {
   using kind = preemption_verdict::kind;
   switch (v.type) {
   case kind::stale:
-    retry_stale(c);
+    retry(c, retry_reason::stale_preemption_view);
     return;
   case kind::redo_alone:
-    admission_.redo_alone(*c.item.pod);
-    retry_stale(c);
+    retry(c, retry_reason::overlapped_preemption);
     return;
   case kind::error:
     fail_with_error(c, std::move(v.message));

@@ -75,10 +75,10 @@ struct scheduling_cycle {
   std::size_t evaluated = 0;
   /// The cycle runs with no other cycle in flight.
   bool exclusive = false;
+  /// The pod's cycles retried in a row before this one.
+  std::int32_t retries = 0;
   /// When the cycle began (reported to the sink's attempted()).
   std::chrono::steady_clock::time_point began;
-  /// Successful assumes before the cycle began.
-  std::uint64_t assumes_at_start = 0;
   /// The cycle's number among all begun, and whether other cycles were in
   /// flight when it began: together, whether any other cycle overlapped it.
   std::uint64_t started_at = 0;

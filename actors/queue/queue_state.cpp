@@ -32,8 +32,7 @@ bool scheduling_relevant_change(const model::pod& a, const model::pod& b) {
 
 } // namespace
 
-bool queue_state::order_less::operator()(const entry* a,
-                                         const entry* b) const {
+bool queue_state::order_less::operator()(const entry* a, const entry* b) const {
   if (owner->sort_ != nullptr) {
     plugins::queued_pod qa{a->pod, a->timestamp_ns, a->sequence};
     plugins::queued_pod qb{b->pod, b->timestamp_ns, b->sequence};
@@ -61,11 +60,8 @@ bool queue_state::backoff_less::operator()(const entry* a,
 
 queue_state::queue_state(queue_config cfg, const clock& c,
                          std::vector<plugins::profile_ptr> profiles)
-  : cfg_(cfg),
-    clock_(c),
-    profiles_(std::move(profiles)),
-    active_(order_less{this}),
-    backoff_(backoff_less{this}) {
+  : cfg_(cfg), clock_(c), profiles_(std::move(profiles)),
+    active_(order_less{this}), backoff_(backoff_less{this}) {
   for (const auto& prof : profiles_) {
     profile_index idx;
     idx.prof = prof.get();
@@ -146,37 +142,37 @@ void queue_state::publish_unschedulable(profile_index& idx, std::size_t bit) {
 
 void queue_state::detach(entry& e) {
   switch (e.at) {
-    case where::active:
-      active_.erase(&e);
-      break;
-    case where::backoff:
-      backoff_.erase(&e);
-      break;
-    case where::unschedulable:
-      unschedulable_.erase(&e);
-      count_unschedulable(e, -1);
-      break;
-    case where::gated:
-      --gated_;
-      break;
-    case where::in_flight:
-      --in_flight_;
-      if (auto it = inflight_marks_.find(e.popped_event);
-          it != inflight_marks_.end())
-        inflight_marks_.erase(it);
-      break;
-    case where::binding:
-      --binding_;
-      break;
-    case where::waiting_for_victims:
-      --waiting_;
-      break;
-    case where::retry:
-      retry_now_.erase(std::find(retry_now_.begin(), retry_now_.end(), &e));
-      break;
-    case where::tentative:
-      --tentative_;
-      break;
+  case where::active:
+    active_.erase(&e);
+    break;
+  case where::backoff:
+    backoff_.erase(&e);
+    break;
+  case where::unschedulable:
+    unschedulable_.erase(&e);
+    count_unschedulable(e, -1);
+    break;
+  case where::gated:
+    --gated_;
+    break;
+  case where::in_flight:
+    --in_flight_;
+    if (auto it = inflight_marks_.find(e.popped_event);
+        it != inflight_marks_.end())
+      inflight_marks_.erase(it);
+    break;
+  case where::binding:
+    --binding_;
+    break;
+  case where::waiting_for_victims:
+    --waiting_;
+    break;
+  case where::retry:
+    retry_now_.erase(std::find(retry_now_.begin(), retry_now_.end(), &e));
+    break;
+  case where::tentative:
+    --tentative_;
+    break;
   }
 }
 
@@ -259,52 +255,52 @@ void queue_state::update(const model::pod_ptr& old_pod,
   }
   entry& e = *it->second;
   switch (e.at) {
-    case where::in_flight:
-    case where::binding:
-      if (scheduling_relevant_change(*old_pod, *new_pod))
-        e.updated_in_flight = true;
-      e.pod = new_pod;
-      return;
-    case where::active:
-    case where::backoff:
-    case where::retry:
-    case where::tentative:
-    case where::waiting_for_victims: {
-      // Keep the position: the pod's order key (priority) is immutable.
-      where at = e.at;
-      detach(e);
-      e.pod = new_pod;
-      if (at == where::active)
-        to_active(e);
-      else if (at == where::backoff) {
-        e.at = where::backoff;
-        backoff_.insert(&e);
-      } else if (at == where::retry) {
-        e.at = where::retry;
-        retry_now_.push_front(&e);
-      } else if (at == where::tentative) {
-        e.at = where::tentative;
-        ++tentative_;
-      } else {
-        e.at = where::waiting_for_victims;
-        ++waiting_;
-      }
-      return;
+  case where::in_flight:
+  case where::binding:
+    if (scheduling_relevant_change(*old_pod, *new_pod))
+      e.updated_in_flight = true;
+    e.pod = new_pod;
+    return;
+  case where::active:
+  case where::backoff:
+  case where::retry:
+  case where::tentative:
+  case where::waiting_for_victims: {
+    // Keep the position: the pod's order key (priority) is immutable.
+    where at = e.at;
+    detach(e);
+    e.pod = new_pod;
+    if (at == where::active)
+      to_active(e);
+    else if (at == where::backoff) {
+      e.at = where::backoff;
+      backoff_.insert(&e);
+    } else if (at == where::retry) {
+      e.at = where::retry;
+      retry_now_.push_front(&e);
+    } else if (at == where::tentative) {
+      e.at = where::tentative;
+      ++tentative_;
+    } else {
+      e.at = where::waiting_for_victims;
+      ++waiting_;
     }
-    case where::gated:
+    return;
+  }
+  case where::gated:
+    detach(e);
+    e.pod = new_pod;
+    admit(e);
+    return;
+  case where::unschedulable: {
+    bool relevant = scheduling_relevant_change(*old_pod, *new_pod);
+    e.pod = new_pod;
+    if (relevant && !cfg_.one_shot) {
       detach(e);
-      e.pod = new_pod;
-      admit(e);
-      return;
-    case where::unschedulable: {
-      bool relevant = scheduling_relevant_change(*old_pod, *new_pod);
-      e.pod = new_pod;
-      if (relevant && !cfg_.one_shot) {
-        detach(e);
-        to_backoff_or_active(e);
-      }
-      return;
+      to_backoff_or_active(e);
     }
+    return;
+  }
   }
 }
 
@@ -312,9 +308,10 @@ void queue_state::remove(const model::pod& p) {
   erase(model::pod_key(p));
 }
 
-void queue_state::on_cluster_event(const plugins::cluster_event& ev,
-                                   std::shared_ptr<const model::object> old_obj,
-                                   std::shared_ptr<const model::object> new_obj) {
+void queue_state::on_cluster_event(
+  const plugins::cluster_event& ev,
+  std::shared_ptr<const model::object> old_obj,
+  std::shared_ptr<const model::object> new_obj) {
   if (cfg_.one_shot) {
     // Only preemptors wait for anything: their victims' deletions.
     if (ev.resource != plugins::event_resource::pod
@@ -348,10 +345,9 @@ void queue_state::on_cluster_event(const plugins::cluster_event& ev,
     if (worth_requeuing(*e, ev, old_obj.get(), new_obj.get()))
       moving.push_back(e);
   // Requeue in queue order so equal timestamps keep their relative order.
-  std::sort(moving.begin(), moving.end(),
-            [](const entry* a, const entry* b) {
-              return a->sequence < b->sequence;
-            });
+  std::sort(moving.begin(), moving.end(), [](const entry* a, const entry* b) {
+    return a->sequence < b->sequence;
+  });
   for (entry* e : moving) {
     detach(*e);
     to_backoff_or_active(*e);
@@ -378,7 +374,8 @@ bool queue_state::worth_requeuing(const entry& e,
       continue;
     if (!reg.event.hint)
       return true;
-    if (reg.event.hint(*e.pod, old_obj, new_obj) == plugins::queueing_hint::queue)
+    if (reg.event.hint(*e.pod, old_obj, new_obj)
+        == plugins::queueing_hint::queue)
       return true;
   }
   return false;
@@ -407,8 +404,7 @@ std::optional<queued_pod_info> queue_state::pop() {
   e->popped_cycle = ++cycle_;
   e->popped_assumed = assumed_.size();
   inflight_marks_.insert(e->popped_event);
-  return queued_pod_info{e->pod, e->attempts, e->popped_cycle, e->initial_ns,
-                         e->conflicts};
+  return queued_pod_info{e->pod, e->attempts, e->popped_cycle, e->initial_ns};
 }
 
 // -------------------------------------------------------------- outcome
@@ -425,106 +421,102 @@ void queue_state::on_outcome(const cycle_outcome& out) {
   detach(e);
   using kind = cycle_outcome::kind;
   switch (out.type) {
-    case kind::assumed:
-      if (cfg_.one_shot)
-        assumed_.push_back({e.pod, e.timestamp_ns, e.sequence});
-      e.at = where::binding;
-      ++binding_;
-      e.conflicts = 0;
-      break;
-    case kind::conflict:
-      ++e.conflicts;
-      --e.attempts; // a conflict is not a scheduling attempt
-      e.at = where::retry;
-      retry_now_.push_back(&e);
-      break;
-    case kind::unschedulable: {
-      e.conflicts = 0;
-      e.error_backoff = false;
-      e.rejectors.reset();
-      if (const auto* idx = index_for(e.prof)) {
-        for (const auto& names :
-             {std::cref(out.unschedulable_plugins),
-              std::cref(out.pending_plugins)})
-          for (const auto& name : names.get())
-            if (auto bit = idx->plugin_bit.find(name);
-                bit != idx->plugin_bit.end())
-              e.rejectors.set(bit->second);
-      }
-      // One-shot mode keeps the queue position: settle() compares it with
-      // the pods placed since the pop, and a retry goes back to it.
-      if (!cfg_.one_shot)
-        e.timestamp_ns = now_ns();
-      if (cfg_.one_shot) {
-        if (out.nominated_node.empty()) {
-          // Final unless settle() finds its view missed an earlier pod.
-          e.at = where::tentative;
-          ++tentative_;
-          break;
-        }
-        // The retry must try its nominated node first (upstream's
-        // evaluateNominatedNode) even if it runs before the pod's status
-        // update comes back through the cache.
-        if (e.pod->nominated_node_name != out.nominated_node) {
-          auto nominated = std::make_shared<model::pod>(*e.pod);
-          nominated->nominated_node_name = out.nominated_node;
-          e.pod = std::move(nominated);
-        }
-        e.victims = {out.victims.begin(), out.victims.end()};
-        for (const auto& rec : events_)
-          if (rec.sequence > popped_event && rec.old_obj)
-            if (const auto* gone = std::get_if<model::pod_ptr>(
-                  rec.old_obj.get());
-                gone != nullptr && *gone)
-              e.victims.erase(model::pod_key(**gone));
-        if (e.victims.empty()) {
-          e.at = where::retry;
-          retry_now_.push_back(&e);
-        } else {
-          e.at = where::waiting_for_victims;
-          ++waiting_;
-        }
+  case kind::assumed:
+    if (cfg_.one_shot)
+      assumed_.push_back({e.pod, e.timestamp_ns, e.sequence});
+    e.at = where::binding;
+    ++binding_;
+    break;
+  case kind::retry:
+    // The coordinator found its decision stale: not a scheduling
+    // attempt, no backoff; the pod goes first.
+    --e.attempts;
+    e.at = where::retry;
+    retry_now_.push_back(&e);
+    break;
+  case kind::unschedulable: {
+    e.error_backoff = false;
+    e.rejectors.reset();
+    if (const auto* idx = index_for(e.prof)) {
+      for (const auto& names : {std::cref(out.unschedulable_plugins),
+                                std::cref(out.pending_plugins)})
+        for (const auto& name : names.get())
+          if (auto bit = idx->plugin_bit.find(name);
+              bit != idx->plugin_bit.end())
+            e.rejectors.set(bit->second);
+    }
+    // One-shot mode keeps the queue position: settle() compares it with
+    // the pods placed since the pop, and a retry goes back to it.
+    if (!cfg_.one_shot)
+      e.timestamp_ns = now_ns();
+    if (cfg_.one_shot) {
+      if (out.nominated_node.empty()) {
+        // Final unless settle() finds its view missed an earlier pod.
+        e.at = where::tentative;
+        ++tentative_;
         break;
       }
-      bool requeue = e.updated_in_flight;
-      for (const auto& rec : events_) {
-        if (requeue)
-          break;
-        if (rec.sequence > popped_event
-            && worth_requeuing(e, rec.event, rec.old_obj.get(),
-                               rec.new_obj.get()))
-          requeue = true;
+      // The retry must try its nominated node first (upstream's
+      // evaluateNominatedNode) even if it runs before the pod's status
+      // update comes back through the cache.
+      if (e.pod->nominated_node_name != out.nominated_node) {
+        auto nominated = std::make_shared<model::pod>(*e.pod);
+        nominated->nominated_node_name = out.nominated_node;
+        e.pod = std::move(nominated);
       }
-      if (requeue) {
-        to_backoff_or_active(e);
+      e.victims = {out.victims.begin(), out.victims.end()};
+      for (const auto& rec : events_)
+        if (rec.sequence > popped_event && rec.old_obj)
+          if (const auto* gone = std::get_if<model::pod_ptr>(rec.old_obj.get());
+              gone != nullptr && *gone)
+            e.victims.erase(model::pod_key(**gone));
+      if (e.victims.empty()) {
+        e.at = where::retry;
+        retry_now_.push_back(&e);
       } else {
-        e.at = where::unschedulable;
-        e.parked_at = clock_.now();
-        unschedulable_.insert(&e);
-        count_unschedulable(e, 1);
+        e.at = where::waiting_for_victims;
+        ++waiting_;
       }
-      count_incoming(cfg_.metrics,
-                     e.at == where::unschedulable ? "unschedulable"
-                     : e.at == where::backoff     ? "backoff"
-                                                  : "active",
-                     "ScheduleAttemptFailure");
       break;
     }
-    case kind::error:
-      if (cfg_.one_shot) {
-        entries_.erase(it);
+    bool requeue = e.updated_in_flight;
+    for (const auto& rec : events_) {
+      if (requeue)
         break;
-      }
-      e.error_backoff = true;
-      e.timestamp_ns = now_ns();
+      if (rec.sequence > popped_event
+          && worth_requeuing(e, rec.event, rec.old_obj.get(),
+                             rec.new_obj.get()))
+        requeue = true;
+    }
+    if (requeue) {
       to_backoff_or_active(e);
-      count_incoming(cfg_.metrics,
-                     e.at == where::backoff ? "backoff" : "active",
-                     "ScheduleAttemptFailure");
-      break;
-    case kind::dropped:
+    } else {
+      e.at = where::unschedulable;
+      e.parked_at = clock_.now();
+      unschedulable_.insert(&e);
+      count_unschedulable(e, 1);
+    }
+    count_incoming(cfg_.metrics,
+                   e.at == where::unschedulable ? "unschedulable"
+                   : e.at == where::backoff     ? "backoff"
+                                                : "active",
+                   "ScheduleAttemptFailure");
+    break;
+  }
+  case kind::error:
+    if (cfg_.one_shot) {
       entries_.erase(it);
       break;
+    }
+    e.error_backoff = true;
+    e.timestamp_ns = now_ns();
+    to_backoff_or_active(e);
+    count_incoming(cfg_.metrics, e.at == where::backoff ? "backoff" : "active",
+                   "ScheduleAttemptFailure");
+    break;
+  case kind::dropped:
+    entries_.erase(it);
+    break;
   }
   prune_events();
 }
@@ -562,10 +554,9 @@ void queue_state::flush(time_point now) {
   for (entry* e : unschedulable_)
     if (e->parked_at + cfg_.max_in_unschedulable <= now)
       leftovers.push_back(e);
-  std::sort(leftovers.begin(), leftovers.end(),
-            [](const entry* a, const entry* b) {
-              return a->sequence < b->sequence;
-            });
+  std::sort(
+    leftovers.begin(), leftovers.end(),
+    [](const entry* a, const entry* b) { return a->sequence < b->sequence; });
   for (entry* e : leftovers) {
     detach(*e);
     to_backoff_or_active(*e);

@@ -5,13 +5,14 @@
 ///
 ///   add ──PreEnqueue rejects──> [gated] ──update removes gates──┐
 ///    │                                                         v
-///    └──────────────────────────────────────────────> [activeQ] ──pop──> [in flight]
+///    └──────────────────────────────────────────────> [activeQ] ──pop──> [in
+///    flight]
 ///                         ^            ^                                   │
 ///         backoff expired │            │ relevant event (hint: Queue),      │
 ///                  [backoffQ] <────────┤ 5 min leftover flush             │
 ///                         ^      [unschedulable] <──FitError, no event────┤
 ///                         └────────────error / bind failure───────────────┤
-///                        conflict at assume: straight back to the head <──┘
+///                 stale decision (retry): straight back to the head <──┘
 ///
 /// Events that happen while a pod is in flight are kept; if its cycle fails
 /// and one of them could help (the hints of its rejecting plugins say
@@ -115,7 +116,6 @@ private:
     std::uint64_t sequence = 0;
     std::int32_t attempts = 0;
     std::int64_t initial_ns = 0;
-    std::int32_t conflicts = 0;
     plugin_bits rejectors;
     bool error_backoff = false;
     time_point parked_at{};

@@ -315,9 +315,9 @@ TEST_F(queue_state_test, LeftoverUnschedulablePodsFlushAfterFiveMinutes) {
   EXPECT_EQ(pop_name(q), "p");
 }
 
-// An assume conflict is not an attempt: the pod goes to the head, before
-// higher-priority pods, without backoff.
-TEST_F(queue_state_test, ConflictsAreRetriedFirst) {
+// A retried cycle (its decision was stale) is not an attempt: the pod goes
+// to the head, before higher-priority pods, without backoff.
+TEST_F(queue_state_test, RetriesGoFirst) {
   auto q = make();
   auto a = test::make_pod("a").priority(1).build();
   auto b = test::make_pod("b").priority(1).build();
@@ -326,12 +326,11 @@ TEST_F(queue_state_test, ConflictsAreRetriedFirst) {
   auto first = q.pop();
   ASSERT_EQ(pop_name(q), "b");
   q.add(test::make_pod("urgent").priority(1000).build());
-  q.on_outcome(*outcome(b, kind::conflict));
+  q.on_outcome(*outcome(b, kind::retry));
   auto again = q.pop();
   ASSERT_TRUE(again.has_value());
   EXPECT_EQ(again->pod->name, "b");
-  EXPECT_EQ(again->attempts, 1) << "a conflict must not count as an attempt";
-  EXPECT_EQ(again->conflicts, 1);
+  EXPECT_EQ(again->attempts, 1) << "a retry must not count as an attempt";
   EXPECT_EQ(pop_name(q), "urgent");
   (void)first;
 }

@@ -245,7 +245,7 @@ TEST_F(deterministic, CoordinatorHoldsWorkUntilTheFirstView) {
   // Work before any view: held.
   auto batch = std::make_shared<work_batch>();
   batch->pods.push_back(
-    queued_pod_info{test::make_pod("p").cpu("1").build(), 1, 1, 0, 0});
+    queued_pod_info{test::make_pod("p").cpu("1").build(), 1, 1, 0});
   caf::anon_send(coord, work_atom::value, work_batch_ptr{batch});
   run();
   EXPECT_TRUE(clog.assumes.empty());
