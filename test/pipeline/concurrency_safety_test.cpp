@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Safety under concurrency: with several shards and many cycles in flight,
+// Safety under concurrency, for simulate's one-shot queue and for the live
+// queue `tessera run` uses (on a manual clock): with several shards and many
+// cycles in flight,
 // optimistic assumes may conflict, but the final placement never breaks a
 // hard rule (checked from the generator's specs by placement_checker, not by
 // the plugins), every pending pod ends Scheduled or Unschedulable with a
@@ -117,9 +119,10 @@ std::vector<test_case> cases() {
 
 TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
   auto prof = default_profile();
-  std::printf("[ safety   ] %-10s %5s %6s %6s %8s %9s %9s %8s %9s %8s %9s\n",
-              "cluster", "pods", "shards", "flight", "placed", "serial",
-              "unsched", "victims", "conflicts", "seconds", "pods/s");
+  std::printf("[ safety   ] %-10s %5s %5s %6s %6s %8s %9s %9s %8s %9s %8s "
+              "%9s\n",
+              "cluster", "queue", "pods", "shards", "flight", "placed",
+              "serial", "unsched", "victims", "conflicts", "seconds", "pods/s");
   for (const auto& tc : cases()) {
     cluster_spec spec = generate_cluster(
       safety_cluster(tc.nodes, tc.pods, tc.preemption), tc.seed);
@@ -129,75 +132,79 @@ TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
     std::size_t serial_placed = 0;
     for (const auto& r : serial)
       serial_placed += r.state == reference_result::kind::scheduled;
-    for (const auto& g : tc.grid) {
-      std::string label = tc.name + ", seed " + std::to_string(tc.seed)
-                          + ", shards " + std::to_string(g.shards)
-                          + ", inflight " + std::to_string(g.inflight);
-      SCOPED_TRACE(label);
-      pipeline_options opts;
-      opts.shards = g.shards;
-      opts.inflight = g.inflight;
-      opts.seed = tc.seed;
-      auto run = run_pipeline(objects, prof, opts);
-      ASSERT_TRUE(run.idle) << "the pipeline did not finish";
-      ASSERT_EQ(run.results.size(), serial.size());
+    for (const auto& g : tc.grid)
+      for (bool live : {false, true}) {
+        std::string label = tc.name + ", seed " + std::to_string(tc.seed)
+                            + ", shards " + std::to_string(g.shards)
+                            + ", inflight " + std::to_string(g.inflight)
+                            + (live ? ", live queue" : ", one-shot queue");
+        SCOPED_TRACE(label);
+        pipeline_options opts;
+        opts.shards = g.shards;
+        opts.inflight = g.inflight;
+        opts.seed = tc.seed;
+        opts.one_shot = !live;
+        auto run = run_pipeline(objects, prof, opts);
+        ASSERT_TRUE(run.idle) << "the pipeline did not finish";
+        ASSERT_EQ(run.results.size(), serial.size());
 
-      // Every pod ends Scheduled (where the cluster says it is) or
-      // Unschedulable with a FitError; none is left undecided.
-      std::map<std::string, std::string> where;
-      for (const auto& p : run.pods)
-        if (p->is_bound())
-          where[p->name] = std::string{p->node_name.view()};
-      // Pods deleted by preemption (they may have been placed first).
-      std::set<std::string> victims;
-      for (const auto& r : run.results)
-        for (const auto& v : r.victims)
-          victims.insert(v->name);
-      std::size_t placed = 0;
-      std::size_t unschedulable = 0;
-      std::size_t problems = 0;
-      for (std::size_t i = 0; i < run.results.size(); ++i) {
-        const auto& r = run.results[i];
-        bool gated = !r.pod->scheduling_gates.empty();
-        std::string why;
-        if (r.state == pod_status::scheduled) {
-          ++placed;
-          auto it = where.find(r.pod->name);
-          if (it == where.end() && victims.count(r.pod->name) != 0)
-            continue;
-          if (it == where.end() || it->second != r.node.str())
-            why = "reported on " + r.node.str()
-                  + " but the cluster has it elsewhere";
-        } else if (r.state == pod_status::unschedulable) {
-          ++unschedulable;
-          if (r.reason != "Unschedulable"
-              || !is_fit_error(r.message, spec.nodes.size()))
-            why = "not a FitError: " + r.reason + " \"" + r.message + "\"";
-        } else if (!gated) {
-          why = "never decided";
+        // Every pod ends Scheduled (where the cluster says it is) or
+        // Unschedulable with a FitError; none is left undecided.
+        std::map<std::string, std::string> where;
+        for (const auto& p : run.pods)
+          if (p->is_bound())
+            where[p->name] = std::string{p->node_name.view()};
+        // Pods deleted by preemption (they may have been placed first).
+        std::set<std::string> victims;
+        for (const auto& r : run.results)
+          for (const auto& v : r.victims)
+            victims.insert(v->name);
+        std::size_t placed = 0;
+        std::size_t unschedulable = 0;
+        std::size_t problems = 0;
+        for (std::size_t i = 0; i < run.results.size(); ++i) {
+          const auto& r = run.results[i];
+          bool gated = !r.pod->scheduling_gates.empty();
+          std::string why;
+          if (r.state == pod_status::scheduled) {
+            ++placed;
+            auto it = where.find(r.pod->name);
+            if (it == where.end() && victims.count(r.pod->name) != 0)
+              continue;
+            if (it == where.end() || it->second != r.node.str())
+              why = "reported on " + r.node.str()
+                    + " but the cluster has it elsewhere";
+          } else if (r.state == pod_status::unschedulable) {
+            ++unschedulable;
+            if (r.reason != "Unschedulable"
+                || !is_fit_error(r.message, spec.nodes.size()))
+              why = "not a FitError: " + r.reason + " \"" + r.message + "\"";
+          } else if (!gated) {
+            why = "never decided";
+          }
+          if (!why.empty() && ++problems <= 5)
+            ADD_FAILURE() << r.pod->name << ": " << why
+                          << " (serial: " << to_string(serial[i].state) << ")";
         }
-        if (!why.empty() && ++problems <= 5)
-          ADD_FAILURE() << r.pod->name << ": " << why
-                        << " (serial: " << to_string(serial[i].state) << ")";
+        EXPECT_EQ(problems, 0u);
+        auto violations = check_placements(spec, where);
+        for (std::size_t i = 0; i < violations.size() && i < 10; ++i)
+          ADD_FAILURE() << "violation: " << violations[i];
+        EXPECT_TRUE(violations.empty())
+          << violations.size() << " hard-rule violations";
+        // One cycle in flight sees every earlier decision: nothing to
+        // conflict with.
+        if (g.inflight == 1) {
+          EXPECT_EQ(run.cache.conflicts, 0u);
+        }
+        std::printf("[ safety   ] %-10s %5s %5zu %6zu %6zu %8zu %9zu %9zu %8zu "
+                    "%9llu %8.2f %9.0f\n",
+                    tc.name.c_str(), live ? "live" : "once", tc.pods, g.shards,
+                    g.inflight, placed, serial_placed, unschedulable,
+                    victims.size(),
+                    static_cast<unsigned long long>(run.cache.conflicts),
+                    run.seconds, run.seconds > 0 ? tc.pods / run.seconds : 0.0);
       }
-      EXPECT_EQ(problems, 0u);
-      auto violations = check_placements(spec, where);
-      for (std::size_t i = 0; i < violations.size() && i < 10; ++i)
-        ADD_FAILURE() << "violation: " << violations[i];
-      EXPECT_TRUE(violations.empty())
-        << violations.size() << " hard-rule violations";
-      // One cycle in flight sees every earlier decision: nothing to
-      // conflict with.
-      if (g.inflight == 1) {
-        EXPECT_EQ(run.cache.conflicts, 0u);
-      }
-      std::printf("[ safety   ] %-10s %5zu %6zu %6zu %8zu %9zu %9zu %8zu %9llu "
-                  "%8.2f %9.0f\n",
-                  tc.name.c_str(), tc.pods, g.shards, g.inflight, placed,
-                  serial_placed, unschedulable, victims.size(),
-                  static_cast<unsigned long long>(run.cache.conflicts),
-                  run.seconds, run.seconds > 0 ? tc.pods / run.seconds : 0.0);
-    }
   }
 }
 

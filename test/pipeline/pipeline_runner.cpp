@@ -11,6 +11,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 
 namespace tessera::pipeline_test {
 
@@ -37,6 +38,36 @@ std::int64_t env_int(const char* name, std::int64_t fallback) {
   return std::strtoll(v, nullptr, 10);
 }
 
+namespace {
+
+std::optional<actors::queue_stats> queue_stats_of(caf::actor_system& sys,
+                                                  const actors::pipeline& p) {
+  std::optional<actors::queue_stats> out;
+  caf::scoped_actor self{sys};
+  self->request(p.queue, std::chrono::seconds(30), actors::stats_atom::value)
+    .receive([&](const actors::queue_stats& s) { out = s; },
+             [](caf::error&) {});
+  return out;
+}
+
+// The live queue on a manual clock: waits until the pipeline is idle, moving
+// the clock past the longest backoff whenever nothing else is left to do.
+bool drive_live(caf::actor_system& sys, const actors::pipeline& p,
+                manual_clock& clk, const actors::queue_config& qc,
+                std::chrono::seconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (std::chrono::steady_clock::now() < deadline) {
+    if (actors::wait_until_idle(sys, p, std::chrono::milliseconds(100)))
+      return true;
+    auto s = queue_stats_of(sys, p);
+    if (s && s->active == 0 && s->in_flight == 0 && s->backoff > 0)
+      clk.advance(qc.max_backoff);
+  }
+  return false;
+}
+
+} // namespace
+
 pipeline_run run_pipeline(const std::vector<model::object>& objects,
                           const plugins::profile_ptr& prof,
                           const pipeline_options& opts) {
@@ -54,10 +85,17 @@ pipeline_run run_pipeline(const std::vector<model::object>& objects,
     pc.queue.one_shot = opts.one_shot;
     pc.explain = opts.explain;
     pc.metrics = opts.metrics;
+    manual_clock clk;
+    if (!opts.one_shot)
+      pc.tick = std::chrono::milliseconds(5); // flushes follow the clock
+    const clock& pipeline_clock
+      = opts.one_shot ? static_cast<const clock&>(system_clock::instance())
+                      : clk;
     auto p = actors::start_pipeline(sys, pc, {prof}, cluster, cluster,
-                                    system_clock::instance());
-    out.idle = actors::wait_until_idle(
-      sys, p, std::chrono::seconds(env_int("TESSERA_PIPELINE_TIMEOUT", 300)));
+                                    pipeline_clock);
+    std::chrono::seconds timeout{env_int("TESSERA_PIPELINE_TIMEOUT", 300)};
+    out.idle = opts.one_shot ? actors::wait_until_idle(sys, p, timeout)
+                             : drive_live(sys, p, clk, pc.queue, timeout);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now()
                                                 - started)
                     .count();

@@ -1,10 +1,15 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// `run_pipeline`: runs the real actor pipeline over a `memory_cluster`
-/// exactly as `tessera simulate` does (queue in one-shot mode, waited for
-/// with `wait_until_idle`) and collects what the tests check: every pending
-/// pod's outcome, the final pods, and the cache's counters.
+/// `run_pipeline`: runs the real actor pipeline over a `memory_cluster` and
+/// collects what the tests check: every pending pod's outcome, the final
+/// pods, and the cache's counters. Two queues:
+///   - one-shot, exactly as `tessera simulate` runs it (waited for with
+///     `wait_until_idle`);
+///   - live, the queue `tessera run` uses, on a manual clock: whenever the
+///     pipeline has nothing to do but wait out backoffs, the runner moves
+///     the clock past them, so backoffs cost no wall time. The run ends when
+///     only the unschedulable pool is left (no event will come).
 #pragma once
 
 #include "actors/interfaces.hpp"
@@ -25,6 +30,7 @@ struct pipeline_options {
   std::uint64_t seed = 0;
   /// CAF scheduler threads.
   std::size_t threads = 2;
+  /// false: the live queue on a manual clock (see the file comment).
   bool one_shot = true;
   /// Ask the coordinator for per-node details (simulate --explain).
   bool explain = false;
