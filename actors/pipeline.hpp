@@ -38,8 +38,10 @@ struct pipeline_config {
   duration assumed_ttl{0};
   /// How often the queue flushes backoffQ / leftovers.
   duration tick = std::chrono::seconds(1);
-  /// Where the actors record (not owned; it must outlive the pipeline);
-  /// null = recording off. Handed to each role's config.
+  /// Where the actors record (not owned); null = recording off. Handed to
+  /// each role's config. stop_pipeline only asks the actors to exit, and the
+  /// timed profiles of sampled cycles keep a reference to it, so it must
+  /// outlive the actor system's wait for its actors.
   metrics::scheduler_metrics* metrics = nullptr;
 };
 

@@ -28,14 +28,9 @@ serving::ops_providers scheduler_providers(const run_status& status) {
   return p;
 }
 
-ops_hooks::ops_hooks() {
-  metrics::install(&metrics_);
-}
-
 ops_hooks::~ops_hooks() {
+  // The server's /metrics handler renders metrics_: stop it first.
   server_.reset();
-  if (metrics::current() == &metrics_)
-    metrics::install(nullptr);
 }
 
 void ops_hooks::attach(run_hooks& hooks) {

@@ -3,10 +3,9 @@
 
 /// `ops_hooks`: what operations need of `tessera run` — a `scheduler_metrics`
 /// instance that `attach` hands to the run (`run_hooks::metrics`, for the
-/// pipeline, the API clients and the source) and that is installed for the
-/// coordinator, and the
-/// operations server (`io/serving/ops_server.hpp`) started through
-/// `run_hooks::start_serving` with health checks that read `run_status`:
+/// pipeline, the API clients and the source), and the operations server
+/// (`io/serving/ops_server.hpp`) started through `run_hooks::start_serving`
+/// with health checks that read `run_status`:
 ///
 ///   /livez, /healthz  ping
 ///   /readyz           ping; sched-handler-sync (the caches delivered their
@@ -32,9 +31,11 @@ serving::ops_providers scheduler_providers(const run_status& status);
 
 class ops_hooks {
 public:
-  /// Installs the metrics instance (recording starts).
-  ops_hooks();
-  /// Stops the server and uninstalls the metrics.
+  /// A fresh metrics instance and no server yet.
+  ops_hooks() = default;
+  /// Stops the server. The metrics instance goes after it; whoever attached
+  /// this object must have returned from the run first (run_scheduler
+  /// stops and awaits its actors before it returns).
   ~ops_hooks();
   ops_hooks(const ops_hooks&) = delete;
   ops_hooks& operator=(const ops_hooks&) = delete;

@@ -113,21 +113,22 @@ error write_outputs(const std::string& dir,
   return {};
 }
 
-// One workload run, with a scheduler_metrics instance installed for the
-// scheduler to record into when `on` (recording is part of what a
-// production scheduler pays), its exposition kept with the results.
+// One workload run, with a scheduler_metrics instance handed to the
+// scheduler and the target to record into when `on` (recording is part of
+// what a production scheduler pays), its exposition kept with the results.
 perf::plan_outcome run_recording_metrics(bool on, const perf::plan& p,
                                          const perf::run_options& ro,
                                          perf::progress& show) {
   if (!on)
     return perf::run_plan(p, ro, show);
+  // run_plan returns only once its scheduler_host has stopped and awaited
+  // every actor and its target's clients are gone, so nothing (a timed
+  // profile in flight included) records into `recorded` after it.
   metrics::scheduler_metrics recorded;
   perf::run_options recording = ro;
   recording.scheduler.metrics = &recorded;
   recording.target.metrics = &recorded;
-  metrics::install(&recorded); // for the coordinator
   auto outcome = perf::run_plan(p, recording, show);
-  metrics::install(nullptr);
   std::string exposition = recorded.render();
   for (auto& r : outcome.results)
     r.metrics_exposition = exposition;

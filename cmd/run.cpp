@@ -346,6 +346,10 @@ int schedule(run_context& rc) {
 
   caf::actor_system_config caf_cfg;
   actors::configure_scheduler(caf_cfg, 0);
+  // Declared before everything the actors use, so destroyed after it: its
+  // destructor blocks until every actor is done (CAF awaits actors before
+  // shutdown by default). Hence no actor, and no timed profile one of them
+  // runs, records into rc.hooks.metrics once this function returns.
   caf::actor_system sys{caf_cfg};
 
   bool events_v1 = rc.client.has_events_v1();
@@ -505,7 +509,9 @@ int run_main(const args& a) {
   }}.detach();
   run_hooks hooks;
   hooks.control = &control;
-  ops_hooks ops; // metrics + /healthz /livez /readyz /metrics /configz
+  // metrics + /healthz /livez /readyz /metrics /configz; it outlives
+  // run_scheduler, which stops and awaits the actors recording into it.
+  ops_hooks ops;
   ops.attach(hooks);
   return run_scheduler(a, hooks);
 }

@@ -136,7 +136,8 @@ struct run_hooks {
   /// Called once the pipeline runs (before the caches synced).
   std::function<void(const run_handles&)> on_started;
   /// Where the pipeline, the API clients and the source record (not owned;
-  /// it must outlive the run); null = recording off.
+  /// it must outlive run_scheduler, which returns only once nothing records
+  /// into it); null = recording off.
   metrics::scheduler_metrics* metrics = nullptr;
 };
 

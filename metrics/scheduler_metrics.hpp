@@ -11,10 +11,8 @@
 /// The verb that records creates the instance and hands it down: the
 /// pipeline gives it to each role through `<role>_config::metrics`, and io
 /// and the adapters receive it in their configs (null = recording off, one
-/// branch per site). The coordinator and the plugin timing it samples still
-/// read the instance `install()` makes `current()`, until its config
-/// carries the pointer as well; verbs install the same instance they hand
-/// down.
+/// branch per site). Nothing finds an instance any other way, so two
+/// schedulers in one process (tests, benches) record apart.
 #pragma once
 
 #include "metrics/family.hpp"
@@ -138,22 +136,6 @@ public:
 void record_rest_request(scheduler_metrics& m, std::string_view method,
                          std::string_view host, int code, double seconds);
 
-/// The instance the coordinator and plugin timing record into; null =
-/// recording off. Everything else receives its instance through its config.
-inline std::atomic<scheduler_metrics*> installed{nullptr};
-
-/// Makes `m` the instance the coordinator and plugin timing use (nullptr
-/// turns their recording off). The caller keeps `m` alive until it installs
-/// something else.
-inline void install(scheduler_metrics* m) noexcept {
-  installed.store(m, std::memory_order_release);
-}
-
-/// The installed instance, or nullptr.
-inline scheduler_metrics* current() noexcept {
-  return installed.load(std::memory_order_acquire);
-}
-
 /// Samples an actor's mailbox length into tessera_actor_mailbox_size{actor}
 /// on the first call and then every `every`-th call (reading a CAF mailbox
 /// costs a little; the gauge needs no more). One per actor, used only from
@@ -176,11 +158,6 @@ public:
     }
     gauge_->set(static_cast<double>(read()));
   }
-  /// Records into the installed instance (the coordinator's way until its
-  /// config carries the series as every other role's does).
-  template <class Read> void sample(Read&& read) {
-    sample(current(), std::forward<Read>(read));
-  }
 
 private:
   std::string actor_;
@@ -191,8 +168,8 @@ private:
 };
 
 /// Series of one family resolved once per small integer key (say,
-/// extension point x status code x profile) and per installed instance, so
-/// a recording site pays an array index and an atomic add instead of a
+/// extension point x status code x profile) and per instance recorded into,
+/// so a recording site pays an array index and an atomic add instead of a
 /// family lookup (a lock and a map). One per actor, used only from it.
 template <class Series> class series_cache {
 public:

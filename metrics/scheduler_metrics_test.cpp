@@ -225,7 +225,7 @@ TEST(scheduler_metrics, render_parses_and_counts_match) {
     value_of("scheduler_scheduling_algorithm_duration_seconds_count", {}), 3);
 }
 
-TEST(mailbox_sampler, samples_every_nth_call_into_the_installed_instance) {
+TEST(mailbox_sampler, samples_every_nth_call_into_the_given_instance) {
   scheduler_metrics a, b;
   mailbox_sampler sampler{"queue", 4};
   int reads = 0;
@@ -234,19 +234,16 @@ TEST(mailbox_sampler, samples_every_nth_call_into_the_installed_instance) {
     return 10 * reads;
   };
   for (int i = 0; i < 8; ++i)
-    sampler.sample(read); // nothing installed: never reads
+    sampler.sample(nullptr, read); // recording off: never reads
   EXPECT_EQ(reads, 0);
-  install(&a);
   for (int i = 0; i < 8; ++i)
-    sampler.sample(read);
+    sampler.sample(&a, read);
   EXPECT_EQ(reads, 2);
   EXPECT_EQ(a.actor_mailbox_size.with({"queue"}).value(), 20);
-  install(&b); // a new instance: the series is resolved again
-  for (int i = 0; i < 4; ++i)
-    sampler.sample(read);
+  for (int i = 0; i < 4; ++i) // a new instance: the series is resolved again
+    sampler.sample(&b, read);
   EXPECT_EQ(b.actor_mailbox_size.with({"queue"}).value(), 30);
   EXPECT_EQ(a.actor_mailbox_size.with({"queue"}).value(), 20);
-  install(nullptr);
 }
 
 TEST(series_cache, resolves_each_key_once_per_instance) {
@@ -284,15 +281,6 @@ TEST(scheduler_metrics, instance_ids_are_distinct) {
   scheduler_metrics second;
   EXPECT_NE(second.instance_id, id);
   EXPECT_NE(second.instance_id, 0u);
-}
-
-TEST(scheduler_metrics, install_and_current) {
-  EXPECT_EQ(current(), nullptr);
-  scheduler_metrics m;
-  install(&m);
-  EXPECT_EQ(current(), &m);
-  install(nullptr);
-  EXPECT_EQ(current(), nullptr);
 }
 
 } // namespace

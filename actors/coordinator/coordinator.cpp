@@ -21,12 +21,13 @@ struct coordinator_cell : coordinator_ports {
   queue_actor queue_handle;
   binder_actor binder_handle;
   std::unique_ptr<coordinator_state> state;
+  metrics::scheduler_metrics* metrics = nullptr;
   /// tessera_actor_mailbox_size{actor="coordinator"}: sampled on messages
   /// and on replies (most of what the coordinator handles).
   metrics::mailbox_sampler mailbox{"coordinator"};
 
   void sample_mailbox() {
-    mailbox.sample([this] { return self->mailbox().size(); });
+    mailbox.sample(metrics, [this] { return self->mailbox().size(); });
   }
 
   template <class Atom, class Handle, class Request, class Reply>
@@ -81,6 +82,7 @@ coordinator(coordinator_actor::stateful_pointer<coordinator_cell> self,
   auto& cell = self->state;
   cell.self = self;
   cell.out = sink;
+  cell.metrics = cfg.metrics;
   cell.shards = std::move(shards);
   cell.cache_handle = std::move(c);
   cell.queue_handle = std::move(q);

@@ -20,12 +20,8 @@ constexpr std::size_t outcome_kinds = 4;
 } // namespace
 
 coordinator_metrics::coordinator_metrics(
-  std::vector<plugins::profile_ptr> profiles)
-  : profiles_(std::move(profiles)) {
-}
-
-metrics::scheduler_metrics* coordinator_metrics::instance() {
-  return metrics::current();
+  std::vector<plugins::profile_ptr> profiles, metrics::scheduler_metrics* m)
+  : profiles_(std::move(profiles)), metrics_(m) {
 }
 
 std::size_t
@@ -44,7 +40,7 @@ void coordinator_metrics::extension_point(std::string_view point,
                                           plugins::code code,
                                           const plugins::profile& prof,
                                           time_point began) {
-  auto* m = instance();
+  auto* m = metrics_;
   if (m == nullptr)
     return;
   std::size_t point_index = 0;
@@ -68,7 +64,7 @@ void coordinator_metrics::extension_point(std::string_view point,
 void coordinator_metrics::attempt(cycle_outcome::kind outcome,
                                   const plugins::profile& prof,
                                   time_point began) {
-  auto* m = instance();
+  auto* m = metrics_;
   if (m == nullptr)
     return;
   using kind = cycle_outcome::kind;
@@ -99,22 +95,22 @@ void coordinator_metrics::attempt(cycle_outcome::kind outcome,
 }
 
 void coordinator_metrics::algorithm(time_point began) {
-  if (auto* m = instance())
+  if (auto* m = metrics_)
     m->algorithm.observe(metrics::seconds_since(began));
 }
 
 void coordinator_metrics::inflight(std::size_t cycles) {
-  if (auto* m = instance())
+  if (auto* m = metrics_)
     m->inflight.set(static_cast<double>(cycles));
 }
 
 void coordinator_metrics::preemption_attempt() {
-  if (auto* m = instance())
+  if (auto* m = metrics_)
     m->preemptions.inc();
 }
 
 void coordinator_metrics::victims(std::size_t count) {
-  if (auto* m = instance())
+  if (auto* m = metrics_)
     m->victims.observe(static_cast<double>(count));
 }
 

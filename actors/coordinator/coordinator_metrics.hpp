@@ -7,7 +7,8 @@
 /// duration_seconds, the algorithm and preemption series) and tessera's own
 /// (in-flight cycles, assume conflicts). Labelled series are resolved once
 /// per (profile, labels), so recording costs one atomic add; with no
-/// metrics instance every call returns at once.
+/// metrics instance (`coordinator_config::metrics` null) every call returns
+/// at once.
 #pragma once
 
 #include "actors/messages.hpp"
@@ -25,8 +26,10 @@ class coordinator_metrics {
 public:
   using time_point = std::chrono::steady_clock::time_point;
 
-  /// `profiles`: the coordinator's, in order (their index keys the series).
-  explicit coordinator_metrics(std::vector<plugins::profile_ptr> profiles);
+  /// `profiles`: the coordinator's, in order (their index keys the series);
+  /// `m`: where to record (not owned; null = recording off).
+  coordinator_metrics(std::vector<plugins::profile_ptr> profiles,
+                      metrics::scheduler_metrics* m);
 
   /// One of the extension points the coordinator runs ("PreFilter",
   /// "Filter", "PostFilter") ended with `code`.
@@ -43,11 +46,11 @@ public:
   void victims(std::size_t count);
 
 private:
-  static metrics::scheduler_metrics* instance();
   /// Index of `prof` (or of the profile it is a timed copy of).
   std::size_t profile_index(const plugins::profile& prof) const;
 
   std::vector<plugins::profile_ptr> profiles_;
+  metrics::scheduler_metrics* metrics_;
   metrics::series_cache<metrics::histogram> extension_point_series_;
   metrics::series_cache<metrics::histogram> attempt_duration_series_;
   metrics::series_cache<metrics::counter> attempt_series_;

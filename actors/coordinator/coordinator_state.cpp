@@ -17,7 +17,7 @@ coordinator_state::coordinator_state(coordinator_config cfg,
     admission_(cfg.max_conflicts), rng_(cfg.seed),
     required_generation_(cfg.shards == 0 ? 1 : cfg.shards, 0),
     reported_generation_(cfg.shards == 0 ? 1 : cfg.shards, 0),
-    metrics_(profiles_) {
+    metrics_(profiles_, cfg.metrics) {
   if (cfg_.shards == 0)
     cfg_.shards = 1;
   if (cfg_.max_inflight_cycles == 0)

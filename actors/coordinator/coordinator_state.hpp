@@ -58,6 +58,10 @@ struct coordinator_config {
   std::int32_t max_conflicts = 3;
   /// Report each cycle's per-node details to the sink (simulate --explain).
   bool explain = false;
+  /// Where the coordinator's series and the plugin calls of its sampled
+  /// cycles record (not owned; it must outlive every timed profile the
+  /// coordinator hands out); null = recording off.
+  metrics::scheduler_metrics* metrics = nullptr;
 };
 
 /// How the coordinator reaches the rest of the pipeline. A reply callback
@@ -181,7 +185,7 @@ private:
   std::vector<std::uint64_t> reported_generation_;
   /// Which cycles time their plugins (its own generator, so that metrics
   /// never change placements).
-  plugins::plugin_metrics_sampler plugin_sampler_{cfg_.seed};
+  plugins::plugin_metrics_sampler plugin_sampler_{cfg_.seed, cfg_.metrics};
   coordinator_metrics metrics_;
 };
 

@@ -139,19 +139,19 @@ constexpr std::size_t plugin_code_count
 
 // The recording side of one timed plugin: its series per (extension point,
 // code), resolved on first use (a family lookup takes a lock) and then read
-// with one acquire load. Shards record concurrently, hence atomics.
+// with one acquire load. Shards record concurrently, hence atomics. It
+// records only into the instance it was built for, which outlives it (see
+// make_timed_profile).
 class plugin_timer {
 public:
   plugin_timer(std::string_view plugin, metrics::scheduler_metrics& m)
-    : plugin_(plugin), owner_(&m), owner_id_(m.instance_id) {
+    : plugin_(plugin), owner_(&m) {
   }
 
-  /// Whether this call may be timed: the instance is still installed and
-  /// its per-second budget has room.
+  /// Whether this call may be timed: the instance's per-second budget has
+  /// room.
   bool admit() const noexcept {
-    auto* m = metrics::current();
-    return m == owner_ && m->instance_id == owner_id_
-           && m->plugin_duration_budget.take();
+    return owner_->plugin_duration_budget.take();
   }
 
   void observe(metric_extension_point point, code c,
@@ -160,16 +160,11 @@ public:
     // behind.
     std::uint64_t ended = call_clock::now();
     double seconds = call_clock::seconds(ended > began ? ended - began : 0);
-    // A timed profile outliving its instance (tests install several) must
-    // not touch the old instance's series.
-    auto* m = metrics::current();
-    if (m != owner_ || m->instance_id != owner_id_)
-      return;
     auto& slot = series_[static_cast<std::size_t>(point) * plugin_code_count
                          + static_cast<std::size_t>(c)];
     metrics::histogram* h = slot.load(std::memory_order_acquire);
     if (h == nullptr) {
-      h = &m->plugin_execution_duration.with(
+      h = &owner_->plugin_execution_duration.with(
         {plugin_, to_string(point), to_string(c)});
       slot.store(h, std::memory_order_release);
     }
@@ -178,8 +173,7 @@ public:
 
 private:
   std::string plugin_;
-  const metrics::scheduler_metrics* owner_;
-  std::uint64_t owner_id_;
+  metrics::scheduler_metrics* owner_;
   mutable std::array<std::atomic<metrics::histogram*>,
                      metric_extension_point_count * plugin_code_count>
     series_{};
@@ -460,7 +454,7 @@ profile_ptr make_timed_profile(const profile& prof,
 }
 
 profile_ptr plugin_metrics_sampler::for_cycle(profile_ptr prof) {
-  auto* m = metrics::current();
+  auto* m = metrics_;
   if (m == nullptr || !prof)
     return prof;
   std::uint32_t percent
@@ -475,13 +469,9 @@ profile_ptr plugin_metrics_sampler::for_cycle(profile_ptr prof) {
   if (!m->plugin_duration_budget.renew(steady_ns()))
     return prof;
   for (const auto& c : copies_)
-    if (c.original == prof && c.owner == m && c.owner_id == m->instance_id)
+    if (c.original == prof)
       return c.timed;
-  // Copies made for an earlier instance are of no further use.
-  std::erase_if(copies_, [m](const timed_copy& c) {
-    return c.owner != m || c.owner_id != m->instance_id;
-  });
-  copies_.push_back({prof, m, m->instance_id, make_timed_profile(*prof, *m)});
+  copies_.push_back({prof, make_timed_profile(*prof, *m)});
   return copies_.back().timed;
 }
 

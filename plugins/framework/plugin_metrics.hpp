@@ -76,33 +76,36 @@ public:
 };
 
 /// A copy of `prof` whose plugins time every call into `m`'s
-/// scheduler_plugin_execution_duration_seconds. Observations are dropped
-/// once `m` is no longer the installed instance.
+/// scheduler_plugin_execution_duration_seconds, and into no other instance.
+/// The copy keeps a reference to `m`: whoever hands it out must keep `m`
+/// alive until no thread can call its plugins any more.
 profile_ptr make_timed_profile(const profile& prof,
                                metrics::scheduler_metrics& m);
 
 /// Decides, per scheduling cycle, whether the cycle is sampled, and hands
 /// out the profile to run it with. Deterministic for a seed; the share
-/// comes from the installed instance's `plugin_sample_percent`. One per
-/// coordinator, used only from it.
+/// comes from its instance's `plugin_sample_percent`. One per coordinator,
+/// used only from it.
 class plugin_metrics_sampler {
 public:
-  explicit plugin_metrics_sampler(std::uint64_t seed) : rng_(seed) {
+  /// `m`: where sampled cycles record (not owned; null = recording off, no
+  /// cycle is timed).
+  plugin_metrics_sampler(std::uint64_t seed, metrics::scheduler_metrics* m)
+    : rng_(seed), metrics_(m) {
   }
 
   /// `prof` itself (recording off, or the cycle is not sampled) or its
-  /// timed copy for the installed metrics instance (built once, reused).
+  /// timed copy for the sampler's instance (built once, reused).
   profile_ptr for_cycle(profile_ptr prof);
 
 private:
   struct timed_copy {
     profile_ptr original;
-    const metrics::scheduler_metrics* owner = nullptr;
-    std::uint64_t owner_id = 0;
     profile_ptr timed;
   };
 
   std::mt19937_64 rng_;
+  metrics::scheduler_metrics* metrics_;
   std::vector<timed_copy> copies_;
 };
 

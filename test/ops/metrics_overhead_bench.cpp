@@ -4,10 +4,10 @@
 // pipeline (as `tessera simulate` runs it, one-shot queue) schedules a
 // plain workload — 1,000 nodes shaped like upstream's default node (4 cpu,
 // 32Gi, 110 pods) and 5,000 pods of 100m / 500Mi, all of which fit — with
-// metrics off (nothing installed: each recording site is one relaxed load)
-// and on (a scheduler_metrics installed, recorded into, and rendered once
-// per iteration as a scrape would), the latter with and without the
-// sampled plugin timing.
+// metrics off (no instance in the configs: each recording site is one null
+// check) and on (a scheduler_metrics handed to the pipeline, recorded into,
+// and rendered once per iteration as a scrape would), the latter with and
+// without the sampled plugin timing.
 //
 //   build/bin/ops_metrics_overhead_bench --benchmark_repetitions=5
 //
@@ -67,13 +67,9 @@ void pipeline_with_metrics(benchmark::State& state) {
     if (!plugin_timing)
       m.plugin_sample_percent = 0;
     opts.metrics = on ? &m : nullptr;
-    if (on)
-      metrics::install(&m); // the coordinator still reads current()
     auto run = pipeline_test::run_pipeline(objects, prof, opts);
-    if (on) {
+    if (on)
       benchmark::DoNotOptimize(m.render());
-      metrics::install(nullptr);
-    }
     if (!run.idle) {
       state.SkipWithError("the pipeline did not go idle");
       break;
@@ -158,7 +154,6 @@ void filter_and_score_pass(benchmark::State& state) {
   cluster.node_count = 1000;
   auto pod = test::make_pod("p").cpu("100m").memory("500Mi").build();
   metrics::scheduler_metrics m;
-  metrics::install(&m);
   if (state.range(0) == 1)
     m.plugin_duration_budget.set_limit(0);
   auto prof = pipeline_test::default_profile();
@@ -169,7 +164,6 @@ void filter_and_score_pass(benchmark::State& state) {
       = plugins::filter_and_score(*run_with, start.state, *pod, nodes, 0, {});
     benchmark::DoNotOptimize(out.feasible.data());
   }
-  metrics::install(nullptr);
   state.SetItemsProcessed(state.iterations() * 1000);
 }
 BENCHMARK(filter_and_score_pass)

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-// Runs the real actor pipeline (as `tessera simulate` does) with metrics
-// installed, scrapes the text exposition and checks it against what the
-// memory cluster saw happen.
+// Runs the real actor pipeline (as `tessera simulate` does) with a metrics
+// instance in its config, scrapes the text exposition and checks it
+// against what the memory cluster saw happen.
 #include "metrics/scheduler_metrics.hpp"
 #include "test/pipeline/pipeline_runner.hpp"
 #include "test/support/builders.hpp"
@@ -72,16 +72,10 @@ double total(const std::vector<sample>& samples, const std::string& name,
   return sum;
 }
 
-// An instance handed to the pipeline (and installed for the coordinator,
-// which still reads metrics::current()).
-struct installed_metrics {
+// An instance to hand to the pipeline; run_pipeline awaits its actors
+// before it returns, so the instance outlives every recording.
+struct recorded_metrics {
   metrics::scheduler_metrics m;
-  installed_metrics() {
-    metrics::install(&m);
-  }
-  ~installed_metrics() {
-    metrics::install(nullptr);
-  }
   /// Pipeline options that record into `m`.
   pipeline_test::pipeline_options options() {
     pipeline_test::pipeline_options opts;
@@ -121,8 +115,8 @@ TEST(metrics_after_pipeline_run, counts_match_what_happened) {
       objects.emplace_back(
         make_pod("huge-" + std::to_string(i)).cpu("8").build());
 
-    installed_metrics im;
-    auto opts = im.options();
+    recorded_metrics rec;
+    auto opts = rec.options();
     opts.shards = tc.shards;
     opts.inflight = tc.inflight;
     auto prof = pipeline_test::default_profile();
@@ -142,7 +136,7 @@ TEST(metrics_after_pipeline_run, counts_match_what_happened) {
     ASSERT_EQ(scheduled, 10u);
     ASSERT_EQ(unschedulable, 3u);
 
-    auto samples = parse(im.m.render());
+    auto samples = parse(rec.m.render());
     const std::string profile = prof->scheduler_name();
     const std::string attempts_total = "scheduler_schedule_attempts_total";
     EXPECT_EQ(total(samples, attempts_total,
@@ -197,7 +191,8 @@ TEST(metrics_after_pipeline_run, counts_match_what_happened) {
   }
 }
 
-TEST(metrics_after_pipeline_run, nothing_recorded_when_not_installed) {
+TEST(metrics_after_pipeline_run,
+     nothing_recorded_into_an_instance_not_handed_over) {
   metrics::scheduler_metrics idle; // never handed to the pipeline
   std::vector<model::object> objects;
   objects.emplace_back(
@@ -230,16 +225,16 @@ std::vector<model::object> ten_small_one_huge() {
 TEST(metrics_after_pipeline_run, plugin_durations_when_every_cycle_is_sampled) {
   for (std::size_t shards : {1u, 3u}) {
     SCOPED_TRACE(std::to_string(shards) + " shard(s)");
-    installed_metrics im;
-    im.m.plugin_sample_percent = 100;
-    im.m.plugin_duration_budget.set_limit(0);
-    auto opts = im.options();
+    recorded_metrics rec;
+    rec.m.plugin_sample_percent = 100;
+    rec.m.plugin_duration_budget.set_limit(0);
+    auto opts = rec.options();
     opts.shards = shards;
     opts.inflight = shards;
     auto run = pipeline_test::run_pipeline(
       ten_small_one_huge(), pipeline_test::default_profile(), opts);
     ASSERT_TRUE(run.idle);
-    auto samples = parse(im.m.render());
+    auto samples = parse(rec.m.render());
     const std::string family
       = "scheduler_plugin_execution_duration_seconds_count";
     auto count = [&](const std::string& plugin, const std::string& point,
@@ -297,13 +292,13 @@ TEST(metrics_after_pipeline_run, plugin_durations_when_every_cycle_is_sampled) {
 // fully sampled run makes.
 TEST(metrics_after_pipeline_run, plugin_durations_are_sampled_by_default) {
   auto filter_calls = [](std::uint32_t percent) {
-    installed_metrics im;
-    im.m.plugin_sample_percent = percent;
-    im.m.plugin_duration_budget.set_limit(0);
+    recorded_metrics rec;
+    rec.m.plugin_sample_percent = percent;
+    rec.m.plugin_duration_budget.set_limit(0);
     auto run = pipeline_test::run_pipeline(
-      ten_small_one_huge(), pipeline_test::default_profile(), im.options());
+      ten_small_one_huge(), pipeline_test::default_profile(), rec.options());
     EXPECT_TRUE(run.idle);
-    return total(parse(im.m.render()),
+    return total(parse(rec.m.render()),
                  "scheduler_plugin_execution_duration_seconds_count",
                  {{"extension_point", "Filter"}});
   };
@@ -318,14 +313,14 @@ TEST(metrics_after_pipeline_run, plugin_durations_are_sampled_by_default) {
 // second; so does tessera, whatever the sampled cycles call.
 TEST(metrics_after_pipeline_run, plugin_durations_per_second_are_capped) {
   auto recorded = [](std::uint32_t limit, double& seconds) {
-    installed_metrics im;
-    im.m.plugin_sample_percent = 100;
-    im.m.plugin_duration_budget.set_limit(limit);
+    recorded_metrics rec;
+    rec.m.plugin_sample_percent = 100;
+    rec.m.plugin_duration_budget.set_limit(limit);
     auto run = pipeline_test::run_pipeline(
-      ten_small_one_huge(), pipeline_test::default_profile(), im.options());
+      ten_small_one_huge(), pipeline_test::default_profile(), rec.options());
     EXPECT_TRUE(run.idle);
     seconds = run.seconds;
-    return total(parse(im.m.render()),
+    return total(parse(rec.m.render()),
                  "scheduler_plugin_execution_duration_seconds_count");
   };
   double seconds = 0;
@@ -341,13 +336,13 @@ TEST(metrics_after_pipeline_run, plugin_durations_per_second_are_capped) {
 // A pod parked in the unschedulable pool (the queue's normal mode, as in
 // `tessera run`) counts under the plugin that rejected it.
 TEST(metrics_after_pipeline_run, unschedulable_pods_by_plugin) {
-  installed_metrics im;
-  auto opts = im.options();
+  recorded_metrics rec;
+  auto opts = rec.options();
   opts.one_shot = false;
   auto prof = pipeline_test::default_profile();
   auto run = pipeline_test::run_pipeline(ten_small_one_huge(), prof, opts);
   ASSERT_TRUE(run.idle);
-  auto samples = parse(im.m.render());
+  auto samples = parse(rec.m.render());
   // The 3-cpu and the 8-cpu pods, both rejected by NodeResourcesFit only.
   EXPECT_EQ(
     total(samples, "scheduler_pending_pods", {{"queue", "unschedulable"}}), 2);
@@ -361,14 +356,14 @@ TEST(metrics_after_pipeline_run, unschedulable_pods_by_plugin) {
 // Every actor of the pipeline reports its mailbox (sampled from its first
 // message on).
 TEST(metrics_after_pipeline_run, mailbox_sizes_of_every_actor) {
-  installed_metrics im;
-  auto opts = im.options();
+  recorded_metrics rec;
+  auto opts = rec.options();
   opts.shards = 3;
   auto run = pipeline_test::run_pipeline(
     ten_small_one_huge(), pipeline_test::default_profile(), opts);
   ASSERT_TRUE(run.idle);
   std::set<std::string> actors;
-  for (const auto& s : parse(im.m.render()))
+  for (const auto& s : parse(rec.m.render()))
     if (s.name == "tessera_actor_mailbox_size") {
       actors.insert(s.labels.at("actor"));
       EXPECT_GE(s.value, 0);

@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 // scheduler_plugin_execution_duration_seconds: the timed profile of a
 // sampled cycle behaves exactly like its profile and records one
-// observation per plugin call under the call's status; the sampler picks
-// cycles deterministically and never times anything with recording off.
+// observation per plugin call under the call's status, into the instance
+// it was built for only; the sampler picks cycles deterministically and
+// never times anything without an instance.
 #include "metrics/scheduler_metrics.hpp"
 #include "plugins/framework/cycle.hpp"
 #include "plugins/framework/plugin_metrics.hpp"
@@ -49,16 +50,6 @@ template <class List> std::vector<std::string> names(const List& list) {
   return out;
 }
 
-struct installed_instance {
-  metrics::scheduler_metrics m;
-  installed_instance() {
-    metrics::install(&m);
-  }
-  ~installed_instance() {
-    metrics::install(nullptr);
-  }
-};
-
 // A small cluster: one tainted node, one too small for the pod, two that fit.
 struct small_cluster {
   std::vector<model::node_info_ptr> nodes{
@@ -83,9 +74,9 @@ struct small_cluster {
 };
 
 TEST(timed_profile, lists_the_same_plugins_at_every_extension_point) {
-  installed_instance im;
+  metrics::scheduler_metrics m;
   auto prof = pipeline_test::default_profile();
-  auto timed = plugins::make_timed_profile(*prof, im.m);
+  auto timed = plugins::make_timed_profile(*prof, m);
   EXPECT_FALSE(prof->instrumented());
   EXPECT_TRUE(timed->instrumented());
   EXPECT_EQ(timed->slot_count(), prof->slot_count());
@@ -136,16 +127,16 @@ expected_filter_calls(const profile& prof, const plugins::cycle_state& state,
 }
 
 TEST(timed_profile, same_results_and_one_observation_per_plugin_call) {
-  installed_instance im;
-  im.m.plugin_duration_budget.set_limit(0);
+  metrics::scheduler_metrics m;
+  m.plugin_duration_budget.set_limit(0);
   small_cluster sc;
   auto prof = pipeline_test::default_profile();
-  auto timed = plugins::make_timed_profile(*prof, im.m);
+  auto timed = plugins::make_timed_profile(*prof, m);
 
   auto plain_start = plugins::begin_cycle(*prof, *sc.pod, sc.cluster);
   auto plain = plugins::filter_and_score(*prof, plain_start.state, *sc.pod,
                                          sc.nodes, 0, {});
-  ASSERT_TRUE(observations(im.m).empty()) << "the untimed profile recorded";
+  ASSERT_TRUE(observations(m).empty()) << "the untimed profile recorded";
 
   auto start = plugins::begin_cycle(*timed, *sc.pod, sc.cluster);
   ASSERT_TRUE(start.pre_filter_status.ok());
@@ -162,11 +153,11 @@ TEST(timed_profile, same_results_and_one_observation_per_plugin_call) {
     EXPECT_EQ(result.failures[i].result, plain.failures[i].result);
   ASSERT_EQ(result.feasible.size(), 2u);
 
-  auto seen = observations(im.m);
+  auto seen = observations(m);
   // The calls' durations are real: positive, and together no longer than
   // the pass that made them.
   double call_seconds = 0;
-  im.m.plugin_execution_duration.for_each(
+  m.plugin_execution_duration.for_each(
     [&](const std::vector<std::string>& labels, const metrics::histogram& h) {
       if (labels[1] == "Filter" || labels[1] == "Score")
         call_seconds += h.sum();
@@ -217,7 +208,7 @@ TEST(timed_profile, same_results_and_one_observation_per_plugin_call) {
   table.scores = result.scores;
   std::mt19937_64 rng{1};
   ASSERT_TRUE(plugins::select_host(*timed, start.state, *sc.pod, table, rng));
-  seen = observations(im.m);
+  seen = observations(m);
   for (auto i : plan.local) {
     const auto* sp = prof->score()[i].plugin;
     EXPECT_EQ(
@@ -227,24 +218,22 @@ TEST(timed_profile, same_results_and_one_observation_per_plugin_call) {
   }
 }
 
-TEST(timed_profile, records_nothing_once_its_instance_is_not_installed) {
+TEST(timed_profile, records_only_into_the_instance_it_was_built_for) {
   small_cluster sc;
   auto prof = pipeline_test::default_profile();
-  metrics::scheduler_metrics built_for, other;
-  metrics::install(&built_for);
-  auto timed = plugins::make_timed_profile(*prof, built_for);
-  for (auto* installed :
-       {static_cast<metrics::scheduler_metrics*>(nullptr), &other}) {
-    SCOPED_TRACE(installed == nullptr ? "recording off" : "another instance");
-    metrics::install(installed);
+  metrics::scheduler_metrics first, second;
+  for (auto* built_for : {&first, &second}) {
+    auto* other = built_for == &first ? &second : &first;
+    SCOPED_TRACE(built_for == &first ? "first" : "second");
+    auto before = observations(*other);
+    auto timed = plugins::make_timed_profile(*prof, *built_for);
     auto start = plugins::begin_cycle(*timed, *sc.pod, sc.cluster);
     auto result = plugins::filter_and_score(*timed, start.state, *sc.pod,
                                             sc.nodes, 0, {});
     EXPECT_EQ(result.feasible.size(), 2u);
-    EXPECT_TRUE(observations(built_for).empty());
-    EXPECT_TRUE(observations(other).empty());
+    EXPECT_FALSE(observations(*built_for).empty());
+    EXPECT_EQ(observations(*other), before);
   }
-  metrics::install(nullptr);
 }
 
 // The proxies' clock agrees with steady_clock over a 20 ms spin (three
@@ -284,9 +273,9 @@ TEST(plugin_metrics_sampler, picks_cycles_deterministically) {
   auto prof = pipeline_test::default_profile();
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    installed_instance im;
-    im.m.plugin_sample_percent = tc.percent;
-    plugins::plugin_metrics_sampler a{42}, b{42};
+    metrics::scheduler_metrics m;
+    m.plugin_sample_percent = tc.percent;
+    plugins::plugin_metrics_sampler a{42, &m}, b{42, &m};
     int sampled = 0;
     plugins::profile_ptr first_timed;
     for (int i = 0; i < 2000; ++i) {
@@ -310,37 +299,37 @@ TEST(plugin_metrics_sampler, picks_cycles_deterministically) {
 
 TEST(plugin_metrics_sampler, times_nothing_with_recording_off) {
   auto prof = pipeline_test::default_profile();
-  plugins::plugin_metrics_sampler sampler{7};
-  ASSERT_EQ(metrics::current(), nullptr);
+  plugins::plugin_metrics_sampler sampler{7, nullptr};
   for (int i = 0; i < 100; ++i)
     EXPECT_EQ(sampler.for_cycle(prof), prof);
 }
 
-TEST(plugin_metrics_sampler, a_new_instance_gets_its_own_timed_copy) {
+TEST(plugin_metrics_sampler, each_instance_gets_its_own_timed_copy) {
   auto prof = pipeline_test::default_profile();
-  plugins::plugin_metrics_sampler sampler{7};
   small_cluster sc;
-  std::vector<plugins::profile_ptr> copies;
-  for (int round = 0; round < 2; ++round) {
-    installed_instance im;
-    im.m.plugin_sample_percent = 100;
-    auto timed = sampler.for_cycle(prof);
-    ASSERT_TRUE(timed->instrumented());
-    copies.push_back(timed);
-    auto start = plugins::begin_cycle(*timed, *sc.pod, sc.cluster);
-    plugins::filter_and_score(*timed, start.state, *sc.pod, sc.nodes, 0, {});
-    EXPECT_FALSE(observations(im.m).empty()) << "round " << round;
-  }
-  EXPECT_NE(copies[0], copies[1]);
+  metrics::scheduler_metrics first, second;
+  first.plugin_sample_percent = 100;
+  second.plugin_sample_percent = 100;
+  plugins::plugin_metrics_sampler to_first{7, &first}, to_second{7, &second};
+  auto timed_first = to_first.for_cycle(prof);
+  auto timed_second = to_second.for_cycle(prof);
+  ASSERT_TRUE(timed_first->instrumented());
+  ASSERT_TRUE(timed_second->instrumented());
+  EXPECT_NE(timed_first, timed_second);
+  auto start = plugins::begin_cycle(*timed_first, *sc.pod, sc.cluster);
+  plugins::filter_and_score(*timed_first, start.state, *sc.pod, sc.nodes, 0,
+                            {});
+  EXPECT_FALSE(observations(first).empty());
+  EXPECT_TRUE(observations(second).empty());
 }
 
 // Past the second's budget, calls run untimed and the sampler hands out
 // the plain profile until a new second begins.
 TEST(plugin_metrics_sampler, stops_timing_when_the_budget_is_spent) {
-  installed_instance im;
-  im.m.plugin_sample_percent = 100;
-  im.m.plugin_duration_budget.set_limit(5);
-  plugins::plugin_metrics_sampler sampler{7};
+  metrics::scheduler_metrics m;
+  m.plugin_sample_percent = 100;
+  m.plugin_duration_budget.set_limit(5);
+  plugins::plugin_metrics_sampler sampler{7, &m};
   small_cluster sc;
   auto prof = pipeline_test::default_profile();
   auto timed = sampler.for_cycle(prof);
@@ -350,7 +339,7 @@ TEST(plugin_metrics_sampler, stops_timing_when_the_budget_is_spent) {
     = plugins::filter_and_score(*timed, start.state, *sc.pod, sc.nodes, 0, {});
   ASSERT_FALSE(result.feasible.empty());
   std::uint64_t recorded = 0;
-  for (const auto& [labels, n] : observations(im.m))
+  for (const auto& [labels, n] : observations(m))
     recorded += n;
   EXPECT_EQ(recorded, 5u) << "the pass makes more calls than the budget";
   EXPECT_EQ(sampler.for_cycle(prof), prof);
