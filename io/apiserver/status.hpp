@@ -144,7 +144,4 @@ status_cause unsupported_value(std::string field, std::string_view value,
                                std::string_view supported);
 } // namespace status
 
-/// Escapes `text` as the inside of a JSON string (no quotes added).
-void append_json_escaped(std::string& out, std::string_view text);
-
 } // namespace tessera::apiserver
