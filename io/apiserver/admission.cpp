@@ -3,6 +3,7 @@
 #include "io/apiserver/admission.hpp"
 
 #include "model/quantity.hpp"
+#include "support/names.hpp"
 
 #include <boost/json.hpp>
 
@@ -172,14 +173,17 @@ void add_invalid_name(std::vector<status_cause>& causes, std::string_view name,
 } // namespace
 
 bool is_dns_name(std::string_view name, bool label) {
-  if (name.empty() || name.size() > (label ? 63u : 253u))
+  if (label)
+    return name.size() <= max_dns1123_label_length && is_dns1123_label(name);
+  // Object names: the subdomain characters, without the per-label checks.
+  if (name.empty() || name.size() > max_dns1123_subdomain_length)
     return false;
   auto alnum
     = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
   if (!alnum(name.front()) || !alnum(name.back()))
     return false;
   for (char c : name)
-    if (!(alnum(c) || c == '-' || (!label && c == '.')))
+    if (!(alnum(c) || c == '-' || c == '.'))
       return false;
   return true;
 }
