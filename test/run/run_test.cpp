@@ -5,6 +5,7 @@
 #include "actors/api/api_sink.hpp"
 #include "io/apiserver/resources.hpp"
 #include "io/kubeconfig.hpp"
+#include "support/base64.hpp"
 #include "test/run/run_fixture.hpp"
 
 #include <gtest/gtest.h>
@@ -365,7 +366,7 @@ TEST(Run, MutualTlsFromAKubeconfig) {
       + c.url()
       + "\n    certificate-authority: ca.crt\n"
         "users:\n- name: sched\n  user:\n    client-certificate-data: "
-      + io::base64_encode(read_text(dir.file("client.crt")))
+      + base64_encode(read_text(dir.file("client.crt")))
       + "\n    client-key: client.key\n    token: t0ken\n"
         "contexts:\n- name: test\n  context: {cluster: test, user: sched}\n"
         "current-context: test\n");
