@@ -36,7 +36,7 @@ constexpr const char* pod_field_selector
   = "status.phase!=Succeeded,status.phase!=Failed";
 
 std::string now_time() {
-  return apiserver::format_time(std::chrono::system_clock::now());
+  return format_time(std::chrono::system_clock::now());
 }
 
 /// One watched kind: its watcher and what the pipeline knows of it (for
