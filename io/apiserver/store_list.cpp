@@ -11,15 +11,15 @@
 
 namespace tessera::apiserver {
 
-namespace {
-
-std::optional<std::uint64_t> parse_list_rv(std::string_view s) {
+std::optional<std::uint64_t> parse_resource_version(std::string_view s) {
   std::uint64_t n = 0;
   auto [p, e] = std::from_chars(s.data(), s.data() + s.size(), n);
   if (e != std::errc{} || p != s.data() + s.size() || s.empty())
     return std::nullopt;
   return n;
 }
+
+namespace {
 
 constexpr std::string_view continue_too_old
   = "The provided continue parameter is too old to display a consistent list "
@@ -75,7 +75,7 @@ api_result<list_result> store::list(const resource_info& res,
     return fields.err();
   std::optional<std::uint64_t> rv;
   if (!rv_text.empty()) {
-    rv = parse_list_rv(rv_text);
+    rv = parse_resource_version(rv_text);
     if (!rv)
       return status::bad_request("invalid resource version \"" + rv_text
                                  + "\"");
@@ -97,8 +97,10 @@ api_result<list_result> store::list(const resource_info& res,
     if (raw) {
       auto colon = raw->find(':');
       if (colon != std::string::npos) {
-        auto a = parse_list_rv(std::string_view{*raw}.substr(0, colon));
-        auto b = parse_list_rv(std::string_view{*raw}.substr(colon + 1));
+        auto a
+          = parse_resource_version(std::string_view{*raw}.substr(0, colon));
+        auto b
+          = parse_resource_version(std::string_view{*raw}.substr(colon + 1));
         if (a && b) {
           id = *a;
           offset = *b;

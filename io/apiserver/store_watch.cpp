@@ -9,21 +9,12 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 
 namespace tessera::apiserver {
 
 namespace json = boost::json;
 
 namespace {
-
-std::optional<std::uint64_t> parse_watch_rv(std::string_view s) {
-  std::uint64_t n = 0;
-  auto [p, e] = std::from_chars(s.data(), s.data() + s.size(), n);
-  if (e != std::errc{} || p != s.data() + s.size() || s.empty())
-    return std::nullopt;
-  return n;
-}
 
 /// The old object's content stamped with a newer resourceVersion (the
 /// DELETED a watcher gets when an object stops matching).
@@ -184,7 +175,7 @@ api_result<std::shared_ptr<watcher>> store::watch(const resource_info& res,
   std::optional<std::uint64_t> from;
   const std::string rv_text = opts.resource_version.value_or("");
   if (!rv_text.empty()) {
-    from = parse_watch_rv(rv_text);
+    from = parse_resource_version(rv_text);
     if (!from)
       return status::bad_request("invalid resource version \"" + rv_text
                                  + "\"");
