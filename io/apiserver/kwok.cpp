@@ -57,6 +57,28 @@ json::object condition(std::string_view type, std::string_view status,
   return c;
 }
 
+/// The conditions of a healthy kubelet's node, heartbeat `now`, each last
+/// changed at `transition`.
+json::array kubelet_conditions(const std::string& now,
+                               const std::string& transition) {
+  json::array conds;
+  conds.push_back(condition("Ready", "True", "KubeletReady",
+                            "kubelet is posting ready status", now,
+                            transition));
+  conds.push_back(
+    condition("MemoryPressure", "False", "KubeletHasSufficientMemory",
+              "kubelet has sufficient memory available", now, transition));
+  conds.push_back(condition("DiskPressure", "False", "KubeletHasNoDiskPressure",
+                            "kubelet has no disk pressure", now, transition));
+  conds.push_back(condition("PIDPressure", "False", "KubeletHasSufficientPID",
+                            "kubelet has sufficient PID available", now,
+                            transition));
+  conds.push_back(condition("NetworkUnavailable", "False", "RouteCreated",
+                            "RouteController created a route", now,
+                            transition));
+  return conds;
+}
+
 } // namespace
 
 struct kwok_controller::impl {
@@ -262,21 +284,7 @@ struct kwok_controller::impl {
     auto now = format_time(st.time().wall_now());
     std::string created{string_at(meta, "creationTimestamp")};
     json::object s;
-    json::array conds;
-    conds.push_back(condition("Ready", "True", "KubeletReady",
-                              "kubelet is posting ready status", now, created));
-    conds.push_back(
-      condition("MemoryPressure", "False", "KubeletHasSufficientMemory",
-                "kubelet has sufficient memory available", now, created));
-    conds.push_back(condition("DiskPressure", "False",
-                              "KubeletHasNoDiskPressure",
-                              "kubelet has no disk pressure", now, created));
-    conds.push_back(condition("PIDPressure", "False", "KubeletHasSufficientPID",
-                              "kubelet has sufficient PID available", now,
-                              created));
-    conds.push_back(condition("NetworkUnavailable", "False", "RouteCreated",
-                              "RouteController created a route", now, created));
-    s["conditions"] = std::move(conds);
+    s["conditions"] = kubelet_conditions(now, created);
     if (!array_at(status, "addresses")) {
       json::array addrs;
       addrs.push_back(
@@ -636,21 +644,7 @@ expected<std::string> fake_node_json(std::size_t index,
                     json::object{{"type", "Hostname"}, {"address", name}}};
   if (!status.contains("conditions")) {
     auto now = format_time(std::chrono::system_clock::now());
-    json::array conds;
-    conds.push_back(condition("Ready", "True", "KubeletReady",
-                              "kubelet is posting ready status", now, now));
-    conds.push_back(
-      condition("MemoryPressure", "False", "KubeletHasSufficientMemory",
-                "kubelet has sufficient memory available", now, now));
-    conds.push_back(condition("DiskPressure", "False",
-                              "KubeletHasNoDiskPressure",
-                              "kubelet has no disk pressure", now, now));
-    conds.push_back(condition("PIDPressure", "False", "KubeletHasSufficientPID",
-                              "kubelet has sufficient PID available", now,
-                              now));
-    conds.push_back(condition("NetworkUnavailable", "False", "RouteCreated",
-                              "RouteController created a route", now, now));
-    status["conditions"] = std::move(conds);
+    status["conditions"] = kubelet_conditions(now, now);
   }
   return json::serialize(doc);
 }
