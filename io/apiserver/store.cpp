@@ -32,6 +32,15 @@ std::string make_key(std::string_view ns, std::string_view name) {
   return k;
 }
 
+/// The stored version of `name` (in `ns` when the resource is namespaced),
+/// or null. The caller holds the store's lock.
+object_ptr find_stored(const store_state& st, const resource_info& res,
+                       std::string_view ns, std::string_view name) {
+  const auto& map = st.objects[static_cast<std::size_t>(res.storage)];
+  auto it = map.find(make_key(res.namespaced ? ns : "", name));
+  return it == map.end() ? nullptr : it->second.obj;
+}
+
 /// Equality as boost::json's operator== (objects compare as maps, in any
 /// key order), but each key is first looked for at the same position in the
 /// other object: two versions of one object keep their key order, so the
@@ -286,10 +295,7 @@ api_result<object_ptr> store::get(const resource_info& res, std::string_view ns,
   object_ptr obj;
   {
     std::lock_guard lock{state_->mu};
-    auto& map = state_->objects[static_cast<std::size_t>(res.storage)];
-    auto it = map.find(make_key(res.namespaced ? ns : "", name));
-    if (it != map.end())
-      obj = it->second.obj;
+    obj = find_stored(*state_, res, ns, name);
   }
   if (!obj)
     return status::not_found(res.qualified_name(), name);
@@ -531,11 +537,9 @@ api_result<object_ptr> store::update(const resource_info& res,
   const std::string body_rv{string_at(meta, "resourceVersion")};
   auto& st = *state_;
   std::lock_guard lock{st.mu};
-  auto& map = st.objects[static_cast<std::size_t>(res.storage)];
-  auto it = map.find(make_key(res.namespaced ? ns : "", name));
-  if (it == map.end())
+  object_ptr old = find_stored(st, res, ns, name);
+  if (!old)
     return status::not_found(res.qualified_name(), name);
-  object_ptr old = it->second.obj;
   json_doc old_parsed = old->parse();
   const json::value& old_doc = old_parsed.value();
   if (body_rv.empty()) {
@@ -564,11 +568,9 @@ api_result<object_ptr> store::patch(const resource_info& res,
     return status::bad_request("error decoding patch: " + ec.message());
   auto& st = *state_;
   std::lock_guard lock{st.mu};
-  auto& map = st.objects[static_cast<std::size_t>(res.storage)];
-  auto it = map.find(make_key(res.namespaced ? ns : "", name));
-  if (it == map.end())
+  object_ptr old = find_stored(st, res, ns, name);
+  if (!old)
     return status::not_found(res.qualified_name(), name);
-  object_ptr old = it->second.obj;
   json_doc old_parsed = old->parse();
   const json::value& old_doc = old_parsed.value();
   json_doc doc = to_view(res, old_doc);
