@@ -118,6 +118,19 @@ json_doc to_stored(const resource_info& res, json_doc doc) {
   return doc;
 }
 
+/// A create or update body: parsed, checked against the kind `res` serves,
+/// and in the stored form.
+api_result<json_doc> parse_stored_body(const resource_info& res,
+                                       std::string_view body) {
+  auto parsed = parse_body(body);
+  if (!parsed)
+    return parsed.err();
+  json_doc doc = std::move(*parsed);
+  if (auto e = check_type(res, doc.value().as_object()))
+    return *e;
+  return to_stored(res, std::move(doc));
+}
+
 /// A writable copy of a stored document as `res` presents it.
 json_doc to_view(const resource_info& res, const json::value& doc) {
   if (res.view == resource_view::events_v1)
@@ -307,13 +320,10 @@ api_result<object_ptr> store::get(const resource_info& res, std::string_view ns,
 api_result<object_ptr> store::create(const resource_info& res,
                                      std::string_view ns, std::string_view body,
                                      const write_options& options) {
-  auto parsed = parse_body(body);
+  auto parsed = parse_stored_body(res, body);
   if (!parsed)
     return parsed.err();
   json_doc doc = std::move(*parsed);
-  if (auto e = check_type(res, doc.value().as_object()))
-    return *e;
-  doc = to_stored(res, std::move(doc));
   auto& root = doc.value().as_object();
   auto& req_meta = ensure_object(root, "metadata");
   if (res.namespaced) {
@@ -515,13 +525,10 @@ api_result<object_ptr> store::update(const resource_info& res,
                                      std::string_view ns, std::string_view name,
                                      std::string_view body, subresource sub,
                                      const write_options& options) {
-  auto parsed = parse_body(body);
+  auto parsed = parse_stored_body(res, body);
   if (!parsed)
     return parsed.err();
   json_doc doc = std::move(*parsed);
-  if (auto e = check_type(res, doc.value().as_object()))
-    return *e;
-  doc = to_stored(res, std::move(doc));
   auto& meta = ensure_object(doc.value().as_object(), "metadata");
   auto body_name = string_at(meta, "name");
   if (body_name != name)
