@@ -12,4 +12,4 @@ tessera_add_test(actors_tests
     coordinator/coordinator_state_test.cpp
     binder/binder_state_test.cpp
     worker_polling_test.cpp
-  DEPS tessera::actors tessera::test_support)
+  DEPS tessera::actors tessera::test_support tessera::test_profile)

@@ -10,15 +10,14 @@
 /// printed as compact JSON. Internal to config/.
 #pragma once
 
+#include "support/text.hpp"
+
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace tessera::config::detail {
-
-/// Go's %q rendering of a string.
-std::string go_quote(std::string_view text);
 
 /// `path.name` (just `name` for the root).
 std::string child(std::string_view path, std::string_view name);

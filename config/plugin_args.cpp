@@ -6,6 +6,7 @@
 #include "config/plugin_catalog.hpp"
 #include "config/yaml_reader.hpp"
 #include "model/decode.hpp"
+#include "support/names.hpp"
 
 #include <algorithm>
 #include <utility>
@@ -34,40 +35,6 @@ constexpr std::string_view dns_subdomain_msg
     "character (e.g. 'example.com', regex used for validation is "
     "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
 
-bool is_alnum(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-         || (c >= '0' && c <= '9');
-}
-
-bool is_qualified_name_part(std::string_view s) noexcept {
-  if (s.empty() || !is_alnum(s.front()) || !is_alnum(s.back()))
-    return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return is_alnum(c) || c == '-' || c == '_' || c == '.';
-  });
-}
-
-bool is_dns_subdomain(std::string_view s) noexcept {
-  auto lower_alnum
-    = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
-  std::size_t start = 0;
-  while (true) {
-    auto dot = s.find('.', start);
-    auto label
-      = s.substr(start, dot == std::string_view::npos ? std::string_view::npos
-                                                      : dot - start);
-    if (label.empty() || !lower_alnum(label.front())
-        || !lower_alnum(label.back()))
-      return false;
-    for (char c : label)
-      if (!lower_alnum(c) && c != '-')
-        return false;
-    if (dot == std::string_view::npos)
-      return true;
-    start = dot + 1;
-  }
-}
-
 std::vector<std::string> qualified_name_problems(std::string_view value) {
   std::vector<std::string> problems;
   std::string_view name = value;
@@ -88,7 +55,7 @@ std::vector<std::string> qualified_name_problems(std::string_view value) {
       if (prefix.size() > 253)
         problems.emplace_back(
           "prefix part must be no more than 253 characters");
-      if (!is_dns_subdomain(prefix))
+      if (!is_dns1123_subdomain(prefix))
         problems.push_back("prefix part " + std::string{dns_subdomain_msg});
     }
   }

@@ -50,15 +50,14 @@ template <class Sets, class List> List& select(Sets& s, extension_point p) {
 }
 
 std::string shown_or_missing(const std::optional<std::string>& text) {
-  return text ? detail::go_quote(*text) : "(missing)";
+  return text ? go_quote(*text) : "(missing)";
 }
 
 std::string accepted_kinds() {
-  return "accepted: apiVersion "
-         + detail::go_quote(detail::scheduler_api_version) + " kind "
-         + detail::go_quote(detail::scheduler_kind) + ", apiVersion "
-         + detail::go_quote(detail::tessera_api_version) + " kind "
-         + detail::go_quote(detail::tessera_kind);
+  return "accepted: apiVersion " + go_quote(detail::scheduler_api_version)
+         + " kind " + go_quote(detail::scheduler_kind) + ", apiVersion "
+         + go_quote(detail::tessera_api_version) + " kind "
+         + go_quote(detail::tessera_kind);
 }
 
 // A document's apiVersion or kind as text, when it is a string.
@@ -137,9 +136,9 @@ expected<scheduler_config> load(std::string_view text) {
     }
   }
   if (!scheduler_doc && documents.empty())
-    documents.add(
-      "no " + std::string{detail::scheduler_kind} + " document (apiVersion "
-      + detail::go_quote(detail::scheduler_api_version) + ") found");
+    documents.add("no " + std::string{detail::scheduler_kind}
+                  + " document (apiVersion "
+                  + go_quote(detail::scheduler_api_version) + ") found");
 
   std::vector<std::string> lines = documents.lines();
   scheduler_config cfg;

@@ -139,38 +139,6 @@ std::optional<double> plain_float(std::string_view t) noexcept {
   return value;
 }
 
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    default:
-      if (c < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x", c);
-        out += buf;
-      } else {
-        out += static_cast<char>(c);
-      }
-    }
-  }
-  out += '"';
-}
-
 std::string format_double(double v) {
   if (std::isnan(v) || std::isinf(v))
     return v > 0 ? "+Inf" : (v < 0 ? "-Inf" : "NaN");
@@ -197,7 +165,7 @@ std::string scalar_json(const YAML::Node& node, scalar_type type) {
     auto v = plain_float(t);
     if (!v || std::isnan(*v) || std::isinf(*v)) {
       std::string out;
-      append_json_string(out, t);
+      append_json_quoted(out, t);
       return out;
     }
     return format_double(*v);
@@ -206,7 +174,7 @@ std::string scalar_json(const YAML::Node& node, scalar_type type) {
     break;
   }
   std::string out;
-  append_json_string(out, t);
+  append_json_quoted(out, t);
   return out;
 }
 
@@ -227,7 +195,7 @@ void append_json(std::string& out, const YAML::Node& node, int depth) {
       if (!first)
         out += ',';
       first = false;
-      append_json_string(out, it->first.Scalar());
+      append_json_quoted(out, it->first.Scalar());
       out += ':';
       append_json(out, it->second, depth + 1);
     }

@@ -30,39 +30,6 @@ bool plain_safe(std::string_view s) {
   return resolve_plain(s) == scalar_type::string;
 }
 
-std::string quoted(std::string_view s) {
-  std::string out = "\"";
-  for (unsigned char c : s) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    default:
-      if (c < 0x20 || c == 0x7f) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\x%02x", c);
-        out += buf;
-      } else {
-        out += static_cast<char>(c);
-      }
-    }
-  }
-  out += '"';
-  return out;
-}
-
 void pad(std::string& out, std::size_t n) {
   out.append(n, ' ');
 }
@@ -71,7 +38,7 @@ void pad(std::string& out, std::size_t n) {
 
 yaml_value yaml_value::str(std::string_view text) {
   yaml_value v;
-  v.text_ = plain_safe(text) ? std::string{text} : quoted(text);
+  v.text_ = plain_safe(text) ? std::string{text} : go_quote(text);
   return v;
 }
 
@@ -149,7 +116,7 @@ void yaml_value::render_entry_value(std::string& out,
 void yaml_value::render_map(std::string& out, std::size_t indent) const {
   for (const auto& [key, value] : entries_) {
     pad(out, indent);
-    out += plain_safe(key) ? key : quoted(key);
+    out += plain_safe(key) ? key : go_quote(key);
     out += ':';
     value.render_entry_value(out, indent);
   }

@@ -5,12 +5,13 @@
 /// objects (those go through model/decode.hpp): Status errors, Binding, pod
 /// status patches, Events (events.k8s.io/v1 and core/v1) and their series
 /// patches, Leases, ExecCredential, plus a cheap look at a watch line that
-/// failed to decode. Kubernetes time formats live here too. The JSON
-/// implementation is in api_objects_json.cpp (Boost.JSON stays out of every
-/// header); the times are in api_objects.cpp.
+/// failed to decode. Times are written and read with support/time_format.hpp.
+/// The JSON implementation is in api_objects_json.cpp (Boost.JSON stays out of
+/// every header).
 #pragma once
 
 #include "support/error.hpp"
+#include "support/time_format.hpp"
 
 #include <chrono>
 #include <cstdint>
@@ -22,14 +23,6 @@
 namespace tessera::io {
 
 using wall_time = std::chrono::system_clock::time_point;
-
-/// RFC 3339 with seconds, UTC: `2026-08-07T05:54:51Z` (metav1.Time).
-std::string format_time(wall_time t);
-/// RFC 3339 with microseconds, UTC: `2026-08-07T05:54:51.123456Z`
-/// (metav1.MicroTime).
-std::string format_micro_time(wall_time t);
-/// Parses RFC 3339 (fractional seconds and `Z` or `±hh:mm` offsets).
-std::optional<wall_time> parse_time(std::string_view text);
 
 // Status
 

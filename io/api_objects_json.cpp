@@ -3,6 +3,7 @@
 // JSON builders and parsers of api_objects.hpp (Boost.JSON).
 #include "io/api_objects.hpp"
 #include "io/kubeconfig.hpp"
+#include "support/base64.hpp"
 
 #include <boost/json.hpp>
 

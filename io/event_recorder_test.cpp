@@ -5,6 +5,7 @@
 #include "io/apiserver/store.hpp"
 #include "io/event_recorder.hpp"
 #include "io/rest_client.hpp"
+#include "test/support/api_client.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -25,11 +26,8 @@ protected:
     auto s = apiserver::api_server::start(store_, sc);
     ASSERT_TRUE(s) << s.err().message;
     server_ = std::move(*s);
-    rest_client_config rc;
-    rc.target.server = server_->url();
-    rc.target.url = *parse_server_url(server_->url());
-    rc.qps = 0;
-    client_ = std::make_unique<rest_client>(rc);
+    client_
+      = std::make_unique<rest_client>(test::client_config_for(server_->url()));
   }
   void TearDown() override {
     server_->stop();
@@ -175,11 +173,7 @@ TEST_F(EventRecorderTest, WritesOfOneKeyStayInOrder) {
   sc.fault_latency = 30ms;
   auto slow = apiserver::api_server::start(store_, sc);
   ASSERT_TRUE(slow) << slow.err().message;
-  rest_client_config rc;
-  rc.target.server = (*slow)->url();
-  rc.target.url = *parse_server_url((*slow)->url());
-  rc.qps = 0;
-  rest_client client{rc};
+  rest_client client{test::client_config_for((*slow)->url())};
   event_recorder_config cfg;
   cfg.writers = 4;
   event_recorder rec{client, cfg};

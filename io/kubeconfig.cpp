@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/kubeconfig.hpp"
 
+#include "support/base64.hpp"
+
 #include <yaml-cpp/yaml.h>
 
 #include <array>
@@ -461,80 +463,6 @@ error override_master(rest_config& cfg, const std::string& master) {
 }
 
 } // namespace
-
-// base64
-
-std::optional<std::string> base64_decode(std::string_view in) {
-  auto value = [](char c) -> int {
-    if (c >= 'A' && c <= 'Z')
-      return c - 'A';
-    if (c >= 'a' && c <= 'z')
-      return c - 'a' + 26;
-    if (c >= '0' && c <= '9')
-      return c - '0' + 52;
-    if (c == '+')
-      return 62;
-    if (c == '/')
-      return 63;
-    return -1;
-  };
-  std::string out;
-  std::uint32_t acc = 0;
-  int bits = 0;
-  int pad = 0;
-  std::size_t symbols = 0;
-  for (char c : in) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t')
-      continue;
-    if (c == '=') {
-      ++pad;
-      ++symbols;
-      continue;
-    }
-    if (pad > 0)
-      return std::nullopt; // data after padding
-    int v = value(c);
-    if (v < 0)
-      return std::nullopt;
-    ++symbols;
-    acc = (acc << 6) | static_cast<std::uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out.push_back(static_cast<char>((acc >> bits) & 0xff));
-    }
-  }
-  if (pad > 2 || symbols % 4 != 0)
-    return std::nullopt;
-  return out;
-}
-
-std::string base64_encode(std::string_view in) {
-  static constexpr char table[]
-    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  std::string out;
-  out.reserve((in.size() + 2) / 3 * 4);
-  std::size_t i = 0;
-  for (; i + 2 < in.size(); i += 3) {
-    std::uint32_t v = (static_cast<unsigned char>(in[i]) << 16)
-                      | (static_cast<unsigned char>(in[i + 1]) << 8)
-                      | static_cast<unsigned char>(in[i + 2]);
-    out += table[(v >> 18) & 63];
-    out += table[(v >> 12) & 63];
-    out += table[(v >> 6) & 63];
-    out += table[v & 63];
-  }
-  if (i < in.size()) {
-    std::uint32_t v = static_cast<unsigned char>(in[i]) << 16;
-    if (i + 1 < in.size())
-      v |= static_cast<unsigned char>(in[i + 1]) << 8;
-    out += table[(v >> 18) & 63];
-    out += table[(v >> 12) & 63];
-    out += i + 1 < in.size() ? table[(v >> 6) & 63] : '=';
-    out += '=';
-  }
-  return out;
-}
 
 // resolution
 

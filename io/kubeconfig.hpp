@@ -106,8 +106,4 @@ parse_kubeconfig(std::string_view text, const std::string& path,
 [[nodiscard]] expected<rest_config>
 in_cluster_config(const kubeconfig_options& options);
 
-/// Strict standard base64 (whitespace ignored); nullopt when malformed.
-std::optional<std::string> base64_decode(std::string_view in);
-std::string base64_encode(std::string_view in);
-
 } // namespace tessera::io

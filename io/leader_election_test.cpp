@@ -5,6 +5,7 @@
 #include "io/apiserver/store.hpp"
 #include "io/leader_election.hpp"
 #include "io/rest_client.hpp"
+#include "test/support/api_client.hpp"
 
 #include <gtest/gtest.h>
 
@@ -151,31 +152,13 @@ TEST(LeaderElection, TimingValidation) {
   }
 }
 
-/// Whether `id` is `<hostname>_<UUID v4>` (lowercase hex; GCC 12 warns
-/// falsely inside std::regex under the sanitizers, hence no regex).
-bool is_host_uuid(const std::string& id) {
-  auto us = id.rfind('_');
-  if (us == std::string::npos || us == 0 || id.size() - us - 1 != 36)
-    return false;
-  std::string uuid = id.substr(us + 1);
-  for (std::size_t i = 0; i < uuid.size(); ++i) {
-    char c = uuid[i];
-    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-    bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-    if (dash ? c != '-' : !hex)
-      return false;
-  }
-  return uuid[14] == '4'
-         && std::string{"89ab"}.find(uuid[19]) != std::string::npos;
-}
-
 TEST(LeaderElection, IdentityIsHostnameUnderscoreUuid) {
   std::string a = make_leader_identity();
   std::string b = make_leader_identity();
   EXPECT_NE(a, b);
-  EXPECT_TRUE(is_host_uuid(a)) << a;
-  EXPECT_FALSE(is_host_uuid("host-no-uuid"));
-  EXPECT_FALSE(is_host_uuid("_" + a.substr(a.rfind('_') + 1)));
+  EXPECT_TRUE(test::is_host_uuid(a)) << a;
+  EXPECT_FALSE(test::is_host_uuid("host-no-uuid"));
+  EXPECT_FALSE(test::is_host_uuid("_" + a.substr(a.rfind('_') + 1)));
 }
 
 /// Two electors through the embedded API server in real time.
@@ -185,10 +168,7 @@ TEST(LeaderElection, RunLoopsAgainstTheApiServer) {
   sc.port = 0;
   auto srv = apiserver::api_server::start(st, sc);
   ASSERT_TRUE(srv) << srv.err().message;
-  rest_client_config rc;
-  rc.target.server = (*srv)->url();
-  rc.target.url = *parse_server_url((*srv)->url());
-  rc.qps = 0;
+  auto rc = test::client_config_for((*srv)->url());
   rc.request_timeout = 2s;
   rest_client client{rc};
   rest_lease_client lease{client, "kube-system", "tessera-test"};

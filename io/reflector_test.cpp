@@ -7,6 +7,7 @@
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
 #include "io/reflector.hpp"
+#include "test/support/api_client.hpp"
 
 #include <gtest/gtest.h>
 
@@ -133,11 +134,8 @@ protected:
     auto s = apiserver::api_server::start(*store_, cfg);
     ASSERT_TRUE(s) << s.err().message;
     server_ = std::move(*s);
-    rest_client_config rc;
-    rc.target.server = server_->url();
-    rc.target.url = *parse_server_url(server_->url());
-    rc.qps = 0;
-    client_ = std::make_unique<rest_client>(rc);
+    client_
+      = std::make_unique<rest_client>(test::client_config_for(server_->url()));
   }
   void TearDown() override {
     if (reflector_)

@@ -7,6 +7,7 @@
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
 #include "io/rest_client.hpp"
+#include "test/support/api_client.hpp"
 
 #include <arpa/inet.h>
 #include <boost/json.hpp>
@@ -76,11 +77,7 @@ std::string read_text(const std::string& path) {
 }
 
 rest_client_config config_for(const std::string& url) {
-  rest_client_config rc;
-  rc.target.server = url;
-  rc.target.url = *parse_server_url(url);
-  rc.target.tls.enabled = rc.target.url.tls;
-  rc.qps = 0;
+  auto rc = test::client_config_for(url);
   rc.request_timeout = 5s;
   return rc;
 }

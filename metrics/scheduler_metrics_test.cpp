@@ -1,18 +1,18 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "metrics/scheduler_metrics.hpp"
+#include "test/support/exposition.hpp"
 
 #include <gtest/gtest.h>
 
 #include <map>
 #include <memory>
-#include <regex>
-#include <sstream>
 
 namespace tessera::metrics {
 namespace {
 
 using prometheus::MetricType;
+using test::parse_exposition;
 
 // The spec: kube-scheduler's and client-go's REST metrics, as listed in
 // docs/operations.md ("Metrics").
@@ -141,40 +141,6 @@ TEST(scheduler_metrics, attempts_label_caps_at_15) {
     SCOPED_TRACE(tc.attempts);
     EXPECT_EQ(attempts_label(tc.attempts), tc.expected);
   }
-}
-
-// One sample line of the text format: name{labels} value.
-struct sample {
-  std::string name;
-  std::map<std::string, std::string> labels;
-  double value = 0;
-};
-
-std::vector<sample> parse_exposition(const std::string& text) {
-  static const std::regex line_re{
-    R"(^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? ([-+0-9.eE]+|\+Inf|NaN)$)"};
-  static const std::regex label_re{R"re(([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)")re"};
-  std::vector<sample> out;
-  std::istringstream in{text};
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#')
-      continue;
-    std::smatch m;
-    if (!std::regex_match(line, m, line_re)) {
-      ADD_FAILURE() << "unparsable line: " << line;
-      continue;
-    }
-    sample s;
-    s.name = m[1];
-    std::string labels = m[3];
-    for (std::sregex_iterator it{labels.begin(), labels.end(), label_re}, end;
-         it != end; ++it)
-      s.labels[(*it)[1]] = (*it)[2];
-    s.value = std::stod(m[4]);
-    out.push_back(std::move(s));
-  }
-  return out;
 }
 
 TEST(scheduler_metrics, render_parses_and_counts_match) {

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/labels.hpp"
 
+#include "support/names.hpp"
+
 #include <algorithm>
 #include <cstddef>
 #include <optional>
@@ -17,49 +19,7 @@ bool key_less(const label& a, const label& b) noexcept {
 // ---------------------------------------------------------------------------
 // Key and value syntax (apimachinery's qualified-name rules).
 
-constexpr std::size_t max_name_length = 63;
-constexpr std::size_t max_prefix_length = 253;
-
-bool is_alnum(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')
-         || (c >= '0' && c <= '9');
-}
-
-bool is_lower_alnum(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-// A label name or value body: alphanumeric at both ends, `-_.` inside.
-bool is_name_body(std::string_view s) noexcept {
-  if (s.empty() || !is_alnum(s.front()) || !is_alnum(s.back()))
-    return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return is_alnum(c) || c == '-' || c == '_' || c == '.';
-  });
-}
-
-// A DNS-1123 subdomain: dot-separated lowercase labels that start and end
-// with an alphanumeric character and may contain '-'.
-bool is_dns_subdomain(std::string_view s) noexcept {
-  if (s.empty() || s.size() > max_prefix_length)
-    return false;
-  std::size_t start = 0;
-  while (true) {
-    auto dot = s.find('.', start);
-    auto part
-      = s.substr(start, dot == std::string_view::npos ? std::string_view::npos
-                                                      : dot - start);
-    if (part.empty() || !is_lower_alnum(part.front())
-        || !is_lower_alnum(part.back()))
-      return false;
-    for (char c : part)
-      if (!is_lower_alnum(c) && c != '-')
-        return false;
-    if (dot == std::string_view::npos)
-      return true;
-    start = dot + 1;
-  }
-}
+constexpr std::size_t max_name_length = max_qualified_name_part_length;
 
 // Returns an empty string when `key` is a valid label key, else the reason.
 std::string check_label_key(std::string_view key) {
@@ -72,7 +32,8 @@ std::string check_label_key(std::string_view key) {
     name = key.substr(slash + 1);
     if (prefix.empty())
       return "the prefix before '/' must not be empty";
-    if (!is_dns_subdomain(prefix))
+    if (prefix.size() > max_dns1123_subdomain_length
+        || !is_dns1123_subdomain(prefix))
       return "the prefix must be a lowercase DNS subdomain of at most 253 "
              "characters";
   }
@@ -80,7 +41,7 @@ std::string check_label_key(std::string_view key) {
     return "the name part must not be empty";
   if (name.size() > max_name_length)
     return "the name part must be no more than 63 characters";
-  if (!is_name_body(name))
+  if (!is_qualified_name_part(name))
     return "the name part must consist of alphanumeric characters, '-', '_' "
            "or '.', and must start and end with an alphanumeric character";
   return {};
@@ -89,7 +50,7 @@ std::string check_label_key(std::string_view key) {
 std::string check_label_value(std::string_view value) {
   if (value.size() > max_name_length)
     return "must be no more than 63 characters";
-  if (!value.empty() && !is_name_body(value))
+  if (!value.empty() && !is_qualified_name_part(value))
     return "must be empty or consist of alphanumeric characters, '-', '_' or "
            "'.', and must start and end with an alphanumeric character";
   return {};

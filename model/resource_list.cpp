@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/resource_list.hpp"
 
+#include "support/names.hpp"
+
 #include <algorithm>
 #include <limits>
 
@@ -14,49 +16,6 @@ namespace resource_name_rules {
 
 constexpr std::string_view native_domain = "kubernetes.io/";
 constexpr std::string_view quota_prefix = "requests.";
-constexpr std::size_t max_subdomain_length = 253;
-constexpr std::size_t max_name_part_length = 63;
-
-bool is_lower_alnum(char c) noexcept {
-  return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9');
-}
-
-bool is_alnum(char c) noexcept {
-  return is_lower_alnum(c) || (c >= 'A' && c <= 'Z');
-}
-
-/// One DNS-1123 label: lowercase alphanumerics and '-', alphanumeric at both
-/// ends. (The subdomain rule limits only the total length, not each label.)
-bool is_dns_label(std::string_view label) noexcept {
-  if (label.empty() || !is_lower_alnum(label.front())
-      || !is_lower_alnum(label.back()))
-    return false;
-  return std::all_of(label.begin(), label.end(),
-                     [](char c) { return is_lower_alnum(c) || c == '-'; });
-}
-
-/// Dot-separated DNS-1123 labels (the length limit is checked by the caller).
-bool is_dns_subdomain(std::string_view s) noexcept {
-  for (;;) {
-    const auto dot = s.find('.');
-    if (!is_dns_label(s.substr(0, dot)))
-      return false;
-    if (dot == std::string_view::npos)
-      return true;
-    s.remove_prefix(dot + 1);
-  }
-}
-
-/// The name part of a qualified name: 1-63 characters of [-A-Za-z0-9_.],
-/// alphanumeric at both ends.
-bool is_qualified_name_part(std::string_view s) noexcept {
-  if (s.empty() || s.size() > max_name_part_length || !is_alnum(s.front())
-      || !is_alnum(s.back()))
-    return false;
-  return std::all_of(s.begin(), s.end(), [](char c) {
-    return is_alnum(c) || c == '-' || c == '_' || c == '.';
-  });
-}
 
 bool is_extended(std::string_view name) noexcept {
   const auto slash = name.find('/');
@@ -71,9 +30,11 @@ bool is_extended(std::string_view name) noexcept {
   if (name.find('/', slash + 1) != std::string_view::npos)
     return false;
   const auto prefix = name.substr(0, slash);
-  return quota_prefix.size() + prefix.size() <= max_subdomain_length
-         && is_dns_subdomain(prefix)
-         && is_qualified_name_part(name.substr(slash + 1));
+  const auto part = name.substr(slash + 1);
+  return quota_prefix.size() + prefix.size() <= max_dns1123_subdomain_length
+         && is_dns1123_subdomain(prefix)
+         && part.size() <= max_qualified_name_part_length
+         && is_qualified_name_part(part);
 }
 
 bool is_scalar(std::string_view name) noexcept {

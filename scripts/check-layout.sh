@@ -78,9 +78,10 @@ THIRD_PARTY = [
     ("Boost.Beast",  r"boost/beast",           r"io/.*\.cpp"),
     ("Boost.Asio",   r"boost/asio",            r"io/.*\.cpp"),
     ("Boost.JSON",   r"boost/json",            r"(model|io|cmd|perf)/(.*/)?[a-z_]+_json\.cpp"
-                                               r"|model/json_reader\.hpp|io/apiserver/.*\.cpp"
+                                               r"|model/json_(reader|access)\.hpp"
+                                               r"|io/apiserver/.*\.cpp"
                                                r"|perf/bench/.*\.cpp|test/.*"
-                                               r"|(io|adapters)/.*_test\.cpp"),
+                                               r"|(model|io|adapters)/.*_test\.cpp"),
     ("OpenSSL",      r"openssl/",              r"io/.*\.cpp"),
     ("prometheus-cpp", r"prometheus/",         r"metrics/.*"),
 ]

@@ -55,13 +55,15 @@ inline error make_error(ec code, std::string message) {
   return error{code, std::move(message)};
 }
 
-/// A value or an error (C++20 has no std::expected yet).
-template <class T>
+/// A value or an error (C++20 has no std::expected yet). The error type is
+/// `error` everywhere but at the embedded apiserver's edge, which carries its
+/// Kubernetes Status instead (`apiserver::api_result<T>`).
+template <class T, class E = error>
 class [[nodiscard]] expected {
 public:
   expected(T value) : state_(std::in_place_index<0>, std::move(value)) {
   }
-  expected(error err) : state_(std::in_place_index<1>, std::move(err)) {
+  expected(E err) : state_(std::in_place_index<1>, std::move(err)) {
   }
 
   bool has_value() const noexcept {
@@ -93,15 +95,15 @@ public:
     return &value();
   }
 
-  const error& err() const& {
+  const E& err() const& {
     return std::get<1>(state_);
   }
-  error&& err() && {
+  E&& err() && {
     return std::get<1>(std::move(state_));
   }
 
 private:
-  std::variant<T, error> state_;
+  std::variant<T, E> state_;
 };
 
 } // namespace tessera

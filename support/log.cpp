@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/log.hpp"
 
+#include "support/text.hpp"
+
 #include <unistd.h>
 
 #include <sys/syscall.h>
@@ -26,40 +28,6 @@ const char* base_name(const char* path) {
     if (*p == '/')
       base = p + 1;
   return base;
-}
-
-// Appends `s` as a JSON/klog string literal: quotes, backslashes and control
-// characters escaped.
-void append_quoted(std::string& out, std::string_view s) {
-  out.push_back('"');
-  for (char c : s) {
-    switch (c) {
-      case '"':
-        out += "\\\"";
-        break;
-      case '\\':
-        out += "\\\\";
-        break;
-      case '\n':
-        out += "\\n";
-        break;
-      case '\t':
-        out += "\\t";
-        break;
-      case '\r':
-        out += "\\r";
-        break;
-      default:
-        if (static_cast<unsigned char>(c) < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out.push_back(c);
-        }
-    }
-  }
-  out.push_back('"');
 }
 
 void emit(std::string_view line) {
@@ -109,9 +77,9 @@ line_builder::line_builder(severity s, int v, const char* file, int line,
     std::string caller = base_name(file);
     caller += ':';
     caller += std::to_string(line);
-    append_quoted(text_, caller);
+    append_json_quoted(text_, caller);
     text_ += ",\"msg\":";
-    append_quoted(text_, message);
+    append_json_quoted(text_, message);
     if (s == severity::info) {
       text_ += ",\"v\":";
       text_ += std::to_string(v);
@@ -130,7 +98,7 @@ line_builder::line_builder(severity s, int v, const char* file, int line,
   text_ += ':';
   text_ += std::to_string(line);
   text_ += "] ";
-  append_quoted(text_, message);
+  append_json_quoted(text_, message);
 }
 
 line_builder::~line_builder() {
@@ -141,7 +109,7 @@ line_builder::~line_builder() {
 void line_builder::begin_value(std::string_view key) {
   if (format_ == format::json) {
     text_.push_back(',');
-    append_quoted(text_, key);
+    append_json_quoted(text_, key);
     text_.push_back(':');
   } else {
     text_.push_back(' ');
@@ -152,7 +120,7 @@ void line_builder::begin_value(std::string_view key) {
 
 void line_builder::add(std::string_view key, std::string_view value) {
   begin_value(key);
-  append_quoted(text_, value);
+  append_json_quoted(text_, value);
 }
 
 void line_builder::add(std::string_view key, bool value) {
@@ -173,7 +141,7 @@ void line_builder::add(std::string_view key, unsigned long long value) {
 void line_builder::add(std::string_view key, double value) {
   begin_value(key);
   if (!std::isfinite(value)) {
-    append_quoted(text_, std::isnan(value) ? "NaN" : "Inf");
+    append_json_quoted(text_, std::isnan(value) ? "NaN" : "Inf");
     return;
   }
   char buf[32];

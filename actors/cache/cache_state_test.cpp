@@ -2,38 +2,33 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/cache/cache_state.hpp"
 #include "actors/shard/shard_state.hpp"
-#include "config/scheduler_config.hpp"
-#include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/default_profile.hpp"
 
 #include <gtest/gtest.h>
 
 namespace tessera::actors {
 namespace {
 
-using namespace std::chrono_literals;
+using test::default_profile;
 
-plugins::profile_ptr default_profile() {
-  static const plugins::profile_ptr prof = [] {
-    auto cfg = config::default_config();
-    auto built = plugins::profile::build(cfg.profiles.front(),
-                                         plugins::make_in_tree_registry(),
-                                         cfg.percentage_of_nodes_to_score);
-    if (!built)
-      test::builder_failure(built.err().message);
-    return *built;
-  }();
-  return prof;
-}
+using namespace std::chrono_literals;
 
 const char* zone_label = "topology.kubernetes.io/zone";
 
-model::node_ptr node(const std::string& name, const std::string& zone = "",
-                     const char* cpu = "4") {
+/// The builder behind `node()`, for cases that change one more field.
+test::node_builder node_builder(const std::string& name,
+                                const std::string& zone = "",
+                                const char* cpu = "4") {
   auto b = test::make_node(name).cpu(cpu).memory("16Gi").pods(110);
   if (!zone.empty())
     b.zone(zone);
-  return b.build();
+  return b;
+}
+
+model::node_ptr node(const std::string& name, const std::string& zone = "",
+                     const char* cpu = "4") {
+  return node_builder(name, zone, cpu).build();
 }
 
 // A cache with its shards fed from its deltas, as the cache actor does, and
@@ -263,35 +258,17 @@ TEST(CacheState, TranslatesObjectChangesIntoQueueInputs) {
      {"event PodAdd", "event PodUpdatePodLabel"}},
     {"node labels change",
      [&](world& w) {
-       w.modify(test::make_node("n1")
-                  .cpu("4")
-                  .memory("16Gi")
-                  .pods(110)
-                  .zone("z")
-                  .label("tier", "gold")
-                  .build());
+       w.modify(node_builder("n1", "z").label("tier", "gold").build());
      },
      {"event NodeUpdateNodeLabel"}},
     {"node taint added",
      [&](world& w) {
-       w.modify(test::make_node("n1")
-                  .cpu("4")
-                  .memory("16Gi")
-                  .pods(110)
-                  .zone("z")
-                  .taint("k", "v", "NoSchedule")
-                  .build());
+       w.modify(node_builder("n1", "z").taint("k", "v", "NoSchedule").build());
      },
      {"event NodeUpdateNodeTaint"}},
     {"node cordoned",
      [&](world& w) {
-       w.modify(test::make_node("n1")
-                  .cpu("4")
-                  .memory("16Gi")
-                  .pods(110)
-                  .zone("z")
-                  .unschedulable()
-                  .build());
+       w.modify(node_builder("n1", "z").unschedulable().build());
      },
      {"event NodeUpdateNodeTaint"}},
     {"node grows",

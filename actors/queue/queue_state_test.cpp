@@ -1,11 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/queue/queue_state.hpp"
-#include "config/scheduler_config.hpp"
 #include "metrics/scheduler_metrics.hpp"
 #include "model/pod_key.hpp"
-#include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/default_profile.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,23 +13,12 @@
 namespace tessera::actors {
 namespace {
 
+using test::default_profile;
+
 using namespace std::chrono_literals;
 using kind = cycle_outcome::kind;
 using plugins::action;
 using plugins::event_resource;
-
-plugins::profile_ptr default_profile() {
-  static const plugins::profile_ptr prof = [] {
-    auto cfg = config::default_config();
-    auto built = plugins::profile::build(cfg.profiles.front(),
-                                         plugins::make_in_tree_registry(),
-                                         cfg.percentage_of_nodes_to_score);
-    if (!built)
-      test::builder_failure(built.err().message);
-    return *built;
-  }();
-  return prof;
-}
 
 class queue_state_test : public ::testing::Test {
 protected:

@@ -2,9 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/cache/cache_state.hpp"
 #include "actors/shard/shard_state.hpp"
-#include "config/scheduler_config.hpp"
-#include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/default_profile.hpp"
 
 #include <gtest/gtest.h>
 
@@ -17,18 +16,7 @@
 namespace tessera::actors {
 namespace {
 
-plugins::profile_ptr default_profile() {
-  static const plugins::profile_ptr prof = [] {
-    auto cfg = config::default_config();
-    auto built = plugins::profile::build(cfg.profiles.front(),
-                                         plugins::make_in_tree_registry(),
-                                         cfg.percentage_of_nodes_to_score);
-    if (!built)
-      test::builder_failure(built.err().message);
-    return *built;
-  }();
-  return prof;
-}
+using test::default_profile;
 
 model::node_info_ptr info(const std::string& name, const char* cpu = "4",
                           std::vector<model::pod_ptr> pods = {}) {

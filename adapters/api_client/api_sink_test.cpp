@@ -5,6 +5,7 @@
 #include "io/apiserver/resources.hpp"
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
+#include "test/support/api_client.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -34,11 +35,8 @@ protected:
     auto s = apiserver::api_server::start(store_, sc);
     ASSERT_TRUE(s) << s.err().message;
     server_ = std::move(*s);
-    io::rest_client_config rc;
-    rc.target.server = server_->url();
-    rc.target.url = *io::parse_server_url(server_->url());
-    rc.qps = 0;
-    client_ = std::make_unique<io::rest_client>(rc);
+    client_ = std::make_unique<io::rest_client>(
+      test::client_config_for(server_->url()));
     recorder_ = std::make_unique<io::event_recorder>(
       *client_, io::event_recorder_config{});
     recorder_->start();

@@ -5,6 +5,7 @@
 #include "io/apiserver/resources.hpp"
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
+#include "test/support/api_client.hpp"
 
 #include <gtest/gtest.h>
 
@@ -79,11 +80,7 @@ TEST(ApiSource, InitialStateInOneBatchThenLiveEvents) {
   sc.port = 0;
   auto srv = apiserver::api_server::start(st, sc);
   ASSERT_TRUE(srv) << srv.err().message;
-  io::rest_client_config rc;
-  rc.target.server = (*srv)->url();
-  rc.target.url = *io::parse_server_url((*srv)->url());
-  rc.qps = 0;
-  io::rest_client client{rc};
+  io::rest_client client{test::client_config_for((*srv)->url())};
   api_source source{client};
   recording_receiver rec;
   source.start(rec.make());

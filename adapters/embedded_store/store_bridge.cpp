@@ -7,6 +7,7 @@
 #include "io/apiserver/store.hpp"
 #include "io/apiserver/time_format.hpp"
 #include "support/log.hpp"
+#include "support/text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -34,15 +35,8 @@ constexpr std::array<storage_kind, 5> watched_kinds = {
 constexpr const char* pod_field_selector
   = "status.phase!=Succeeded,status.phase!=Failed";
 
-std::string quoted(std::string_view text) {
-  std::string out = "\"";
-  apiserver::append_json_escaped(out, text);
-  out += '"';
-  return out;
-}
-
 std::string now_time() {
-  return apiserver::format_time(std::chrono::system_clock::now());
+  return format_time(std::chrono::system_clock::now());
 }
 
 /// One watched kind: its watcher and what the pipeline knows of it (for
@@ -377,18 +371,19 @@ struct store_bridge::impl {
     std::string body;
     body.reserve(512 + note.size());
     body += R"({"apiVersion":"v1","kind":"Event","metadata":{"name":)";
-    body += quoted(pod.name + suffix);
-    body += R"(,"namespace":)" + quoted(ns) + "},";
+    body += json_quoted(pod.name + suffix);
+    body += R"(,"namespace":)" + json_quoted(ns) + "},";
     body += R"("involvedObject":{"apiVersion":"v1","kind":"Pod","namespace":)";
-    body += quoted(ns) + R"(,"name":)" + quoted(pod.name) + R"(,"uid":)"
-            + quoted(pod.uid) + "},";
-    body += R"("reason":)" + quoted(reason) + R"(,"message":)" + quoted(note);
-    body += R"(,"action":)" + quoted(action);
-    body += R"(,"type":)" + quoted(type);
-    body += R"(,"source":{"component":)" + quoted(cfg.component) + "}";
-    body += R"(,"reportingComponent":)" + quoted(cfg.component);
-    body += R"(,"firstTimestamp":)" + quoted(when) + R"(,"lastTimestamp":)"
-            + quoted(when) + R"(,"count":1})";
+    body += json_quoted(ns) + R"(,"name":)" + json_quoted(pod.name)
+            + R"(,"uid":)" + json_quoted(pod.uid) + "},";
+    body += R"("reason":)" + json_quoted(reason) + R"(,"message":)"
+            + json_quoted(note);
+    body += R"(,"action":)" + json_quoted(action);
+    body += R"(,"type":)" + json_quoted(type);
+    body += R"(,"source":{"component":)" + json_quoted(cfg.component) + "}";
+    body += R"(,"reportingComponent":)" + json_quoted(cfg.component);
+    body += R"(,"firstTimestamp":)" + json_quoted(when) + R"(,"lastTimestamp":)"
+            + json_quoted(when) + R"(,"count":1})";
     auto r = st.create(resource(storage_kind::event), ns, body);
     if (r)
       ++events_recorded;
@@ -489,15 +484,15 @@ void store_bridge::unschedulable(const model::pod_ptr& pod,
                                  const actors::failure_report& report) {
   std::string body = R"({"status":{"conditions":[{"type":"PodScheduled",)"
                      R"("status":"False","reason":)"
-                     + quoted(report.reason) + R"(,"message":)"
-                     + quoted(report.message)
+                     + json_quoted(report.reason) + R"(,"message":)"
+                     + json_quoted(report.message)
                      + R"(,"lastProbeTime":null,"lastTransitionTime":)"
-                     + quoted(now_time()) + "}]";
+                     + json_quoted(now_time()) + "}]";
   if (report.update_nomination) {
     body += R"(,"nominatedNodeName":)";
     body += report.nominated_node.empty()
               ? std::string{"null"}
-              : quoted(report.nominated_node.view());
+              : json_quoted(report.nominated_node.view());
   }
   body += "}}";
   impl_->patch_status(*pod, body);
@@ -511,10 +506,10 @@ void store_bridge::preempt(const model::pod_ptr& victim,
   std::string body
     = R"({"status":{"conditions":[{"type":"DisruptionTarget","status":"True",)"
       R"("reason":"PreemptionByScheduler","message":)"
-      + quoted(impl_->cfg.component
-               + ": preempting to accommodate a higher priority pod")
-      + R"(,"lastProbeTime":null,"lastTransitionTime":)" + quoted(now_time())
-      + "}]}}";
+      + json_quoted(impl_->cfg.component
+                    + ": preempting to accommodate a higher priority pod")
+      + R"(,"lastProbeTime":null,"lastTransitionTime":)"
+      + json_quoted(now_time()) + "}]}}";
   impl_->patch_status(*victim, body);
   // Empty DeleteOptions: the pod's own grace period; the fake kubelet
   // finishes the deletion of a bound pod.

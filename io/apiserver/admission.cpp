@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/admission.hpp"
 
+#include "model/json_access.hpp"
 #include "model/quantity.hpp"
+#include "support/names.hpp"
 
 #include <boost/json.hpp>
 
@@ -12,6 +14,8 @@
 namespace tessera::apiserver::admission {
 
 namespace json = boost::json;
+using model::object_at;
+using model::string_at;
 
 namespace {
 
@@ -26,19 +30,6 @@ void set_default(json::object& o, std::string_view key, json::value v) {
   auto* cur = o.if_contains(key);
   if (!cur || cur->is_null())
     o[key] = std::move(v);
-}
-
-std::string_view str(const json::object& o, std::string_view key) {
-  if (auto* v = o.if_contains(key))
-    if (auto* s = v->if_string())
-      return {s->data(), s->size()};
-  return {};
-}
-
-const json::object* obj_at(const json::object& o, std::string_view key) {
-  if (auto* v = o.if_contains(key))
-    return v->if_object();
-  return nullptr;
 }
 
 bool image_has_tag(std::string_view image) {
@@ -60,24 +51,18 @@ void quantities_as_strings(json::object* list) {
       kv.value() = json::string(json::serialize(kv.value()), list->storage());
 }
 
-json::object* mutable_obj_at(json::object& o, std::string_view key) {
-  if (auto* v = o.if_contains(key))
-    return v->if_object();
-  return nullptr;
-}
-
 void default_container(json::object& c) {
   set_default(c, "terminationMessagePath", "/dev/termination-log");
   set_default(c, "terminationMessagePolicy", "File");
-  auto image = str(c, "image");
+  auto image = string_at(c, "image");
   bool latest
     = !image_has_tag(image)
       || (image.size() >= 7 && image.substr(image.size() - 7) == ":latest");
   set_default(c, "imagePullPolicy", latest ? "Always" : "IfNotPresent");
   auto& res = ensure_object(c, "resources");
-  quantities_as_strings(mutable_obj_at(res, "limits"));
-  quantities_as_strings(mutable_obj_at(res, "requests"));
-  if (auto* limits = obj_at(res, "limits")) {
+  quantities_as_strings(object_at(res, "limits"));
+  quantities_as_strings(object_at(res, "requests"));
+  if (auto* limits = object_at(res, "limits")) {
     json::object copy = *limits;
     auto& requests = ensure_object(res, "requests");
     for (auto& kv : copy)
@@ -112,8 +97,8 @@ void default_node(json::object& node) {
   if (!status || !status->is_object())
     return;
   auto& st = status->as_object();
-  quantities_as_strings(mutable_obj_at(st, "capacity"));
-  quantities_as_strings(mutable_obj_at(st, "allocatable"));
+  quantities_as_strings(object_at(st, "capacity"));
+  quantities_as_strings(object_at(st, "allocatable"));
   auto* cap = st.if_contains("capacity");
   auto* alloc = st.if_contains("allocatable");
   if (cap && cap->is_object() && (!alloc || alloc->is_null()))
@@ -122,7 +107,7 @@ void default_node(json::object& node) {
 
 void default_namespace(json::object& ns) {
   auto& meta = ensure_object(ns, "metadata");
-  auto name = std::string{str(meta, "name")};
+  auto name = std::string{string_at(meta, "name")};
   if (!name.empty())
     ensure_object(meta, "labels")["kubernetes.io/metadata.name"] = name;
   auto& spec = ensure_object(ns, "spec");
@@ -172,14 +157,17 @@ void add_invalid_name(std::vector<status_cause>& causes, std::string_view name,
 } // namespace
 
 bool is_dns_name(std::string_view name, bool label) {
-  if (name.empty() || name.size() > (label ? 63u : 253u))
+  if (label)
+    return name.size() <= max_dns1123_label_length && is_dns1123_label(name);
+  // Object names: the subdomain characters, without the per-label checks.
+  if (name.empty() || name.size() > max_dns1123_subdomain_length)
     return false;
   auto alnum
     = [](char c) { return (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9'); };
   if (!alnum(name.front()) || !alnum(name.back()))
     return false;
   for (char c : name)
-    if (!(alnum(c) || c == '-' || (!label && c == '.')))
+    if (!(alnum(c) || c == '-' || c == '.'))
       return false;
   return true;
 }
@@ -206,22 +194,22 @@ void apply_defaults(storage_kind storage, json::object& obj) {
 std::vector<status_cause> validate(storage_kind storage,
                                    const json::object& obj) {
   std::vector<status_cause> causes;
-  const json::object* meta = obj_at(obj, "metadata");
-  auto name = meta ? str(*meta, "name") : std::string_view{};
+  const json::object* meta = object_at(obj, "metadata");
+  auto name = meta ? string_at(*meta, "name") : std::string_view{};
   bool label = storage == storage_kind::namespace_;
   if (name.empty())
     causes.push_back(status::required("metadata.name"));
   else if (storage != storage_kind::event && !is_dns_name(name, label))
     add_invalid_name(causes, name, label);
   if (meta)
-    if (auto* labels = obj_at(*meta, "labels"))
+    if (auto* labels = object_at(*meta, "labels"))
       for (const auto& kv : *labels)
         if (!kv.value().is_string())
           causes.push_back(status::invalid_value(
             "metadata.labels", json::serialize(kv.value()),
             "label values must be strings"));
   if (storage == storage_kind::pod) {
-    const json::object* spec = obj_at(obj, "spec");
+    const json::object* spec = object_at(obj, "spec");
     const json::array* containers = nullptr;
     if (spec)
       if (auto* v = spec->if_contains("containers"))
@@ -237,13 +225,13 @@ std::vector<status_cause> validate(storage_kind storage,
             status::invalid_value(base, "", "must be an object"));
           continue;
         }
-        auto cname = str(*c, "name");
+        auto cname = string_at(*c, "name");
         if (cname.empty())
           causes.push_back(status::required(base + ".name"));
         else if (!is_dns_name(cname, true))
           causes.push_back(status::invalid_value(base + ".name", cname,
                                                  "a lowercase RFC 1123 label"));
-        if (str(*c, "image").empty())
+        if (string_at(*c, "image").empty())
           causes.push_back(status::required(base + ".image"));
       }
     }
@@ -262,7 +250,7 @@ std::vector<status_cause> validate(storage_kind storage,
 }
 
 std::string qos_class(const json::object& pod) {
-  const json::object* spec = obj_at(pod, "spec");
+  const json::object* spec = object_at(pod, "spec");
   if (!spec)
     return "BestEffort";
   bool any = false;
@@ -275,9 +263,9 @@ std::string qos_class(const json::object& pod) {
       auto* co = c.if_object();
       if (!co)
         continue;
-      const json::object* res = obj_at(*co, "resources");
-      const json::object* req = res ? obj_at(*res, "requests") : nullptr;
-      const json::object* lim = res ? obj_at(*res, "limits") : nullptr;
+      const json::object* res = object_at(*co, "resources");
+      const json::object* req = res ? object_at(*res, "requests") : nullptr;
+      const json::object* lim = res ? object_at(*res, "limits") : nullptr;
       for (std::string_view r : {"cpu", "memory"}) {
         auto* rq = req ? req->if_contains(r) : nullptr;
         auto* lm = lim ? lim->if_contains(r) : nullptr;
@@ -326,9 +314,9 @@ void add_default_tolerations(json::object& pod) {
       auto* to = t.if_object();
       if (!to)
         continue;
-      auto effect = str(*to, "effect");
-      auto tkey = str(*to, "key");
-      auto op = str(*to, "operator");
+      auto effect = string_at(*to, "effect");
+      auto tkey = string_at(*to, "key");
+      auto op = string_at(*to, "operator");
       bool key_ok = tkey == key || (tkey.empty() && op == "Exists");
       if (key_ok && (effect.empty() || effect == "NoExecute"))
         tolerated = true;
@@ -349,9 +337,9 @@ std::optional<api_status> resolve_priority(
   const std::function<std::optional<priority_info>(std::string_view)>& lookup,
   const std::optional<priority_info>& global_default) {
   auto& spec = ensure_object(pod, "spec");
-  const json::object* meta = obj_at(pod, "metadata");
-  std::string pod_name{meta ? str(*meta, "name") : std::string_view{}};
-  auto class_name = std::string{str(spec, "priorityClassName")};
+  const json::object* meta = object_at(pod, "metadata");
+  std::string pod_name{meta ? string_at(*meta, "name") : std::string_view{}};
+  auto class_name = std::string{string_at(spec, "priorityClassName")};
   priority_info info;
   if (!class_name.empty()) {
     auto found = lookup(class_name);
@@ -437,8 +425,8 @@ check_pod_spec_update(const json::object& old_spec,
     }
     return std::nullopt;
   }
-  auto old_node = str(old_spec, "nodeName");
-  auto new_node = str(new_spec, "nodeName");
+  auto old_node = string_at(old_spec, "nodeName");
+  auto new_node = string_at(new_spec, "nodeName");
   if (old_node != new_node)
     return status::forbidden_field(
       "spec.nodeName", "pod updates may not change fields other than "

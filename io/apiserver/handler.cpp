@@ -458,6 +458,23 @@ http_reply status_reply(const api_status& s) {
   return r;
 }
 
+namespace {
+
+/// Decodes a Binding body (for the pod `name`, or the one the body names
+/// when `name` is empty), binds it and replies as the API server does.
+http_reply bind_from_body(store& st, std::string_view body, std::string_view ns,
+                          std::string_view name) {
+  auto b = parse_binding(body, ns, name);
+  if (!b)
+    return status_reply(b.err());
+  auto r = st.bind(*b);
+  if (!r)
+    return status_reply(r.err());
+  return json_reply(201, std::string{bind_success});
+}
+
+} // namespace
+
 api_handler::api_handler(store& s, handler_config config)
   : store_(s), config_(std::move(config)) {
 }
@@ -592,13 +609,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
     if (res.name == "bindings") {
       if (req.method != "POST")
         return status_reply(status::method_not_allowed(req.method, "bindings"));
-      auto b = parse_binding(req.body, ns, "");
-      if (!b)
-        return status_reply(b.err());
-      auto r = store_.bind(*b);
-      if (!r)
-        return status_reply(r.err());
-      return json_reply(201, std::string{bind_success});
+      return bind_from_body(store_, req.body, ns, "");
     }
     if (is_get) {
       auto watch = bool_param(q, "watch");
@@ -712,13 +723,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
         status::method_not_allowed(req.method, "pods/binding"));
     if (!json_body_type(req.content_type))
       return status_reply(status::unsupported_media_type(req.content_type));
-    auto b = parse_binding(req.body, ns, name);
-    if (!b)
-      return status_reply(b.err());
-    auto r = store_.bind(*b);
-    if (!r)
-      return status_reply(r.err());
-    return json_reply(201, std::string{bind_success});
+    return bind_from_body(store_, req.body, ns, name);
   }
   if (is_get) {
     media m = negotiate(req.accept, has_table(res) && sub == subresource::main);

@@ -3,6 +3,7 @@
 #include "io/apiserver/kwok.hpp"
 
 #include "io/apiserver/time_format.hpp"
+#include "model/json_access.hpp"
 #include "support/log.hpp"
 
 #include <boost/json.hpp>
@@ -18,32 +19,13 @@
 namespace tessera::apiserver {
 
 namespace json = boost::json;
+using model::array_at;
+using model::object_at;
+using model::string_at;
 
 namespace {
 
 constexpr std::string_view fake_annotation = "kwok.x-k8s.io/node";
-
-std::string_view kstr(const json::object* o, std::string_view key) {
-  if (o)
-    if (auto* v = o->if_contains(key))
-      if (auto* s = v->if_string())
-        return {s->data(), s->size()};
-  return {};
-}
-
-const json::object* kobj(const json::object* o, std::string_view key) {
-  if (o)
-    if (auto* v = o->if_contains(key))
-      return v->if_object();
-  return nullptr;
-}
-
-const json::array* karr(const json::object* o, std::string_view key) {
-  if (o)
-    if (auto* v = o->if_contains(key))
-      return v->if_array();
-  return nullptr;
-}
 
 /// An IPv4 address as a number; 0 when malformed.
 std::uint32_t parse_ipv4(std::string_view s) {
@@ -73,6 +55,28 @@ json::object condition(std::string_view type, std::string_view status,
   c["lastHeartbeatTime"] = now;
   c["lastTransitionTime"] = transition;
   return c;
+}
+
+/// The conditions of a healthy kubelet's node, heartbeat `now`, each last
+/// changed at `transition`.
+json::array kubelet_conditions(const std::string& now,
+                               const std::string& transition) {
+  json::array conds;
+  conds.push_back(condition("Ready", "True", "KubeletReady",
+                            "kubelet is posting ready status", now,
+                            transition));
+  conds.push_back(
+    condition("MemoryPressure", "False", "KubeletHasSufficientMemory",
+              "kubelet has sufficient memory available", now, transition));
+  conds.push_back(condition("DiskPressure", "False", "KubeletHasNoDiskPressure",
+                            "kubelet has no disk pressure", now, transition));
+  conds.push_back(condition("PIDPressure", "False", "KubeletHasSufficientPID",
+                            "kubelet has sufficient PID available", now,
+                            transition));
+  conds.push_back(condition("NetworkUnavailable", "False", "RouteCreated",
+                            "RouteController created a route", now,
+                            transition));
+  return conds;
 }
 
 } // namespace
@@ -212,8 +216,8 @@ struct kwok_controller::impl {
       return true;
     auto parsed = node.parse();
     const auto& root = parsed.value().as_object();
-    auto* ann = kobj(kobj(&root, "metadata"), "annotations");
-    return kstr(ann, fake_annotation) == "fake";
+    auto* ann = object_at(object_at(&root, "metadata"), "annotations");
+    return string_at(ann, fake_annotation) == "fake";
   }
 
   void on_node(const watch_event& ev) {
@@ -231,9 +235,9 @@ struct kwok_controller::impl {
     auto parsed = obj.parse();
     const auto& root = parsed.value().as_object();
     auto& ns = managed[obj.name()];
-    const json::object* spec = kobj(&root, "spec");
-    const json::object* status = kobj(&root, "status");
-    auto cidr = kstr(spec, "podCIDR");
+    const json::object* spec = object_at(&root, "spec");
+    const json::object* status = object_at(&root, "status");
+    auto cidr = string_at(spec, "podCIDR");
     std::uint32_t base = 0, size = 256;
     if (!cidr.empty()) {
       auto slash = cidr.find('/');
@@ -250,15 +254,16 @@ struct kwok_controller::impl {
     }
     ns.cidr_base = base;
     ns.cidr_size = size;
-    if (auto* addrs = karr(status, "addresses"))
+    if (auto* addrs = array_at(status, "addresses"))
       for (const auto& a : *addrs)
-        if (auto* ao = a.if_object(); ao && kstr(ao, "type") == "InternalIP")
-          ns.host_ip = kstr(ao, "address");
+        if (auto* ao = a.if_object();
+            ao && string_at(ao, "type") == "InternalIP")
+          ns.host_ip = string_at(ao, "address");
     bool ready = false;
-    if (auto* conds = karr(status, "conditions"))
+    if (auto* conds = array_at(status, "conditions"))
       for (const auto& c : *conds)
-        if (auto* co = c.if_object(); co && kstr(co, "type") == "Ready")
-          ready = kstr(co, "status") == "True";
+        if (auto* co = c.if_object(); co && string_at(co, "type") == "Ready")
+          ready = string_at(co, "status") == "True";
     if (!ready)
       initialize_node(obj);
     // Pods that arrived before their node did.
@@ -274,27 +279,13 @@ struct kwok_controller::impl {
   void initialize_node(const stored_object& node) {
     auto parsed = node.parse();
     const auto& root = parsed.value().as_object();
-    const json::object* status = kobj(&root, "status");
-    const json::object* meta = kobj(&root, "metadata");
+    const json::object* status = object_at(&root, "status");
+    const json::object* meta = object_at(&root, "metadata");
     auto now = format_time(st.time().wall_now());
-    std::string created{kstr(meta, "creationTimestamp")};
+    std::string created{string_at(meta, "creationTimestamp")};
     json::object s;
-    json::array conds;
-    conds.push_back(condition("Ready", "True", "KubeletReady",
-                              "kubelet is posting ready status", now, created));
-    conds.push_back(
-      condition("MemoryPressure", "False", "KubeletHasSufficientMemory",
-                "kubelet has sufficient memory available", now, created));
-    conds.push_back(condition("DiskPressure", "False",
-                              "KubeletHasNoDiskPressure",
-                              "kubelet has no disk pressure", now, created));
-    conds.push_back(condition("PIDPressure", "False", "KubeletHasSufficientPID",
-                              "kubelet has sufficient PID available", now,
-                              created));
-    conds.push_back(condition("NetworkUnavailable", "False", "RouteCreated",
-                              "RouteController created a route", now, created));
-    s["conditions"] = std::move(conds);
-    if (!karr(status, "addresses")) {
+    s["conditions"] = kubelet_conditions(now, created);
+    if (!array_at(status, "addresses")) {
       json::array addrs;
       addrs.push_back(
         json::object{{"type", "InternalIP"},
@@ -303,12 +294,12 @@ struct kwok_controller::impl {
         json::object{{"type", "Hostname"}, {"address", node.name()}});
       s["addresses"] = std::move(addrs);
     }
-    if (!kobj(status, "capacity") && !kobj(status, "allocatable")) {
+    if (!object_at(status, "capacity") && !object_at(status, "allocatable")) {
       json::object cap{{"cpu", "32"}, {"memory", "256Gi"}, {"pods", "110"}};
       s["capacity"] = cap;
       s["allocatable"] = cap;
     }
-    if (!kobj(status, "nodeInfo"))
+    if (!object_at(status, "nodeInfo"))
       s["nodeInfo"] = json::object{{"architecture", "amd64"},
                                    {"operatingSystem", "linux"},
                                    {"kubeletVersion", "kwok-tessera"},
@@ -356,7 +347,7 @@ struct kwok_controller::impl {
     }
     auto parsed = pod->parse();
     const auto& root = parsed.value().as_object();
-    const json::object* meta = kobj(&root, "metadata");
+    const json::object* meta = object_at(&root, "metadata");
     if (meta && meta->contains("deletionTimestamp")) {
       delete_options d;
       d.grace_period_seconds = 0;
@@ -375,9 +366,9 @@ struct kwok_controller::impl {
       return;
     }
     if (phase && *phase == "Running" && cfg.complete_job_pods)
-      if (auto* owners = karr(meta, "ownerReferences"))
+      if (auto* owners = array_at(meta, "ownerReferences"))
         for (const auto& o : *owners)
-          if (auto* oo = o.if_object(); oo && kstr(oo, "kind") == "Job") {
+          if (auto* oo = o.if_object(); oo && string_at(oo, "kind") == "Job") {
             complete(pod);
             break;
           }
@@ -397,8 +388,8 @@ struct kwok_controller::impl {
   void make_ready(const object_ptr& pod) {
     auto parsed = pod->parse();
     const auto& root = parsed.value().as_object();
-    const json::object* meta = kobj(&root, "metadata");
-    const json::object* spec = kobj(&root, "spec");
+    const json::object* meta = object_at(&root, "metadata");
+    const json::object* spec = object_at(&root, "spec");
     auto phase = pod->attrs().field("status.phase");
     if ((meta && meta->contains("deletionTimestamp")) || !phase
         || *phase != "Pending")
@@ -417,12 +408,12 @@ struct kwok_controller::impl {
                                    {"lastTransitionTime", now}});
     s["conditions"] = std::move(conds);
     json::array statuses;
-    if (auto* cs = karr(spec, "containers"))
+    if (auto* cs = array_at(spec, "containers"))
       for (const auto& c : *cs)
         if (auto* co = c.if_object())
           statuses.push_back(json::object{
-            {"name", kstr(co, "name")},
-            {"image", kstr(co, "image")},
+            {"name", string_at(co, "name")},
+            {"image", string_at(co, "image")},
             {"imageID", ""},
             {"ready", true},
             {"started", true},
@@ -454,16 +445,16 @@ struct kwok_controller::impl {
   void complete(const object_ptr& pod) {
     auto parsed = pod->parse();
     const auto& root = parsed.value().as_object();
-    const json::object* spec = kobj(&root, "spec");
+    const json::object* spec = object_at(&root, "spec");
     auto now = format_time(st.time().wall_now());
     json::object s;
     json::array statuses;
-    if (auto* cs = karr(spec, "containers"))
+    if (auto* cs = array_at(spec, "containers"))
       for (const auto& c : *cs)
         if (auto* co = c.if_object())
           statuses.push_back(json::object{
-            {"name", kstr(co, "name")},
-            {"image", kstr(co, "image")},
+            {"name", string_at(co, "name")},
+            {"image", string_at(co, "image")},
             {"imageID", ""},
             {"ready", false},
             {"started", false},
@@ -653,21 +644,7 @@ expected<std::string> fake_node_json(std::size_t index,
                     json::object{{"type", "Hostname"}, {"address", name}}};
   if (!status.contains("conditions")) {
     auto now = format_time(std::chrono::system_clock::now());
-    json::array conds;
-    conds.push_back(condition("Ready", "True", "KubeletReady",
-                              "kubelet is posting ready status", now, now));
-    conds.push_back(
-      condition("MemoryPressure", "False", "KubeletHasSufficientMemory",
-                "kubelet has sufficient memory available", now, now));
-    conds.push_back(condition("DiskPressure", "False",
-                              "KubeletHasNoDiskPressure",
-                              "kubelet has no disk pressure", now, now));
-    conds.push_back(condition("PIDPressure", "False", "KubeletHasSufficientPID",
-                              "kubelet has sufficient PID available", now,
-                              now));
-    conds.push_back(condition("NetworkUnavailable", "False", "RouteCreated",
-                              "RouteController created a route", now, now));
-    status["conditions"] = std::move(conds);
+    status["conditions"] = kubelet_conditions(now, now);
   }
   return json::serialize(doc);
 }

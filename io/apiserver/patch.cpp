@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/patch.hpp"
 
+#include "model/json_access.hpp"
+
 #include <boost/json.hpp>
 
 #include <algorithm>
@@ -136,10 +138,7 @@ json::value strip_directives(const json::value& v) {
 }
 
 std::string_view directive(const json::object& o) {
-  if (auto* p = o.if_contains("$patch"))
-    if (auto* s = p->if_string())
-      return {s->data(), s->size()};
-  return {};
+  return model::string_at(o, "$patch");
 }
 
 class strategic_merger {

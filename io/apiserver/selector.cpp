@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/selector.hpp"
 
+#include "support/names.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -62,27 +64,15 @@ bool valid_label_key(std::string_view key) noexcept {
             || c == '.'))
         return false;
   }
-  if (name.empty() || name.size() > 63)
-    return false;
-  for (char c : name)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'
-          || c == '.'))
-      return false;
-  return std::isalnum(static_cast<unsigned char>(name.front()))
-         && std::isalnum(static_cast<unsigned char>(name.back()));
+  return name.size() <= max_qualified_name_part_length
+         && is_qualified_name_part(name);
 }
 
 bool valid_label_value(std::string_view v) noexcept {
   if (v.empty())
     return true;
-  if (v.size() > 63)
-    return false;
-  for (char c : v)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_'
-          || c == '.'))
-      return false;
-  return std::isalnum(static_cast<unsigned char>(v.front()))
-         && std::isalnum(static_cast<unsigned char>(v.back()));
+  return v.size() <= max_qualified_name_part_length
+         && is_qualified_name_part(v);
 }
 
 /// A small lexer for label selectors.

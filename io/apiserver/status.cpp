@@ -2,40 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/status.hpp"
 
+#include "support/text.hpp"
+
 #include <cstdio>
 
 namespace tessera::apiserver {
-
-void append_json_escaped(std::string& out, std::string_view text) {
-  for (char c : text) {
-    switch (c) {
-    case '"':
-      out += "\\\"";
-      break;
-    case '\\':
-      out += "\\\\";
-      break;
-    case '\n':
-      out += "\\n";
-      break;
-    case '\r':
-      out += "\\r";
-      break;
-    case '\t':
-      out += "\\t";
-      break;
-    default:
-      if (static_cast<unsigned char>(c) < 0x20) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\u%04x",
-                      static_cast<unsigned>(static_cast<unsigned char>(c)));
-        out += buf;
-      } else {
-        out += c;
-      }
-    }
-  }
-}
 
 namespace {
 

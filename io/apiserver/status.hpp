@@ -54,49 +54,7 @@ struct api_status {
 error to_error(const api_status& s);
 
 /// A value or an api_status.
-template <class T> class [[nodiscard]] api_result {
-public:
-  api_result(T value) : state_(std::in_place_index<0>, std::move(value)) {
-  }
-  api_result(api_status err) : state_(std::in_place_index<1>, std::move(err)) {
-  }
-  bool has_value() const noexcept {
-    return state_.index() == 0;
-  }
-  explicit operator bool() const noexcept {
-    return has_value();
-  }
-  T& value() & {
-    return std::get<0>(state_);
-  }
-  const T& value() const& {
-    return std::get<0>(state_);
-  }
-  T&& value() && {
-    return std::get<0>(std::move(state_));
-  }
-  T& operator*() & {
-    return value();
-  }
-  const T& operator*() const& {
-    return value();
-  }
-  T* operator->() {
-    return &value();
-  }
-  const T* operator->() const {
-    return &value();
-  }
-  const api_status& err() const& {
-    return std::get<1>(state_);
-  }
-  api_status&& err() && {
-    return std::get<1>(std::move(state_));
-  }
-
-private:
-  std::variant<T, api_status> state_;
-};
+template <class T> using api_result = expected<T, api_status>;
 
 /// Status builders. `resource` is the plural resource qualified by its group
 /// when it has one (`pods`, `leases.coordination.k8s.io`).
@@ -144,8 +102,5 @@ status_cause forbidden_field(std::string field, std::string_view detail);
 status_cause unsupported_value(std::string field, std::string_view value,
                                std::string_view supported);
 } // namespace status
-
-/// Escapes `text` as the inside of a JSON string (no quotes added).
-void append_json_escaped(std::string& out, std::string_view text);
 
 } // namespace tessera::apiserver

@@ -5,6 +5,7 @@
 #include "io/apiserver/admission.hpp"
 #include "io/apiserver/store_state.hpp"
 #include "io/apiserver/time_format.hpp"
+#include "model/json_access.hpp"
 
 #include <boost/json.hpp>
 
@@ -14,28 +15,11 @@
 namespace tessera::apiserver {
 
 namespace json = boost::json;
+using model::ensure_object;
+using model::object_at;
+using model::string_at;
 
 namespace {
-
-std::string_view jstr(const json::object& o, std::string_view key) {
-  if (auto* v = o.if_contains(key))
-    if (auto* s = v->if_string())
-      return {s->data(), s->size()};
-  return {};
-}
-
-json::object& jobj(json::object& parent, std::string_view key) {
-  auto& v = parent[key];
-  if (!v.is_object())
-    v = json::object{};
-  return v.as_object();
-}
-
-const json::object* jobj_at(const json::object& o, std::string_view key) {
-  if (auto* v = o.if_contains(key))
-    return v->if_object();
-  return nullptr;
-}
 
 std::string make_key(std::string_view ns, std::string_view name) {
   std::string k;
@@ -46,6 +30,15 @@ std::string make_key(std::string_view ns, std::string_view name) {
   }
   k += name;
   return k;
+}
+
+/// The stored version of `name` (in `ns` when the resource is namespaced),
+/// or null. The caller holds the store's lock.
+object_ptr find_stored(const store_state& st, const resource_info& res,
+                       std::string_view ns, std::string_view name) {
+  const auto& map = st.objects[static_cast<std::size_t>(res.storage)];
+  auto it = map.find(make_key(res.namespaced ? ns : "", name));
+  return it == map.end() ? nullptr : it->second.obj;
 }
 
 /// Equality as boost::json's operator== (objects compare as maps, in any
@@ -102,8 +95,8 @@ api_result<json_doc> parse_body(std::string_view body) {
 /// stored form's kind/apiVersion.
 std::optional<api_status> check_type(const resource_info& res,
                                      json::object& obj) {
-  auto kind = jstr(obj, "kind");
-  auto api = jstr(obj, "apiVersion");
+  auto kind = string_at(obj, "kind");
+  auto api = string_at(obj, "apiVersion");
   std::string want_api = res.api_version();
   if (!api.empty() && api != want_api)
     return status::bad_request(
@@ -123,6 +116,19 @@ json_doc to_stored(const resource_info& res, json_doc doc) {
   if (res.view == resource_view::events_v1)
     return json_doc::adopt(admission::event_v1_to_core(doc.value()));
   return doc;
+}
+
+/// A create or update body: parsed, checked against the kind `res` serves,
+/// and in the stored form.
+api_result<json_doc> parse_stored_body(const resource_info& res,
+                                       std::string_view body) {
+  auto parsed = parse_body(body);
+  if (!parsed)
+    return parsed.err();
+  json_doc doc = std::move(*parsed);
+  if (auto e = check_type(res, doc.value().as_object()))
+    return *e;
+  return to_stored(res, std::move(doc));
 }
 
 /// A writable copy of a stored document as `res` presents it.
@@ -201,7 +207,7 @@ std::string store_state::new_uid() {
 object_ptr store_state::commit(storage_kind storage, event_type type,
                                json_doc doc, object_ptr prev) {
   std::uint64_t next = ++rv;
-  jobj(doc.value().as_object(), "metadata")["resourceVersion"]
+  ensure_object(doc.value().as_object(), "metadata")["resourceVersion"]
     = std::to_string(next);
   auto obj = stored_object::make(storage, doc.value());
   if (storage == storage_kind::priority_class) {
@@ -212,7 +218,7 @@ object_ptr store_state::commit(storage_kind storage, event_type type,
       priority_class_info pc;
       if (auto* v = d.if_contains("value"); v && v->is_int64())
         pc.info.value = static_cast<std::int32_t>(v->as_int64());
-      pc.info.preemption_policy = std::string{jstr(d, "preemptionPolicy")};
+      pc.info.preemption_policy = std::string{string_at(d, "preemptionPolicy")};
       if (auto* g = d.if_contains("globalDefault"); g && g->is_bool())
         pc.global_default = g->as_bool();
       priority_classes.insert_or_assign(obj->name(), std::move(pc));
@@ -302,10 +308,7 @@ api_result<object_ptr> store::get(const resource_info& res, std::string_view ns,
   object_ptr obj;
   {
     std::lock_guard lock{state_->mu};
-    auto& map = state_->objects[static_cast<std::size_t>(res.storage)];
-    auto it = map.find(make_key(res.namespaced ? ns : "", name));
-    if (it != map.end())
-      obj = it->second.obj;
+    obj = find_stored(*state_, res, ns, name);
   }
   if (!obj)
     return status::not_found(res.qualified_name(), name);
@@ -317,17 +320,14 @@ api_result<object_ptr> store::get(const resource_info& res, std::string_view ns,
 api_result<object_ptr> store::create(const resource_info& res,
                                      std::string_view ns, std::string_view body,
                                      const write_options& options) {
-  auto parsed = parse_body(body);
+  auto parsed = parse_stored_body(res, body);
   if (!parsed)
     return parsed.err();
   json_doc doc = std::move(*parsed);
-  if (auto e = check_type(res, doc.value().as_object()))
-    return *e;
-  doc = to_stored(res, std::move(doc));
   auto& root = doc.value().as_object();
-  auto& req_meta = jobj(root, "metadata");
+  auto& req_meta = ensure_object(root, "metadata");
   if (res.namespaced) {
-    auto body_ns = jstr(req_meta, "namespace");
+    auto body_ns = string_at(req_meta, "namespace");
     if (body_ns.empty())
       req_meta["namespace"] = ns;
     else if (!ns.empty() && body_ns != ns)
@@ -336,7 +336,7 @@ api_result<object_ptr> store::create(const resource_info& res,
   } else {
     req_meta.erase("namespace");
   }
-  if (!jstr(req_meta, "resourceVersion").empty())
+  if (!string_at(req_meta, "resourceVersion").empty())
     return status::internal("resourceVersion should not be set on objects to "
                             "be created");
   // Fields only the server sets.
@@ -344,7 +344,7 @@ api_result<object_ptr> store::create(const resource_info& res,
        {"uid", "creationTimestamp", "deletionTimestamp",
         "deletionGracePeriodSeconds", "selfLink", "managedFields"})
     req_meta.erase(k);
-  const std::string obj_ns{jstr(req_meta, "namespace")};
+  const std::string obj_ns{string_at(req_meta, "namespace")};
   // From here on `root` may grow, which invalidates references into it:
   // metadata is looked up afresh after each step that inserts keys.
   admission::apply_defaults(res.storage, root);
@@ -359,10 +359,10 @@ api_result<object_ptr> store::create(const resource_info& res,
     if (nss.find(obj_ns) == nss.end())
       return status::not_found("namespaces", obj_ns);
   }
-  std::string name{jstr(jobj(root, "metadata"), "name")};
+  std::string name{string_at(ensure_object(root, "metadata"), "name")};
   if (name.empty()) {
-    auto& meta = jobj(root, "metadata");
-    auto prefix = jstr(meta, "generateName");
+    auto& meta = ensure_object(root, "metadata");
+    auto prefix = string_at(meta, "generateName");
     if (!prefix.empty()) {
       static constexpr char alphabet[] = "bcdfghjklmnpqrstvwxz2456789";
       for (int attempt = 0; attempt < 16; ++attempt) {
@@ -414,7 +414,7 @@ api_result<object_ptr> store::create(const resource_info& res,
   auto key = make_key(obj_ns, name);
   if (map.find(key) != map.end())
     return status::already_exists(res.qualified_name(), name);
-  auto& meta = jobj(root, "metadata");
+  auto& meta = ensure_object(root, "metadata");
   meta["uid"] = st.new_uid();
   meta["creationTimestamp"] = format_time(st.clk->wall_now());
   if (res.storage == storage_kind::pod
@@ -469,8 +469,8 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
       root["status"] = *s;
   }
   auto& new_root = doc.value().as_object();
-  auto& meta = jobj(new_root, "metadata");
-  const json::object* old_meta = jobj_at(old_root, "metadata");
+  auto& meta = ensure_object(new_root, "metadata");
+  const json::object* old_meta = object_at(old_root, "metadata");
   for (std::string_view k :
        {"uid", "creationTimestamp", "deletionTimestamp",
         "deletionGracePeriodSeconds", "generation", "namespace", "name"}) {
@@ -484,7 +484,7 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
   new_root["kind"] = old_root.at("kind");
   new_root["apiVersion"] = old_root.at("apiVersion");
   admission::apply_defaults(res.storage, new_root);
-  auto& meta2 = jobj(new_root, "metadata");
+  auto& meta2 = ensure_object(new_root, "metadata");
   auto causes = admission::validate(res.storage, new_root);
   if (!causes.empty())
     return status::invalid(res.kind, res.group, old->name(), std::move(causes));
@@ -525,33 +525,28 @@ api_result<object_ptr> store::update(const resource_info& res,
                                      std::string_view ns, std::string_view name,
                                      std::string_view body, subresource sub,
                                      const write_options& options) {
-  auto parsed = parse_body(body);
+  auto parsed = parse_stored_body(res, body);
   if (!parsed)
     return parsed.err();
   json_doc doc = std::move(*parsed);
-  if (auto e = check_type(res, doc.value().as_object()))
-    return *e;
-  doc = to_stored(res, std::move(doc));
-  auto& meta = jobj(doc.value().as_object(), "metadata");
-  auto body_name = jstr(meta, "name");
+  auto& meta = ensure_object(doc.value().as_object(), "metadata");
+  auto body_name = string_at(meta, "name");
   if (body_name != name)
     return status::bad_request(
       "the name of the object (" + std::string{body_name}
       + ") does not match the name on the URL (" + std::string{name} + ")");
   if (res.namespaced) {
-    auto body_ns = jstr(meta, "namespace");
+    auto body_ns = string_at(meta, "namespace");
     if (!body_ns.empty() && body_ns != ns)
       return status::bad_request("the namespace of the provided object does "
                                  "not match the namespace sent on the request");
   }
-  const std::string body_rv{jstr(meta, "resourceVersion")};
+  const std::string body_rv{string_at(meta, "resourceVersion")};
   auto& st = *state_;
   std::lock_guard lock{st.mu};
-  auto& map = st.objects[static_cast<std::size_t>(res.storage)];
-  auto it = map.find(make_key(res.namespaced ? ns : "", name));
-  if (it == map.end())
+  object_ptr old = find_stored(st, res, ns, name);
+  if (!old)
     return status::not_found(res.qualified_name(), name);
-  object_ptr old = it->second.obj;
   json_doc old_parsed = old->parse();
   const json::value& old_doc = old_parsed.value();
   if (body_rv.empty()) {
@@ -580,11 +575,9 @@ api_result<object_ptr> store::patch(const resource_info& res,
     return status::bad_request("error decoding patch: " + ec.message());
   auto& st = *state_;
   std::lock_guard lock{st.mu};
-  auto& map = st.objects[static_cast<std::size_t>(res.storage)];
-  auto it = map.find(make_key(res.namespaced ? ns : "", name));
-  if (it == map.end())
+  object_ptr old = find_stored(st, res, ns, name);
+  if (!old)
     return status::not_found(res.qualified_name(), name);
-  object_ptr old = it->second.obj;
   json_doc old_parsed = old->parse();
   const json::value& old_doc = old_parsed.value();
   json_doc doc = to_view(res, old_doc);
@@ -593,12 +586,12 @@ api_result<object_ptr> store::patch(const resource_info& res,
                            {status_cause{"FieldValueInvalid", *err, ""}});
   if (!doc.value().is_object())
     return status::bad_request("the patch produced a non-object");
-  auto& meta = jobj(doc.value().as_object(), "metadata");
-  auto patched_rv = jstr(meta, "resourceVersion");
+  auto& meta = ensure_object(doc.value().as_object(), "metadata");
+  auto patched_rv = string_at(meta, "resourceVersion");
   if (!patched_rv.empty()
       && patched_rv != std::to_string(old->resource_version()))
     return status::modified_conflict(res.qualified_name(), name);
-  if (jstr(meta, "name") != name)
+  if (string_at(meta, "name") != name)
     return status::bad_request("the name of the object cannot be changed by "
                                "a patch");
   doc = to_stored(res, std::move(doc));
@@ -632,7 +625,7 @@ api_result<delete_result> store::remove(const resource_info& res,
                                std::to_string(old->resource_version()));
   if (res.storage == storage_kind::pod) {
     const auto& root = doc.value().as_object();
-    const json::object* spec = jobj_at(root, "spec");
+    const json::object* spec = object_at(root, "spec");
     std::int64_t grace = 30;
     if (opts.grace_period_seconds) {
       grace = *opts.grace_period_seconds;
@@ -650,13 +643,13 @@ api_result<delete_result> store::remove(const resource_info& res,
       grace = 1;
     if (grace > 0) {
       auto deadline = st.clk->wall_now() + std::chrono::seconds(grace);
-      const json::object* meta = jobj_at(root, "metadata");
+      const json::object* meta = object_at(root, "metadata");
       if (meta && meta->contains("deletionTimestamp")) {
-        auto cur = parse_time(jstr(*meta, "deletionTimestamp"));
+        auto cur = parse_time(string_at(*meta, "deletionTimestamp"));
         if (cur && *cur <= deadline)
           return delete_result{present(res, old), false};
       }
-      auto& m = jobj(doc.value().as_object(), "metadata");
+      auto& m = ensure_object(doc.value().as_object(), "metadata");
       m["deletionTimestamp"] = format_time(deadline);
       m["deletionGracePeriodSeconds"] = grace;
       if (opts.dry_run)
@@ -723,8 +716,8 @@ api_result<object_ptr> store::bind(const binding& b) {
   // Checked on the parse that becomes the new version.
   json_doc doc = old->parse();
   const auto& root = doc.value().as_object();
-  const json::object* meta = jobj_at(root, "metadata");
-  const json::object* spec = jobj_at(root, "spec");
+  const json::object* meta = object_at(root, "metadata");
+  const json::object* spec = object_at(root, "spec");
   auto fail = [&](std::string why) {
     ++st.stats.bind_conflicts;
     return status::conflict("pods/binding", b.name, why);
@@ -733,7 +726,7 @@ api_result<object_ptr> store::bind(const binding& b) {
     return fail("pod " + b.name
                 + " is being deleted, cannot be assigned to a host");
   if (spec) {
-    auto node = jstr(*spec, "nodeName");
+    auto node = string_at(*spec, "nodeName");
     if (!node.empty())
       return fail("pod " + b.name + " is already assigned to node \""
                   + std::string{node} + "\"");
@@ -742,13 +735,13 @@ api_result<object_ptr> store::bind(const binding& b) {
       return fail("pod " + b.name + " has non-empty .spec.schedulingGates");
   }
   auto& r = doc.value().as_object();
-  jobj(r, "spec")["nodeName"] = b.node;
+  ensure_object(r, "spec")["nodeName"] = b.node;
   if (!b.annotations.empty()) {
-    auto& ann = jobj(jobj(r, "metadata"), "annotations");
+    auto& ann = ensure_object(ensure_object(r, "metadata"), "annotations");
     for (const auto& [k, v] : b.annotations)
       ann[k] = v;
   }
-  auto& status_obj = jobj(r, "status");
+  auto& status_obj = ensure_object(r, "status");
   auto& cv = status_obj["conditions"];
   if (!cv.is_array())
     cv = json::array{};
@@ -760,7 +753,8 @@ api_result<object_ptr> store::bind(const binding& b) {
   cond["lastTransitionTime"] = format_time(st.clk->wall_now());
   bool replaced = false;
   for (auto& c : conds)
-    if (auto* co = c.if_object(); co && jstr(*co, "type") == "PodScheduled") {
+    if (auto* co = c.if_object();
+        co && string_at(*co, "type") == "PodScheduled") {
       c = cond;
       replaced = true;
     }

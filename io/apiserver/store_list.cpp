@@ -4,15 +4,14 @@
 // paginated snapshots for `continue` tokens.
 #include "io/apiserver/store.hpp"
 #include "io/apiserver/store_state.hpp"
+#include "support/base64.hpp"
 
 #include <algorithm>
 #include <charconv>
 
 namespace tessera::apiserver {
 
-namespace {
-
-std::optional<std::uint64_t> parse_list_rv(std::string_view s) {
+std::optional<std::uint64_t> parse_resource_version(std::string_view s) {
   std::uint64_t n = 0;
   auto [p, e] = std::from_chars(s.data(), s.data() + s.size(), n);
   if (e != std::errc{} || p != s.data() + s.size() || s.empty())
@@ -20,52 +19,7 @@ std::optional<std::uint64_t> parse_list_rv(std::string_view s) {
   return n;
 }
 
-std::string base64_encode(std::string_view in) {
-  static constexpr char tbl[]
-    = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
-  std::string out;
-  std::uint32_t buf = 0;
-  int bits = 0;
-  for (unsigned char c : in) {
-    buf = (buf << 8) | c;
-    bits += 8;
-    while (bits >= 6) {
-      bits -= 6;
-      out += tbl[(buf >> bits) & 63];
-    }
-  }
-  if (bits > 0)
-    out += tbl[(buf << (6 - bits)) & 63];
-  return out;
-}
-
-std::optional<std::string> base64_decode(std::string_view in) {
-  std::string out;
-  std::uint32_t buf = 0;
-  int bits = 0;
-  for (char c : in) {
-    int v;
-    if (c >= 'A' && c <= 'Z')
-      v = c - 'A';
-    else if (c >= 'a' && c <= 'z')
-      v = c - 'a' + 26;
-    else if (c >= '0' && c <= '9')
-      v = c - '0' + 52;
-    else if (c == '-')
-      v = 62;
-    else if (c == '_')
-      v = 63;
-    else
-      return std::nullopt;
-    buf = (buf << 6) | static_cast<std::uint32_t>(v);
-    bits += 6;
-    if (bits >= 8) {
-      bits -= 8;
-      out += static_cast<char>((buf >> bits) & 0xff);
-    }
-  }
-  return out;
-}
+namespace {
 
 constexpr std::string_view continue_too_old
   = "The provided continue parameter is too old to display a consistent list "
@@ -121,7 +75,7 @@ api_result<list_result> store::list(const resource_info& res,
     return fields.err();
   std::optional<std::uint64_t> rv;
   if (!rv_text.empty()) {
-    rv = parse_list_rv(rv_text);
+    rv = parse_resource_version(rv_text);
     if (!rv)
       return status::bad_request("invalid resource version \"" + rv_text
                                  + "\"");
@@ -137,14 +91,16 @@ api_result<list_result> store::list(const resource_info& res,
   std::lock_guard lock{st.mu};
   // Continue: page through a kept snapshot.
   if (!opts.continue_token.empty()) {
-    auto raw = base64_decode(opts.continue_token);
+    auto raw = base64url_decode(opts.continue_token);
     std::uint64_t id = 0, offset = 0;
     bool ok = false;
     if (raw) {
       auto colon = raw->find(':');
       if (colon != std::string::npos) {
-        auto a = parse_list_rv(std::string_view{*raw}.substr(0, colon));
-        auto b = parse_list_rv(std::string_view{*raw}.substr(colon + 1));
+        auto a
+          = parse_resource_version(std::string_view{*raw}.substr(0, colon));
+        auto b
+          = parse_resource_version(std::string_view{*raw}.substr(colon + 1));
         if (a && b) {
           id = *a;
           offset = *b;
@@ -174,7 +130,7 @@ api_result<list_result> store::list(const resource_info& res,
     std::size_t next = offset + n;
     if (next < snap->items.size()) {
       out.continue_token
-        = base64_encode(std::to_string(id) + ":" + std::to_string(next));
+        = base64url_encode(std::to_string(id) + ":" + std::to_string(next));
       out.remaining_item_count
         = static_cast<std::int64_t>(snap->items.size() - next);
     } else {
@@ -238,7 +194,7 @@ api_result<list_result> store::list(const resource_info& res,
     auto n = static_cast<std::size_t>(opts.limit);
     out.items.assign(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n));
     out.continue_token
-      = base64_encode(std::to_string(snap.id) + ":" + std::to_string(n));
+      = base64url_encode(std::to_string(snap.id) + ":" + std::to_string(n));
     out.remaining_item_count = static_cast<std::int64_t>(all.size() - n);
     snap.items = std::move(all);
     st.snapshots.push_back(std::move(snap));

@@ -19,8 +19,10 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -115,5 +117,8 @@ object_ptr make_bookmark(const resource_info& resource, std::uint64_t rv,
                          bool initial_events_end);
 /// A Status object for an ERROR event.
 object_ptr make_status_object(const api_status& s);
+/// A resourceVersion (or a part of a continue token) as a number: decimal
+/// digits only; nullopt otherwise.
+std::optional<std::uint64_t> parse_resource_version(std::string_view text);
 
 } // namespace tessera::apiserver

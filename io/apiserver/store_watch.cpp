@@ -9,21 +9,12 @@
 #include <boost/json.hpp>
 
 #include <algorithm>
-#include <charconv>
 
 namespace tessera::apiserver {
 
 namespace json = boost::json;
 
 namespace {
-
-std::optional<std::uint64_t> parse_watch_rv(std::string_view s) {
-  std::uint64_t n = 0;
-  auto [p, e] = std::from_chars(s.data(), s.data() + s.size(), n);
-  if (e != std::errc{} || p != s.data() + s.size() || s.empty())
-    return std::nullopt;
-  return n;
-}
 
 /// The old object's content stamped with a newer resourceVersion (the
 /// DELETED a watcher gets when an object stops matching).
@@ -184,7 +175,7 @@ api_result<std::shared_ptr<watcher>> store::watch(const resource_info& res,
   std::optional<std::uint64_t> from;
   const std::string rv_text = opts.resource_version.value_or("");
   if (!rv_text.empty()) {
-    from = parse_watch_rv(rv_text);
+    from = parse_resource_version(rv_text);
     if (!from)
       return status::bad_request("invalid resource version \"" + rv_text
                                  + "\"");
@@ -211,53 +202,22 @@ api_result<std::shared_ptr<watcher>> store::watch(const resource_info& res,
       if (store_state::matches(*w, *c.obj))
         st.push(*w, watch_event{event_type::added, present(res, c.obj)}, true);
   };
-  if (opts.send_initial_events.value_or(false)) {
-    send_state();
+  // The requested version was compacted away: one ERROR event ends the
+  // watch.
+  auto end_too_old = [&] {
     st.push(*w,
-            watch_event{event_type::bookmark, make_bookmark(res, st.rv, true)},
+            watch_event{event_type::error,
+                        make_status_object(status::expired(
+                          "too old resource version: " + rv_text + " ("
+                          + std::to_string(st.compacted) + ")"))},
             true);
-  } else if (opts.send_initial_events) {
-    // sendInitialEvents=false: changes after `from` (or from now).
-    if (from && *from != 0 && *from < st.compacted) {
-      from.reset();
-      st.push(*w,
-              watch_event{event_type::error,
-                          make_status_object(status::expired(
-                            "too old resource version: " + rv_text + " ("
-                            + std::to_string(st.compacted) + ")"))},
-              true);
-      std::lock_guard wl{w->mu_};
-      w->ended_ = true;
-      return w;
-    }
-    if (from && *from != 0) {
-      auto it = std::upper_bound(
-        st.history.begin(), st.history.end(), *from,
-        [](std::uint64_t v, const history_record& r) { return v < r.rv; });
-      for (; it != st.history.end(); ++it) {
-        if (it->storage != res.storage)
-          continue;
-        object_ptr a, b, c;
-        if (auto ev = st.event_for(*w, *it, a, b, c))
-          st.push(*w, std::move(*ev), true);
-      }
-    }
-  } else if (!from || *from == 0) {
-    send_state();
-  } else {
-    if (*from < st.compacted) {
-      st.push(*w,
-              watch_event{event_type::error,
-                          make_status_object(status::expired(
-                            "too old resource version: " + rv_text + " ("
-                            + std::to_string(st.compacted) + ")"))},
-              true);
-      std::lock_guard wl{w->mu_};
-      w->ended_ = true;
-      return w;
-    }
+    std::lock_guard wl{w->mu_};
+    w->ended_ = true;
+  };
+  // Every change of this kind after `rv`, from the history.
+  auto replay_after = [&](std::uint64_t rv) {
     auto it = std::upper_bound(
-      st.history.begin(), st.history.end(), *from,
+      st.history.begin(), st.history.end(), rv,
       [](std::uint64_t v, const history_record& r) { return v < r.rv; });
     for (; it != st.history.end(); ++it) {
       if (it->storage != res.storage)
@@ -266,6 +226,28 @@ api_result<std::shared_ptr<watcher>> store::watch(const resource_info& res,
       if (auto ev = st.event_for(*w, *it, a, b, c))
         st.push(*w, std::move(*ev), true);
     }
+  };
+  if (opts.send_initial_events.value_or(false)) {
+    send_state();
+    st.push(*w,
+            watch_event{event_type::bookmark, make_bookmark(res, st.rv, true)},
+            true);
+  } else if (opts.send_initial_events) {
+    // sendInitialEvents=false: changes after `from` (or from now).
+    if (from && *from != 0 && *from < st.compacted) {
+      end_too_old();
+      return w;
+    }
+    if (from && *from != 0)
+      replay_after(*from);
+  } else if (!from || *from == 0) {
+    send_state();
+  } else {
+    if (*from < st.compacted) {
+      end_too_old();
+      return w;
+    }
+    replay_after(*from);
   }
   st.watchers[static_cast<std::size_t>(res.storage)].push_back(w.get());
   return w;

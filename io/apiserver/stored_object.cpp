@@ -3,6 +3,7 @@
 #include "io/apiserver/stored_object.hpp"
 
 #include "model/decode.hpp"
+#include "model/json_access.hpp"
 
 #include <boost/json.hpp>
 
@@ -13,21 +14,10 @@
 namespace tessera::apiserver {
 
 namespace json = boost::json;
+using model::object_at;
+using model::string_at;
 
 namespace {
-
-std::string_view string_at(const json::object& o, std::string_view key) {
-  if (auto* v = o.if_contains(key))
-    if (auto* s = v->if_string())
-      return {s->data(), s->size()};
-  return {};
-}
-
-const json::object* object_at(const json::object& o, std::string_view key) {
-  if (auto* v = o.if_contains(key))
-    return v->if_object();
-  return nullptr;
-}
 
 std::string bool_field(const json::object* o, std::string_view key) {
   if (o)

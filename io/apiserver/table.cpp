@@ -3,6 +3,7 @@
 #include "io/apiserver/table.hpp"
 
 #include "io/apiserver/time_format.hpp"
+#include "model/json_access.hpp"
 
 #include <boost/json.hpp>
 
@@ -11,6 +12,9 @@
 namespace tessera::apiserver {
 
 namespace json = boost::json;
+using model::array_at;
+using model::object_at;
+using model::string_at;
 
 namespace {
 
@@ -78,35 +82,13 @@ constexpr column node_columns[] = {
    1},
 };
 
-std::string_view tstr(const json::object* o, std::string_view key) {
-  if (o)
-    if (auto* v = o->if_contains(key))
-      if (auto* s = v->if_string())
-        return {s->data(), s->size()};
-  return {};
-}
-
-const json::object* tobj(const json::object* o, std::string_view key) {
-  if (o)
-    if (auto* v = o->if_contains(key))
-      return v->if_object();
-  return nullptr;
-}
-
-const json::array* tarr(const json::object* o, std::string_view key) {
-  if (o)
-    if (auto* v = o->if_contains(key))
-      return v->if_array();
-  return nullptr;
-}
-
 std::string or_none(std::string_view s) {
   return s.empty() ? std::string{"<none>"} : std::string{s};
 }
 
 std::string age_of(const json::object* meta,
                    std::chrono::system_clock::time_point now) {
-  auto t = parse_time(tstr(meta, "creationTimestamp"));
+  auto t = parse_time(string_at(meta, "creationTimestamp"));
   if (!t)
     return "<unknown>";
   return format_age(now - *t);
@@ -114,18 +96,18 @@ std::string age_of(const json::object* meta,
 
 json::array pod_cells(const json::object& pod,
                       std::chrono::system_clock::time_point now) {
-  const json::object* meta = tobj(&pod, "metadata");
-  const json::object* spec = tobj(&pod, "spec");
-  const json::object* status = tobj(&pod, "status");
+  const json::object* meta = object_at(&pod, "metadata");
+  const json::object* spec = object_at(&pod, "spec");
+  const json::object* status = object_at(&pod, "status");
   std::size_t total = 0;
-  if (auto* cs = tarr(spec, "containers"))
+  if (auto* cs = array_at(spec, "containers"))
     total = cs->size();
   std::size_t ready = 0;
   std::int64_t restarts = 0;
-  std::string reason{tstr(status, "phase")};
-  if (!tstr(status, "reason").empty())
-    reason = tstr(status, "reason");
-  if (auto* statuses = tarr(status, "containerStatuses")) {
+  std::string reason{string_at(status, "phase")};
+  if (!string_at(status, "reason").empty())
+    reason = string_at(status, "reason");
+  if (auto* statuses = array_at(status, "containerStatuses")) {
     for (const auto& c : *statuses) {
       auto* co = c.if_object();
       if (!co)
@@ -134,9 +116,10 @@ json::array pod_cells(const json::object& pod,
         ++ready;
       if (auto* rc = co->if_contains("restartCount"); rc && rc->is_int64())
         restarts += rc->as_int64();
-      const json::object* state = tobj(co, "state");
-      if (auto* w = tobj(state, "waiting"); w && !tstr(w, "reason").empty())
-        reason = tstr(w, "reason");
+      const json::object* state = object_at(co, "state");
+      if (auto* w = object_at(state, "waiting");
+          w && !string_at(w, "reason").empty())
+        reason = string_at(w, "reason");
     }
   }
   if (meta && meta->contains("deletionTimestamp"))
@@ -144,34 +127,34 @@ json::array pod_cells(const json::object& pod,
   if (reason.empty())
     reason = "Pending";
   json::array cells;
-  cells.emplace_back(tstr(meta, "name"));
+  cells.emplace_back(string_at(meta, "name"));
   cells.emplace_back(std::to_string(ready) + "/" + std::to_string(total));
   cells.emplace_back(reason);
   cells.emplace_back(restarts);
   cells.emplace_back(age_of(meta, now));
-  cells.emplace_back(or_none(tstr(status, "podIP")));
-  cells.emplace_back(or_none(tstr(spec, "nodeName")));
-  cells.emplace_back(or_none(tstr(status, "nominatedNodeName")));
+  cells.emplace_back(or_none(string_at(status, "podIP")));
+  cells.emplace_back(or_none(string_at(spec, "nodeName")));
+  cells.emplace_back(or_none(string_at(status, "nominatedNodeName")));
   cells.emplace_back("<none>");
   return cells;
 }
 
 json::array node_cells(const json::object& node,
                        std::chrono::system_clock::time_point now) {
-  const json::object* meta = tobj(&node, "metadata");
-  const json::object* spec = tobj(&node, "spec");
-  const json::object* status = tobj(&node, "status");
+  const json::object* meta = object_at(&node, "metadata");
+  const json::object* spec = object_at(&node, "spec");
+  const json::object* status = object_at(&node, "status");
   std::string state = "Unknown";
-  if (auto* conds = tarr(status, "conditions"))
+  if (auto* conds = array_at(status, "conditions"))
     for (const auto& c : *conds)
-      if (auto* co = c.if_object(); co && tstr(co, "type") == "Ready")
-        state = tstr(co, "status") == "True" ? "Ready" : "NotReady";
+      if (auto* co = c.if_object(); co && string_at(co, "type") == "Ready")
+        state = string_at(co, "status") == "True" ? "Ready" : "NotReady";
   if (spec)
     if (auto* u = spec->if_contains("unschedulable");
         u && u->is_bool() && u->as_bool())
       state += ",SchedulingDisabled";
   std::set<std::string> role_set;
-  if (auto* labels = tobj(meta, "labels"))
+  if (auto* labels = object_at(meta, "labels"))
     for (const auto& kv : *labels) {
       std::string_view k = kv.key();
       constexpr std::string_view prefix = "node-role.kubernetes.io/";
@@ -190,26 +173,26 @@ json::array node_cells(const json::object& node,
     roles += r;
   }
   std::string internal_ip, external_ip;
-  if (auto* addrs = tarr(status, "addresses"))
+  if (auto* addrs = array_at(status, "addresses"))
     for (const auto& a : *addrs)
       if (auto* ao = a.if_object()) {
-        if (tstr(ao, "type") == "InternalIP" && internal_ip.empty())
-          internal_ip = tstr(ao, "address");
-        if (tstr(ao, "type") == "ExternalIP" && external_ip.empty())
-          external_ip = tstr(ao, "address");
+        if (string_at(ao, "type") == "InternalIP" && internal_ip.empty())
+          internal_ip = string_at(ao, "address");
+        if (string_at(ao, "type") == "ExternalIP" && external_ip.empty())
+          external_ip = string_at(ao, "address");
       }
-  const json::object* info = tobj(status, "nodeInfo");
+  const json::object* info = object_at(status, "nodeInfo");
   json::array cells;
-  cells.emplace_back(tstr(meta, "name"));
+  cells.emplace_back(string_at(meta, "name"));
   cells.emplace_back(state);
   cells.emplace_back(or_none(roles));
   cells.emplace_back(age_of(meta, now));
-  cells.emplace_back(tstr(info, "kubeletVersion"));
+  cells.emplace_back(string_at(info, "kubeletVersion"));
   cells.emplace_back(or_none(internal_ip));
   cells.emplace_back(or_none(external_ip));
-  cells.emplace_back(or_none(tstr(info, "osImage")));
-  cells.emplace_back(or_none(tstr(info, "kernelVersion")));
-  cells.emplace_back(or_none(tstr(info, "containerRuntimeVersion")));
+  cells.emplace_back(or_none(string_at(info, "osImage")));
+  cells.emplace_back(or_none(string_at(info, "kernelVersion")));
+  cells.emplace_back(or_none(string_at(info, "containerRuntimeVersion")));
   return cells;
 }
 

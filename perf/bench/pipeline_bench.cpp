@@ -26,10 +26,9 @@
 
 #include "actors/memory_cluster.hpp"
 #include "actors/pipeline.hpp"
-#include "config/scheduler_config.hpp"
 #include "model/node.hpp"
 #include "model/pod.hpp"
-#include "plugins/framework/registry.hpp"
+#include "test/support/default_profile.hpp"
 
 #include <benchmark/benchmark.h>
 #include <caf/all.hpp>
@@ -123,24 +122,9 @@ const std::vector<model::object>& cluster_objects(std::int64_t w) {
   }
 }
 
-plugins::profile_ptr default_profile() {
-  static const plugins::profile_ptr prof = [] {
-    auto cfg = config::default_config();
-    auto built = plugins::profile::build(cfg.profiles.front(),
-                                         plugins::make_in_tree_registry(),
-                                         cfg.percentage_of_nodes_to_score);
-    if (!built) {
-      std::fprintf(stderr, "%s\n", built.err().message.c_str());
-      std::abort();
-    }
-    return *built;
-  }();
-  return prof;
-}
-
 void BM_Pipeline(benchmark::State& state) {
   const auto& objects = cluster_objects(state.range(2));
-  auto prof = default_profile();
+  auto prof = tessera::test::default_profile();
   std::size_t pods = 0;
   for (const auto& o : objects)
     pods += std::holds_alternative<model::pod_ptr>(o);

@@ -14,6 +14,7 @@
 #include "io/event_recorder.hpp"
 #include "io/kubeconfig.hpp"
 #include "io/rest_client.hpp"
+#include "perf/harness/api_scheduler_side.hpp"
 
 namespace tessera::perf {
 
@@ -120,41 +121,36 @@ public:
       return url.err();
     target.url = *url;
     target.origin = "embedded-http";
-    auto make_client = [&](const char* agent) {
-      io::rest_client_config rc;
-      rc.target = target;
-      rc.qps = options_.qps;
-      rc.burst = options_.burst;
-      rc.user_agent = agent;
-      rc.metrics = options_.metrics;
-      return std::make_unique<io::rest_client>(std::move(rc));
-    };
-    client_ = make_client("tessera-perf");
-    event_client_ = make_client("tessera-perf/events");
+    http_.client = make_perf_client(target, options_, "tessera-perf");
+    http_.event_client
+      = make_perf_client(target, options_, "tessera-perf/events");
     io::event_recorder_config ec;
     ec.use_events_v1 = true;
-    events_ = std::make_unique<io::event_recorder>(*event_client_, ec);
+    http_.events
+      = std::make_unique<io::event_recorder>(*http_.event_client, ec);
     // Without writers the recorder's bounded queue drops what it cannot
     // hold: events off.
     if (options_.record_events)
-      events_->start();
+      http_.events->start();
     adapters::api_source_config source_cfg;
     source_cfg.metrics = options_.metrics;
-    source_ = std::make_unique<adapters::api_source>(*client_, source_cfg);
+    http_.source
+      = std::make_unique<adapters::api_source>(*http_.client, source_cfg);
     adapters::api_sink_config sc;
-    sink_ = std::make_unique<adapters::api_sink>(*client_, *events_, sc);
+    http_.sink = std::make_unique<adapters::api_sink>(*http_.client,
+                                                      *http_.events, sc);
     return {};
   }
 
   actors::cluster_source& source() override {
     if (bridge_)
       return *bridge_;
-    return *source_;
+    return *http_.source;
   }
   actors::cluster_sink& sink() override {
     if (bridge_)
       return *bridge_;
-    return *sink_;
+    return *http_.sink;
   }
 
   void close_scheduler_side() override {
@@ -162,19 +158,7 @@ public:
       bridge_->stop();
       bridge_.reset();
     }
-    if (client_)
-      client_->shutdown();
-    if (sink_)
-      sink_->stop();
-    if (events_)
-      events_->stop();
-    if (event_client_)
-      event_client_->shutdown();
-    sink_.reset();
-    source_.reset();
-    events_.reset();
-    client_.reset();
-    event_client_.reset();
+    http_.close();
   }
 
 private:
@@ -185,11 +169,7 @@ private:
   // inprocess
   std::unique_ptr<adapters::store_bridge> bridge_;
   // embedded-http
-  std::unique_ptr<io::rest_client> client_;
-  std::unique_ptr<io::rest_client> event_client_;
-  std::unique_ptr<io::event_recorder> events_;
-  std::unique_ptr<adapters::api_source> source_;
-  std::unique_ptr<adapters::api_sink> sink_;
+  api_scheduler_side http_;
 };
 
 } // namespace

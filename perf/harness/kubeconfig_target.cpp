@@ -9,6 +9,7 @@
 #include "io/event_recorder.hpp"
 #include "io/kubeconfig.hpp"
 #include "io/rest_client.hpp"
+#include "perf/harness/api_scheduler_side.hpp"
 #include "perf/harness/embedded_target.hpp"
 #include "perf/harness/resource_usage.hpp"
 #include "support/log.hpp"
@@ -49,13 +50,7 @@ public:
   }
 
   std::unique_ptr<io::rest_client> make_client(const char* agent) const {
-    io::rest_client_config rc;
-    rc.target = config_;
-    rc.qps = options_.qps;
-    rc.burst = options_.burst;
-    rc.user_agent = agent;
-    rc.metrics = options_.metrics;
-    return std::make_unique<io::rest_client>(std::move(rc));
+    return make_perf_client(config_, options_, agent);
   }
 
   target_kind kind() const noexcept override {
@@ -193,44 +188,34 @@ public:
   }
 
   error open_scheduler_side() override {
-    client_ = make_client("tessera-perf");
+    side_.client = make_client("tessera-perf");
     adapters::api_source_config source_cfg;
     source_cfg.metrics = options_.metrics;
-    source_ = std::make_unique<adapters::api_source>(*client_, source_cfg);
+    side_.source
+      = std::make_unique<adapters::api_source>(*side_.client, source_cfg);
     if (options_.external_scheduler)
       return {};
-    event_client_ = make_client("tessera-perf/events");
+    side_.event_client = make_client("tessera-perf/events");
     io::event_recorder_config ec;
-    ec.use_events_v1 = client_->has_events_v1();
-    events_ = std::make_unique<io::event_recorder>(*event_client_, ec);
+    ec.use_events_v1 = side_.client->has_events_v1();
+    side_.events
+      = std::make_unique<io::event_recorder>(*side_.event_client, ec);
     if (options_.record_events)
-      events_->start();
-    sink_ = std::make_unique<adapters::api_sink>(*client_, *events_,
-                                                 adapters::api_sink_config{});
+      side_.events->start();
+    side_.sink = std::make_unique<adapters::api_sink>(
+      *side_.client, *side_.events, adapters::api_sink_config{});
     return {};
   }
 
   actors::cluster_source& source() override {
-    return *source_;
+    return *side_.source;
   }
   actors::cluster_sink& sink() override {
-    return *sink_;
+    return *side_.sink;
   }
 
   void close_scheduler_side() override {
-    if (client_)
-      client_->shutdown();
-    if (sink_)
-      sink_->stop();
-    if (events_)
-      events_->stop();
-    if (event_client_)
-      event_client_->shutdown();
-    sink_.reset();
-    source_.reset();
-    events_.reset();
-    client_.reset();
-    event_client_.reset();
+    side_.close();
   }
 
   void cleanup() override {
@@ -277,11 +262,7 @@ private:
   target_options options_;
   io::rest_config config_;
   std::unique_ptr<io::rest_client> writer_;
-  std::unique_ptr<io::rest_client> client_;
-  std::unique_ptr<io::rest_client> event_client_;
-  std::unique_ptr<io::event_recorder> events_;
-  std::unique_ptr<adapters::api_source> source_;
-  std::unique_ptr<adapters::api_sink> sink_;
+  api_scheduler_side side_;
   mutable std::mutex mu_;
   std::vector<std::string> namespaces_;
   std::vector<std::pair<std::string, std::string>> cluster_scoped_;

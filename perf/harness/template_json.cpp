@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "model/decode.hpp"
+#include "model/json_access.hpp"
 #include "perf/harness/templates.hpp"
 
 #include <boost/json.hpp>
@@ -11,28 +12,11 @@
 namespace tessera::perf {
 
 namespace json = boost::json;
+using model::ensure_array;
+using model::ensure_object;
+using model::string_at;
 
 namespace {
-
-std::string str(const json::object& o, std::string_view key) {
-  if (const auto* v = o.if_contains(key); v && v->is_string())
-    return std::string{v->as_string()};
-  return {};
-}
-
-json::object& object_at(json::object& parent, std::string_view key) {
-  auto& v = parent[key];
-  if (!v.is_object())
-    v = json::object{};
-  return v.as_object();
-}
-
-json::array& array_at(json::object& parent, std::string_view key) {
-  auto& v = parent[key];
-  if (!v.is_array())
-    v = json::array{};
-  return v.as_array();
-}
 
 expected<json::value> parse(const object_template& t) {
   boost::system::error_code ec;
@@ -75,16 +59,16 @@ expected<object_template> parse_template(std::string_view text,
   auto& o = v.as_object();
   object_template t;
   t.file = file;
-  t.kind = str(o, "kind");
-  t.api_version = str(o, "apiVersion");
+  t.kind = string_at(o, "kind");
+  t.api_version = string_at(o, "apiVersion");
   if (t.kind.empty())
     return make_error(ec::invalid_input, file + ": kind: Required value");
   if (t.api_version.empty())
     return make_error(ec::invalid_input, file + ": apiVersion: Required value");
   if (const auto* m = o.if_contains("metadata"); m && m->is_object()) {
-    t.name = str(m->as_object(), "name");
-    t.generate_name = str(m->as_object(), "generateName");
-    t.ns = str(m->as_object(), "namespace");
+    t.name = string_at(m->as_object(), "name");
+    t.generate_name = string_at(m->as_object(), "generateName");
+    t.ns = string_at(m->as_object(), "namespace");
   }
   t.json = json::serialize(v);
   // What the scheduler decodes must decode: catch a bad quantity or
@@ -92,8 +76,8 @@ expected<object_template> parse_template(std::string_view text,
   if (t.kind == "Pod" || t.kind == "Node" || t.kind == "Namespace"
       || t.kind == "PriorityClass" || t.kind == "PodDisruptionBudget") {
     json::value probe = v;
-    auto& meta = object_at(probe.as_object(), "metadata");
-    if (str(meta, "name").empty())
+    auto& meta = ensure_object(probe.as_object(), "metadata");
+    if (string_at(meta, "name").empty())
       meta["name"] = "probe";
     auto decoded = model::decode_object_json(json::serialize(probe));
     if (!decoded)
@@ -131,8 +115,9 @@ expected<std::string> render_node(const object_template& t,
   auto& o = v->as_object();
   // Every access looks the path up again: an insertion may move an
   // object's storage and invalidate references into it.
-  auto meta = [&]() -> json::object& { return object_at(o, "metadata"); };
-  auto labels = [&]() -> json::object& { return object_at(meta(), "labels"); };
+  auto meta = [&]() -> json::object& { return ensure_object(o, "metadata"); };
+  auto labels
+    = [&]() -> json::object& { return ensure_object(meta(), "labels"); };
   switch (s.type) {
   case node_label_strategy::kind::values:
     labels()[s.key] = s.values[index % s.values.size()];
@@ -146,14 +131,14 @@ expected<std::string> render_node(const object_template& t,
   if (!marks.run_label_key.empty())
     labels()[marks.run_label_key] = marks.run_label_value;
   if (marks.kwok_fake) {
-    object_at(meta(), "annotations")["kwok.x-k8s.io/node"] = "fake";
-    object_at(meta(), "annotations")["node.alpha.kubernetes.io/ttl"] = "0";
+    ensure_object(meta(), "annotations")["kwok.x-k8s.io/node"] = "fake";
+    ensure_object(meta(), "annotations")["node.alpha.kubernetes.io/ttl"] = "0";
     labels()["type"] = "kwok";
-    auto& taints = array_at(object_at(o, "spec"), "taints");
+    auto& taints = ensure_array(ensure_object(o, "spec"), "taints");
     bool has = false;
     for (const auto& taint : taints)
       has |= taint.is_object()
-             && str(taint.as_object(), "key") == "kwok.x-k8s.io/node";
+             && string_at(taint.as_object(), "key") == "kwok.x-k8s.io/node";
     if (!has)
       taints.push_back(json::object{{"key", "kwok.x-k8s.io/node"},
                                     {"value", "fake"},
@@ -171,8 +156,8 @@ expected<std::string> render_pod(const object_template& t, bool tolerate_kwok) {
   auto v = parse(t);
   if (!v)
     return v.err();
-  auto& spec = object_at(v->as_object(), "spec");
-  array_at(spec, "tolerations")
+  auto& spec = ensure_object(v->as_object(), "spec");
+  ensure_array(spec, "tolerations")
     .push_back(json::object{{"key", "kwok.x-k8s.io/node"},
                             {"operator", "Exists"},
                             {"effect", "NoSchedule"}});
@@ -185,8 +170,8 @@ expected<std::string> object_name_of(std::string_view text) {
   if (!ec && v.is_object())
     if (const auto* m = v.as_object().if_contains("metadata");
         m && m->is_object())
-      if (auto name = str(m->as_object(), "name"); !name.empty())
-        return name;
+      if (auto name = string_at(m->as_object(), "name"); !name.empty())
+        return std::string{name};
   return make_error(ec::internal, "the API answered a create without "
                                   "metadata.name");
 }
@@ -201,11 +186,11 @@ expected<std::string> render_namespace(const object_template* t,
       return parsed.err();
     v = std::move(*parsed);
   }
-  auto& meta = object_at(v.as_object(), "metadata");
+  auto& meta = ensure_object(v.as_object(), "metadata");
   meta["name"] = name;
   meta.erase("generateName");
   if (!marks.run_label_key.empty())
-    object_at(meta, "labels")[marks.run_label_key] = marks.run_label_value;
+    ensure_object(meta, "labels")[marks.run_label_key] = marks.run_label_value;
   return json::serialize(v);
 }
 

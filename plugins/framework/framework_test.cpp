@@ -12,6 +12,7 @@
 #include "plugins/framework/profile.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/default_profile.hpp"
 
 namespace tessera::plugins {
 namespace {
@@ -310,14 +311,7 @@ TEST(select_host, rejects_scores_out_of_range) {
 
 // --- the default profile as a whole ------------------------------------------
 
-std::shared_ptr<const profile> default_profile() {
-  auto cfg = config::default_config();
-  auto reg = make_in_tree_registry();
-  auto prof = profile::build(cfg.profiles.at(0), reg, 0);
-  if (!prof)
-    ADD_FAILURE() << prof.err().message;
-  return prof ? *prof : nullptr;
-}
+using test::default_profile;
 
 std::vector<std::string> names_of(const auto& list) {
   std::vector<std::string> out;

@@ -96,4 +96,16 @@ plugin_scores score_and_normalize(const Plugin& plugin,
   return out;
 }
 
+/// The queueing hint `hint` gives `waiting` when an object changes from
+/// `before` to `after`, each passed as the queue passes it (a model::object);
+/// a null pointer passes no object, as for an add or a delete.
+template <class Before, class After>
+queueing_hint hint_for(const hint_function& hint, const model::pod& waiting,
+                       const Before& before, const After& after) {
+  model::object before_object = before;
+  model::object after_object = after;
+  return hint(waiting, before ? &before_object : nullptr,
+              after ? &after_object : nullptr);
+}
+
 } // namespace tessera::plugins::plugin_testing

@@ -78,10 +78,7 @@ TEST(inter_pod_affinity_events, pod_hint) {
   auto hint = plugin.events_to_register()[0].hint;
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    model::object before = tc.before;
-    model::object after = tc.after;
-    EXPECT_EQ(hint(*tc.waiting, tc.before ? &before : nullptr,
-                   tc.after ? &after : nullptr),
+    EXPECT_EQ(plugin_testing::hint_for(hint, *tc.waiting, tc.before, tc.after),
               tc.want);
   }
 }
@@ -127,10 +124,7 @@ TEST(inter_pod_affinity_events, node_hint) {
   auto hint = plugin.events_to_register()[1].hint;
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    model::object before = tc.before;
-    model::object after = tc.after;
-    EXPECT_EQ(hint(*tc.waiting, tc.before ? &before : nullptr,
-                   tc.after ? &after : nullptr),
+    EXPECT_EQ(plugin_testing::hint_for(hint, *tc.waiting, tc.before, tc.after),
               tc.want);
   }
 }

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/framework/cycle.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/framework/profile.hpp"
 #include "plugins/framework/registry.hpp"
 #include "plugins/node_affinity/node_affinity.hpp"
@@ -518,13 +519,9 @@ TEST(node_affinity, node_hint) {
     ASSERT_EQ(events.size(), 1u);
     EXPECT_EQ(events[0].event.resource, event_resource::node);
     EXPECT_EQ(events[0].event.actions, action::add | action::update_node_label);
-    model::object after{tc.after};
-    if (tc.before) {
-      model::object before{tc.before};
-      EXPECT_EQ(events[0].hint(*tc.pod, &before, &after), tc.want);
-    } else {
-      EXPECT_EQ(events[0].hint(*tc.pod, nullptr, &after), tc.want);
-    }
+    EXPECT_EQ(
+      plugin_testing::hint_for(events[0].hint, *tc.pod, tc.before, tc.after),
+      tc.want);
   }
 }
 

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/node_unschedulable/node_unschedulable.hpp"
 #include "test/support/builders.hpp"
 
@@ -91,13 +92,9 @@ TEST(node_unschedulable, node_hint) {
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    model::object after{tc.after};
-    if (tc.before) {
-      model::object before{tc.before};
-      EXPECT_EQ(events[0].hint(*pod, &before, &after), tc.want);
-    } else {
-      EXPECT_EQ(events[0].hint(*pod, nullptr, &after), tc.want);
-    }
+    EXPECT_EQ(
+      plugin_testing::hint_for(events[0].hint, *pod, tc.before, tc.after),
+      tc.want);
   }
 }
 
@@ -126,9 +123,9 @@ TEST(node_unschedulable, pod_toleration_hint) {
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    model::object before{waiting};
-    model::object after{tc.updated};
-    EXPECT_EQ(events[1].hint(*waiting, &before, &after), tc.want);
+    EXPECT_EQ(
+      plugin_testing::hint_for(events[1].hint, *waiting, waiting, tc.updated),
+      tc.want);
   }
 }
 

@@ -148,10 +148,7 @@ TEST(pod_topology_spread_events, pod_hint) {
   auto hint = plugin.events_to_register()[0].hint;
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    model::object before = tc.before;
-    model::object after = tc.after;
-    EXPECT_EQ(hint(*tc.waiting, tc.before ? &before : nullptr,
-                   tc.after ? &after : nullptr),
+    EXPECT_EQ(plugin_testing::hint_for(hint, *tc.waiting, tc.before, tc.after),
               tc.want);
   }
 }
@@ -198,10 +195,7 @@ TEST(pod_topology_spread_events, node_hint) {
   auto hint = plugin.events_to_register()[1].hint;
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    model::object before = tc.before;
-    model::object after = tc.after;
-    EXPECT_EQ(hint(*tc.waiting, tc.before ? &before : nullptr,
-                   tc.after ? &after : nullptr),
+    EXPECT_EQ(plugin_testing::hint_for(hint, *tc.waiting, tc.before, tc.after),
               tc.want);
   }
 }

@@ -1,5 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/scheduling_gates/scheduling_gates.hpp"
 #include "test/support/builders.hpp"
 
@@ -65,9 +66,9 @@ TEST(scheduling_gates, queueing_hint) {
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    model::object old_obj{waiting};
-    model::object new_obj{tc.updated};
-    EXPECT_EQ(events[0].hint(*waiting, &old_obj, &new_obj), tc.want);
+    EXPECT_EQ(
+      plugin_testing::hint_for(events[0].hint, *waiting, waiting, tc.updated),
+      tc.want);
   }
 }
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/framework/cycle.hpp"
 #include "plugins/framework/normalize.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/framework/profile.hpp"
 #include "plugins/framework/registry.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
@@ -275,13 +276,9 @@ TEST(taint_toleration, node_hint) {
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    model::object after{tc.after};
-    if (tc.before) {
-      model::object before{tc.before};
-      EXPECT_EQ(events[0].hint(*pod, &before, &after), tc.want);
-    } else {
-      EXPECT_EQ(events[0].hint(*pod, nullptr, &after), tc.want);
-    }
+    EXPECT_EQ(
+      plugin_testing::hint_for(events[0].hint, *pod, tc.before, tc.after),
+      tc.want);
   }
 }
 
@@ -305,9 +302,9 @@ TEST(taint_toleration, pod_toleration_hint) {
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    model::object before{waiting};
-    model::object after{tc.updated};
-    EXPECT_EQ(events[1].hint(*waiting, &before, &after), tc.want);
+    EXPECT_EQ(
+      plugin_testing::hint_for(events[1].hint, *waiting, waiting, tc.updated),
+      tc.want);
   }
 }
 

@@ -6,14 +6,13 @@
 #include "metrics/scheduler_metrics.hpp"
 #include "test/pipeline/pipeline_runner.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/exposition.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <map>
-#include <regex>
 #include <set>
-#include <sstream>
 
 namespace tessera {
 namespace {
@@ -22,38 +21,8 @@ using test::make_node;
 using test::make_pod;
 using testing_support_labels = std::map<std::string, std::string>;
 
-struct sample {
-  std::string name;
-  testing_support_labels labels;
-  double value = 0;
-};
-
-std::vector<sample> parse(const std::string& text) {
-  static const std::regex line_re{
-    R"(^([a-zA-Z_:][a-zA-Z0-9_:]*)(\{(.*)\})? (\S+)$)"};
-  static const std::regex label_re{R"re(([a-zA-Z_][a-zA-Z0-9_]*)="([^"]*)")re"};
-  std::vector<sample> out;
-  std::istringstream in{text};
-  std::string line;
-  while (std::getline(in, line)) {
-    if (line.empty() || line[0] == '#')
-      continue;
-    std::smatch m;
-    if (!std::regex_match(line, m, line_re)) {
-      ADD_FAILURE() << "unparsable exposition line: " << line;
-      continue;
-    }
-    sample s;
-    s.name = m[1];
-    std::string labels = m[3];
-    for (std::sregex_iterator it{labels.begin(), labels.end(), label_re}, end;
-         it != end; ++it)
-      s.labels[(*it)[1]] = (*it)[2];
-    s.value = std::stod(m[4]);
-    out.push_back(std::move(s));
-  }
-  return out;
-}
+using sample = test::exposition_sample;
+using test::parse_exposition;
 
 // Sum of every sample named `name` whose labels include `match`.
 double total(const std::vector<sample>& samples, const std::string& name,
@@ -136,7 +105,7 @@ TEST(metrics_after_pipeline_run, counts_match_what_happened) {
     ASSERT_EQ(scheduled, 10u);
     ASSERT_EQ(unschedulable, 3u);
 
-    auto samples = parse(rec.m.render());
+    auto samples = parse_exposition(rec.m.render());
     const std::string profile = prof->scheduler_name();
     const std::string attempts_total = "scheduler_schedule_attempts_total";
     EXPECT_EQ(total(samples, attempts_total,
@@ -201,7 +170,7 @@ TEST(metrics_after_pipeline_run,
   auto run = pipeline_test::run_pipeline(objects,
                                          pipeline_test::default_profile(), {});
   ASSERT_TRUE(run.idle);
-  auto samples = parse(idle.render());
+  auto samples = parse_exposition(idle.render());
   EXPECT_EQ(total(samples, "scheduler_schedule_attempts_total"), 0);
   EXPECT_EQ(total(samples, "scheduler_cache_size"), 0);
   EXPECT_EQ(total(samples, "scheduler_plugin_execution_duration_seconds_count"),
@@ -234,7 +203,7 @@ TEST(metrics_after_pipeline_run, plugin_durations_when_every_cycle_is_sampled) {
     auto run = pipeline_test::run_pipeline(
       ten_small_one_huge(), pipeline_test::default_profile(), opts);
     ASSERT_TRUE(run.idle);
-    auto samples = parse(rec.m.render());
+    auto samples = parse_exposition(rec.m.render());
     const std::string family
       = "scheduler_plugin_execution_duration_seconds_count";
     auto count = [&](const std::string& plugin, const std::string& point,
@@ -298,7 +267,7 @@ TEST(metrics_after_pipeline_run, plugin_durations_are_sampled_by_default) {
     auto run = pipeline_test::run_pipeline(
       ten_small_one_huge(), pipeline_test::default_profile(), rec.options());
     EXPECT_TRUE(run.idle);
-    return total(parse(rec.m.render()),
+    return total(parse_exposition(rec.m.render()),
                  "scheduler_plugin_execution_duration_seconds_count",
                  {{"extension_point", "Filter"}});
   };
@@ -320,7 +289,7 @@ TEST(metrics_after_pipeline_run, plugin_durations_per_second_are_capped) {
       ten_small_one_huge(), pipeline_test::default_profile(), rec.options());
     EXPECT_TRUE(run.idle);
     seconds = run.seconds;
-    return total(parse(rec.m.render()),
+    return total(parse_exposition(rec.m.render()),
                  "scheduler_plugin_execution_duration_seconds_count");
   };
   double seconds = 0;
@@ -342,7 +311,7 @@ TEST(metrics_after_pipeline_run, unschedulable_pods_by_plugin) {
   auto prof = pipeline_test::default_profile();
   auto run = pipeline_test::run_pipeline(ten_small_one_huge(), prof, opts);
   ASSERT_TRUE(run.idle);
-  auto samples = parse(rec.m.render());
+  auto samples = parse_exposition(rec.m.render());
   // The 3-cpu and the 8-cpu pods, both rejected by NodeResourcesFit only.
   EXPECT_EQ(
     total(samples, "scheduler_pending_pods", {{"queue", "unschedulable"}}), 2);
@@ -363,7 +332,7 @@ TEST(metrics_after_pipeline_run, mailbox_sizes_of_every_actor) {
     ten_small_one_huge(), pipeline_test::default_profile(), opts);
   ASSERT_TRUE(run.idle);
   std::set<std::string> actors;
-  for (const auto& s : parse(rec.m.render()))
+  for (const auto& s : parse_exposition(rec.m.render()))
     if (s.name == "tessera_actor_mailbox_size") {
       actors.insert(s.labels.at("actor"));
       EXPECT_GE(s.value, 0);

@@ -3,33 +3,14 @@
 #include "test/pipeline/pipeline_runner.hpp"
 
 #include "actors/pipeline.hpp"
-#include "config/scheduler_config.hpp"
-#include "plugins/framework/registry.hpp"
 
 #include <caf/all.hpp>
 
 #include <chrono>
-#include <cstdio>
 #include <cstdlib>
 #include <optional>
 
 namespace tessera::pipeline_test {
-
-plugins::profile_ptr default_profile() {
-  static const plugins::profile_ptr prof = [] {
-    auto cfg = config::default_config();
-    auto built = plugins::profile::build(cfg.profiles.front(),
-                                         plugins::make_in_tree_registry(),
-                                         cfg.percentage_of_nodes_to_score);
-    if (!built) {
-      std::fprintf(stderr, "default profile: %s\n",
-                   built.err().message.c_str());
-      std::abort();
-    }
-    return *built;
-  }();
-  return prof;
-}
 
 std::int64_t env_int(const char* name, std::int64_t fallback) {
   const char* v = std::getenv(name);

@@ -17,6 +17,7 @@
 #include "metrics/fwd.hpp"
 #include "model/object.hpp"
 #include "plugins/framework/profile.hpp"
+#include "test/support/default_profile.hpp"
 
 #include <cstdint>
 #include <string>
@@ -52,8 +53,8 @@ pipeline_run run_pipeline(const std::vector<model::object>& objects,
                           const plugins::profile_ptr& prof,
                           const pipeline_options& opts);
 
-/// The default profile (every default plugin, DefaultPreemption included).
-plugins::profile_ptr default_profile();
+/// The default profile of test/support, for the pipeline tests.
+using test::default_profile;
 
 /// An integer from the environment, or `fallback`.
 std::int64_t env_int(const char* name, std::int64_t fallback);

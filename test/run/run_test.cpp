@@ -7,7 +7,9 @@
 #include "adapters/api_client/api_sink.hpp"
 #include "io/apiserver/resources.hpp"
 #include "io/kubeconfig.hpp"
+#include "support/base64.hpp"
 #include "test/run/run_fixture.hpp"
+#include "test/support/api_client.hpp"
 
 #include <gtest/gtest.h>
 
@@ -267,24 +269,6 @@ std::optional<io::lease_record> lease_of(test_cluster& c) {
   return *r;
 }
 
-/// Whether `id` is `<hostname>_<UUID v4>` (lowercase hex; GCC 12 warns
-/// falsely inside std::regex under the sanitizers, hence no regex).
-bool is_host_uuid(const std::string& id) {
-  auto us = id.rfind('_');
-  if (us == std::string::npos || us == 0 || id.size() - us - 1 != 36)
-    return false;
-  std::string uuid = id.substr(us + 1);
-  for (std::size_t i = 0; i < uuid.size(); ++i) {
-    char c = uuid[i];
-    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
-    bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-    if (dash ? c != '-' : !hex)
-      return false;
-  }
-  return uuid[14] == '4'
-         && std::string{"89ab"}.find(uuid[19]) != std::string::npos;
-}
-
 TEST(Run, LeaderElectionNeverLetsTwoInstancesSchedule) {
   test_cluster c;
   c.create_node("n1");
@@ -302,7 +286,8 @@ TEST(Run, LeaderElectionNeverLetsTwoInstancesSchedule) {
   auto lease = lease_of(c);
   ASSERT_TRUE(lease);
   EXPECT_EQ(lease->holder_identity, first->status()->identity());
-  EXPECT_TRUE(is_host_uuid(lease->holder_identity)) << lease->holder_identity;
+  EXPECT_TRUE(test::is_host_uuid(lease->holder_identity))
+    << lease->holder_identity;
   std::string second_id = second->status()->identity();
 
   // The leader stops: it releases the lease, the standby takes over at
@@ -367,7 +352,7 @@ TEST(Run, MutualTlsFromAKubeconfig) {
       + c.url()
       + "\n    certificate-authority: ca.crt\n"
         "users:\n- name: sched\n  user:\n    client-certificate-data: "
-      + io::base64_encode(read_text(dir.file("client.crt")))
+      + base64_encode(read_text(dir.file("client.crt")))
       + "\n    client-key: client.key\n    token: t0ken\n"
         "contexts:\n- name: test\n  context: {cluster: test, user: sched}\n"
         "current-context: test\n");

@@ -1,0 +1,40 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "test/support/api_client.hpp"
+
+#include "io/http_client.hpp"
+#include "test/support/builders.hpp"
+
+namespace tessera::test {
+
+io::rest_client_config client_config_for(const std::string& url) {
+  auto parsed = io::parse_server_url(url);
+  if (!parsed)
+    builder_failure("bad server URL \"" + url + "\": " + parsed.err().message);
+  io::rest_client_config rc;
+  rc.target.server = url;
+  rc.target.url = *parsed;
+  rc.target.tls.enabled = rc.target.url.tls;
+  rc.qps = 0;
+  return rc;
+}
+
+// A plain loop rather than std::regex: GCC 12 warns falsely inside
+// std::regex under the sanitizers.
+bool is_host_uuid(const std::string& id) {
+  auto us = id.rfind('_');
+  if (us == std::string::npos || us == 0 || id.size() - us - 1 != 36)
+    return false;
+  std::string uuid = id.substr(us + 1);
+  for (std::size_t i = 0; i < uuid.size(); ++i) {
+    char c = uuid[i];
+    bool dash = i == 8 || i == 13 || i == 18 || i == 23;
+    bool hex = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+    if (dash ? c != '-' : !hex)
+      return false;
+  }
+  return uuid[14] == '4'
+         && std::string{"89ab"}.find(uuid[19]) != std::string::npos;
+}
+
+} // namespace tessera::test
