@@ -8,11 +8,11 @@
 /// of category "tessera".
 #pragma once
 
-#include <caf/all.hpp>
-
 #include "actors/messages.hpp"
 #include "actors/source.hpp"
 #include "support/error.hpp"
+
+#include <caf/all.hpp>
 
 namespace tessera::actors {
 

@@ -7,16 +7,16 @@
 /// logic stays in the `<role>_state` classes, which tests drive directly.
 #pragma once
 
-#include <caf/fwd.hpp>
-
-#include <vector>
-
 #include "actors/binder/binder_state.hpp"
 #include "actors/cache/cache_state.hpp"
 #include "actors/coordinator/coordinator_state.hpp"
 #include "actors/interfaces.hpp"
 #include "actors/queue/queue_state.hpp"
 #include "actors/shard/shard_state.hpp"
+
+#include <caf/fwd.hpp>
+
+#include <vector>
 
 namespace tessera::actors {
 
@@ -34,12 +34,10 @@ cache_actor spawn_cache(caf::actor_system& sys, cache_config cfg,
 binder_actor spawn_binder(caf::actor_system& sys, binder_config cfg,
                           cluster_sink& sink, cache_actor c, queue_actor q);
 
-coordinator_actor spawn_coordinator(caf::actor_system& sys,
-                                    coordinator_config cfg,
-                                    std::vector<plugins::profile_ptr> profiles,
-                                    cluster_sink& sink,
-                                    std::vector<shard_actor> shards,
-                                    cache_actor c, queue_actor q,
-                                    binder_actor b);
+coordinator_actor
+spawn_coordinator(caf::actor_system& sys, coordinator_config cfg,
+                  std::vector<plugins::profile_ptr> profiles,
+                  cluster_sink& sink, std::vector<shard_actor> shards,
+                  cache_actor c, queue_actor q, binder_actor b);
 
 } // namespace tessera::actors

@@ -9,12 +9,12 @@
 /// (docs/architecture.md, "The scheduling cycle, split across actors").
 #pragma once
 
+#include "actors/atoms.hpp"
+
 #include <caf/all.hpp>
 
 #include <cstdint>
 #include <string>
-
-#include "actors/atoms.hpp"
 
 namespace tessera::actors {
 

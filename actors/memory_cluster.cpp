@@ -62,22 +62,22 @@ void memory_cluster::bind(const model::pod_ptr& pod, model::symbol node,
     std::string key = model::pod_key(*pod);
     auto it = pods_.find(key);
     if (it == pods_.end()) {
-      outcome = make_error(ec::not_found,
-                           "pods \"" + pod->name + "\" not found");
+      outcome
+        = make_error(ec::not_found, "pods \"" + pod->name + "\" not found");
     } else if (it->second->is_bound()) {
-      outcome = make_error(ec::conflict,
-                           "Operation cannot be fulfilled on pods/binding \""
-                             + pod->name + "\": pod " + pod->name
-                             + " is already assigned to node \""
-                             + std::string{it->second->node_name.view()}
-                             + "\"");
+      outcome = make_error(
+        ec::conflict, "Operation cannot be fulfilled on pods/binding \""
+                        + pod->name + "\": pod " + pod->name
+                        + " is already assigned to node \""
+                        + std::string{it->second->node_name.view()} + "\"");
     } else {
       // As the API server's binding: nodeName set, nomination kept, one
       // MODIFIED event.
       auto bound = std::make_shared<model::pod>(*it->second);
       bound->node_name = node;
       bound->resource_version = std::to_string(++resource_version_);
-      bound->scheduled_condition = model::pod_scheduled_condition{"True", "", ""};
+      bound->scheduled_condition
+        = model::pod_scheduled_condition{"True", "", ""};
       it->second = bound;
       ++bindings_;
       if (auto r = results_.find(key); r != results_.end()) {
@@ -114,8 +114,8 @@ void memory_cluster::unschedulable(const model::pod_ptr& pod,
   if (it == pods_.end())
     return;
   auto updated = std::make_shared<model::pod>(*it->second);
-  updated->scheduled_condition =
-    model::pod_scheduled_condition{"False", report.reason, report.message};
+  updated->scheduled_condition
+    = model::pod_scheduled_condition{"False", report.reason, report.message};
   if (report.update_nomination)
     updated->nominated_node_name = report.nominated_node;
   updated->resource_version = std::to_string(++resource_version_);

@@ -12,15 +12,15 @@
 /// concurrently.
 #pragma once
 
+#include "actors/sink.hpp"
+#include "actors/source.hpp"
+
 #include <cstdint>
 #include <map>
 #include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "actors/sink.hpp"
-#include "actors/source.hpp"
 
 namespace tessera::actors {
 

@@ -2,11 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/pipeline.hpp"
 
-#include <thread>
-
 #include "actors/behaviors.hpp"
 
 #include <caf/all.hpp>
+
+#include <thread>
 
 namespace tessera::actors {
 
@@ -69,14 +69,12 @@ bool wait_until_idle(caf::actor_system& sys, const pipeline& p,
             idle = s.idle();
           }
         },
-        [&](idle_atom) {},
-        caf::after(std::chrono::seconds(1)) >> [] {});
+        [&](idle_atom) {}, caf::after(std::chrono::seconds(1)) >> [] {});
     }
     if (idle)
       return true;
     // Not idle yet: wait for the queue's idle notice (or re-check soon).
-    self->receive([&](idle_atom) {},
-                  [&](barrier_atom, const queue_stats&) {},
+    self->receive([&](idle_atom) {}, [&](barrier_atom, const queue_stats&) {},
                   caf::after(std::chrono::milliseconds(500)) >> [] {});
   }
   return false;
@@ -96,14 +94,12 @@ void stop_pipeline(pipeline& p, cluster_source& source) {
     stop(s);
 }
 
-std::optional<cache_stats> read_cache_stats(caf::actor_system& sys,
-                                            const pipeline& p,
-                                            duration timeout) {
+std::optional<cache_stats>
+read_cache_stats(caf::actor_system& sys, const pipeline& p, duration timeout) {
   caf::scoped_actor self{sys};
   std::optional<cache_stats> out;
   self->request(p.cache, timeout, stats_atom::value)
-    .receive([&](const cache_stats& s) { out = s; },
-             [](const caf::error&) {});
+    .receive([&](const cache_stats& s) { out = s; }, [](const caf::error&) {});
   return out;
 }
 

@@ -69,9 +69,8 @@ bool wait_until_idle(caf::actor_system& sys, const pipeline& p,
 
 /// The cache's counters (nodes, pods, conflicts, ...); blocks for the reply.
 /// Returns nullopt when the cache does not answer within `timeout`.
-std::optional<cache_stats> read_cache_stats(caf::actor_system& sys,
-                                            const pipeline& p,
-                                            duration timeout);
+std::optional<cache_stats>
+read_cache_stats(caf::actor_system& sys, const pipeline& p, duration timeout);
 
 /// Stops the source and terminates every actor.
 void stop_pipeline(pipeline& p, cluster_source& source);

@@ -9,16 +9,16 @@
 /// that may run on any thread.
 #pragma once
 
+#include "model/pod.hpp"
+#include "model/symbol.hpp"
+#include "support/clock.hpp"
+#include "support/error.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <utility>
 #include <vector>
-
-#include "model/pod.hpp"
-#include "model/symbol.hpp"
-#include "support/clock.hpp"
-#include "support/error.hpp"
 
 namespace tessera::actors {
 
@@ -77,7 +77,8 @@ public:
   /// success, `ec::conflict` when the pod is already bound, `ec::not_found`
   /// when it is gone, another code otherwise.
   virtual void bind(const model::pod_ptr& pod, model::symbol node,
-                    std::function<void(error)> done) = 0;
+                    std::function<void(error)> done)
+    = 0;
 
   /// Emits the Normal "Scheduled" event for a bound pod.
   virtual void scheduled(const model::pod_ptr& pod, model::symbol node) = 0;
@@ -85,13 +86,14 @@ public:
   /// Records a failed attempt: PodScheduled=False condition, FailedScheduling
   /// event, nominatedNodeName when asked.
   virtual void unschedulable(const model::pod_ptr& pod,
-                             const failure_report& report) = 0;
+                             const failure_report& report)
+    = 0;
 
   /// Deletes a preemption victim (with the DisruptionTarget condition and a
   /// "Preempted" event naming the preemptor).
   virtual void preempt(const model::pod_ptr& victim,
-                       const model::pod_ptr& preemptor,
-                       model::symbol node) = 0;
+                       const model::pod_ptr& preemptor, model::symbol node)
+    = 0;
 
   /// Clears status.nominatedNodeName of a pod whose nomination a
   /// preemption made obsolete (a lower-priority pod nominated to the node

@@ -7,11 +7,11 @@
 /// order and says once when its initial state is complete.
 #pragma once
 
+#include "model/object.hpp"
+
 #include <functional>
 #include <memory>
 #include <vector>
-
-#include "model/object.hpp"
 
 namespace tessera::actors {
 

@@ -1,15 +1,16 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
+#include "cmd/verbs.hpp"
+
 #include <cstdio>
 #include <exception>
 #include <string>
 #include <string_view>
 
-#include "cmd/verbs.hpp"
-
 namespace {
 
-constexpr const char* usage = R"(tessera: a Kubernetes pod scheduler built as an actor system
+constexpr const char* usage
+  = R"(tessera: a Kubernetes pod scheduler built as an actor system
 
 Usage: tessera <verb> [flags]
 

@@ -2,10 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "cmd/scheduler_setup.hpp"
 
+#include "plugins/framework/registry.hpp"
+
 #include <fstream>
 #include <thread>
-
-#include "plugins/framework/registry.hpp"
 
 namespace tessera::cmd {
 
@@ -33,8 +33,8 @@ expected<scheduler_setup> load_scheduler_setup(const knob_flags& flags) {
     setup.config = std::move(*loaded);
   }
   auto& knobs = setup.config.tessera;
-  auto check = [](const char* flag, const std::optional<int>& v,
-                  int minimum) -> error {
+  auto check
+    = [](const char* flag, const std::optional<int>& v, int minimum) -> error {
     if (v && *v < minimum)
       return make_error(ec::invalid_input,
                         "invalid argument \"" + std::to_string(*v)
@@ -55,12 +55,12 @@ expected<scheduler_setup> load_scheduler_setup(const knob_flags& flags) {
   if (flags.bind_concurrency)
     knobs.bind_concurrency = *flags.bind_concurrency;
   std::size_t cores = std::max(1u, std::thread::hardware_concurrency());
-  setup.shards = knobs.shards > 0 ? static_cast<std::size_t>(knobs.shards)
-                                  : cores;
-  setup.max_inflight_cycles =
-    knobs.max_inflight_cycles > 0
-      ? static_cast<std::size_t>(knobs.max_inflight_cycles)
-      : 4 * cores;
+  setup.shards
+    = knobs.shards > 0 ? static_cast<std::size_t>(knobs.shards) : cores;
+  setup.max_inflight_cycles
+    = knobs.max_inflight_cycles > 0
+        ? static_cast<std::size_t>(knobs.max_inflight_cycles)
+        : 4 * cores;
   setup.bind_concurrency = knobs.bind_concurrency > 0
                              ? static_cast<std::size_t>(knobs.bind_concurrency)
                              : 64;

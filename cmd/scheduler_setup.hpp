@@ -7,14 +7,14 @@
 /// through the in-tree registry. One path, so the three verbs behave alike.
 #pragma once
 
-#include <optional>
-#include <string>
-#include <vector>
-
 #include "config/scheduler_config.hpp"
 #include "plugins/framework/profile.hpp"
 #include "support/error.hpp"
 #include "support/flags.hpp"
+
+#include <optional>
+#include <string>
+#include <vector>
 
 namespace tessera::cmd {
 
@@ -42,8 +42,8 @@ struct scheduler_setup {
 
 /// Loads the configuration and applies flag overrides. Errors are input
 /// errors (exit 2): the message names the file and every problem.
-[[nodiscard]] expected<scheduler_setup> load_scheduler_setup(
-  const knob_flags& flags);
+[[nodiscard]] expected<scheduler_setup>
+load_scheduler_setup(const knob_flags& flags);
 
 /// Writes `setup.config` (both documents) to `path`.
 [[nodiscard]] error write_effective_config(const scheduler_setup& setup,

@@ -1,16 +1,5 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include <caf/all.hpp>
-
-#include <chrono>
-#include <cstdio>
-#include <ctime>
-#include <optional>
-#include <fstream>
-#include <map>
-#include <set>
-#include <sstream>
-
 #include "actors/memory_cluster.hpp"
 #include "actors/pipeline.hpp"
 #include "cmd/scheduler_setup.hpp"
@@ -18,6 +7,17 @@
 #include "cmd/verbs.hpp"
 #include "model/decode.hpp"
 #include "support/log.hpp"
+
+#include <caf/all.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <map>
+#include <optional>
+#include <set>
+#include <sstream>
 
 namespace tessera::cmd {
 
@@ -78,9 +78,9 @@ error admit_pods(input& in) {
                         in.origin[i] + ": pod " + key + " appears twice");
     auto p = std::make_shared<model::pod>(**slot);
     if (error e = model::resolve_priority(*p, classes))
-      return make_error(ec::invalid_input, in.origin[i] + ": pod " + key
-                                             + ": spec.priorityClassName: "
-                                             + e.message);
+      return make_error(ec::invalid_input,
+                        in.origin[i] + ": pod " + key
+                          + ": spec.priorityClassName: " + e.message);
     p->complete();
     *slot = model::pod_ptr{std::move(p)};
   }

@@ -5,10 +5,10 @@
 /// the default) and a readable table (`-o text`).
 #pragma once
 
+#include "actors/memory_cluster.hpp"
+
 #include <string>
 #include <vector>
-
-#include "actors/memory_cluster.hpp"
 
 namespace tessera::cmd {
 

@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include <boost/json.hpp>
-
 #include "cmd/simulate_output.hpp"
+
+#include <boost/json.hpp>
 
 namespace tessera::cmd {
 
@@ -12,59 +12,60 @@ namespace {
 
 // Boost.JSON serializes compactly; users read simulate's output, so indent.
 void pretty(const json::value& v, std::string& out, int depth) {
-  auto indent = [&](int d) { out.append(static_cast<std::size_t>(d) * 2, ' '); };
+  auto indent
+    = [&](int d) { out.append(static_cast<std::size_t>(d) * 2, ' '); };
   switch (v.kind()) {
-    case json::kind::object: {
-      const auto& o = v.get_object();
-      if (o.empty()) {
-        out += "{}";
-        return;
-      }
-      out += "{\n";
-      bool first = true;
-      for (const auto& kv : o) {
-        if (!first)
-          out += ",\n";
-        first = false;
-        indent(depth + 1);
-        out += json::serialize(json::string(kv.key()));
-        out += ": ";
-        pretty(kv.value(), out, depth + 1);
-      }
-      out += "\n";
-      indent(depth);
-      out += "}";
+  case json::kind::object: {
+    const auto& o = v.get_object();
+    if (o.empty()) {
+      out += "{}";
       return;
     }
-    case json::kind::array: {
-      const auto& a = v.get_array();
-      if (a.empty()) {
-        out += "[]";
-        return;
-      }
-      bool scalars = std::all_of(a.begin(), a.end(), [](const json::value& x) {
-        return !x.is_object() && !x.is_array();
-      });
-      if (scalars) {
-        out += json::serialize(v);
-        return;
-      }
-      out += "[\n";
-      bool first = true;
-      for (const auto& x : a) {
-        if (!first)
-          out += ",\n";
-        first = false;
-        indent(depth + 1);
-        pretty(x, out, depth + 1);
-      }
-      out += "\n";
-      indent(depth);
-      out += "]";
+    out += "{\n";
+    bool first = true;
+    for (const auto& kv : o) {
+      if (!first)
+        out += ",\n";
+      first = false;
+      indent(depth + 1);
+      out += json::serialize(json::string(kv.key()));
+      out += ": ";
+      pretty(kv.value(), out, depth + 1);
+    }
+    out += "\n";
+    indent(depth);
+    out += "}";
+    return;
+  }
+  case json::kind::array: {
+    const auto& a = v.get_array();
+    if (a.empty()) {
+      out += "[]";
       return;
     }
-    default:
+    bool scalars = std::all_of(a.begin(), a.end(), [](const json::value& x) {
+      return !x.is_object() && !x.is_array();
+    });
+    if (scalars) {
       out += json::serialize(v);
+      return;
+    }
+    out += "[\n";
+    bool first = true;
+    for (const auto& x : a) {
+      if (!first)
+        out += ",\n";
+      first = false;
+      indent(depth + 1);
+      pretty(x, out, depth + 1);
+    }
+    out += "\n";
+    indent(depth);
+    out += "]";
+    return;
+  }
+  default:
+    out += json::serialize(v);
   }
 }
 
@@ -98,8 +99,8 @@ std::string render_simulation_json(const std::vector<simulated_pod>& pods,
         json::array reasons;
         for (const auto& reason : r.reasons)
           reasons.emplace_back(reason);
-        filter[r.node.view()] =
-          json::object{{"plugin", r.plugin}, {"reasons", std::move(reasons)}};
+        filter[r.node.view()]
+          = json::object{{"plugin", r.plugin}, {"reasons", std::move(reasons)}};
       }
       o["filter"] = std::move(filter);
       json::object scores;
@@ -107,8 +108,8 @@ std::string render_simulation_json(const std::vector<simulated_pod>& pods,
         json::object per_plugin;
         for (const auto& [plugin, score] : s.plugins)
           per_plugin[plugin] = score;
-        scores[s.node.view()] =
-          json::object{{"plugins", std::move(per_plugin)}, {"total", s.total}};
+        scores[s.node.view()] = json::object{{"plugins", std::move(per_plugin)},
+                                             {"total", s.total}};
       }
       o["scores"] = std::move(scores);
     }

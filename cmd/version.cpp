@@ -1,14 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include <caf/config.hpp>
-
-#include <boost/version.hpp>
-
-#include <cstdio>
+#include "support/version.hpp"
 
 #include "cmd/verbs.hpp"
 #include "support/flags.hpp"
-#include "support/version.hpp"
+
+#include <boost/version.hpp>
+#include <caf/config.hpp>
+
+#include <cstdio>
 
 namespace tessera::cmd {
 

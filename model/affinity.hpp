@@ -1,21 +1,21 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// `affinity_spec`: node affinity (required selector, weighted preferred terms) and
-/// pod affinity / anti-affinity terms (label selector, namespaces or
+/// `affinity_spec`: node affinity (required selector, weighted preferred terms)
+/// and pod affinity / anti-affinity terms (label selector, namespaces or
 /// namespaceSelector, topologyKey). `matchLabelKeys` / `mismatchLabelKeys`
 /// are merged into the term's selector when the pod is decoded (as the newest
 /// API server does at admission), using the owning pod's label values; the
 /// original key lists are kept for display.
 #pragma once
 
-#include <cstdint>
-#include <optional>
-#include <vector>
-
 #include "model/labels.hpp"
 #include "model/node_selector.hpp"
 #include "model/symbol.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <vector>
 
 namespace tessera::model {
 
@@ -23,7 +23,8 @@ struct preferred_scheduling_term {
   std::int32_t weight = 0;
   node_selector_term preference;
   friend bool operator==(const preferred_scheduling_term&,
-                         const preferred_scheduling_term&) = default;
+                         const preferred_scheduling_term&)
+    = default;
 };
 
 struct node_affinity {
@@ -44,15 +45,16 @@ struct pod_affinity_term {
   symbol topology_key;
   std::vector<symbol> match_label_keys;
   std::vector<symbol> mismatch_label_keys;
-  friend bool operator==(const pod_affinity_term&,
-                         const pod_affinity_term&) = default;
+  friend bool operator==(const pod_affinity_term&, const pod_affinity_term&)
+    = default;
 };
 
 struct weighted_pod_affinity_term {
   std::int32_t weight = 0;
   pod_affinity_term term;
   friend bool operator==(const weighted_pod_affinity_term&,
-                         const weighted_pod_affinity_term&) = default;
+                         const weighted_pod_affinity_term&)
+    = default;
 };
 
 /// Used for both podAffinity and podAntiAffinity.

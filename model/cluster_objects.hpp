@@ -7,15 +7,15 @@
 /// PodDisruptionBudgets (for preemption).
 #pragma once
 
+#include "model/labels.hpp"
+#include "model/pod.hpp"
+#include "model/symbol.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include "model/labels.hpp"
-#include "model/pod.hpp"
-#include "model/symbol.hpp"
 
 namespace tessera::model {
 
@@ -25,8 +25,8 @@ struct namespace_info {
   std::string resource_version;
   label_set labels;
   bool terminating = false;
-  friend bool operator==(const namespace_info&,
-                         const namespace_info&) = default;
+  friend bool operator==(const namespace_info&, const namespace_info&)
+    = default;
 };
 using namespace_ptr = std::shared_ptr<const namespace_info>;
 
@@ -36,8 +36,8 @@ struct priority_class {
   std::int32_t value = 0;
   bool global_default = false;
   preemption_policy preemption = preemption_policy::preempt_lower_priority;
-  friend bool operator==(const priority_class&,
-                         const priority_class&) = default;
+  friend bool operator==(const priority_class&, const priority_class&)
+    = default;
 };
 using priority_class_ptr = std::shared_ptr<const priority_class>;
 
@@ -45,8 +45,8 @@ using priority_class_ptr = std::shared_ptr<const priority_class>;
 struct int_or_percent {
   std::int32_t value = 0;
   bool percent = false;
-  friend bool operator==(const int_or_percent&,
-                         const int_or_percent&) = default;
+  friend bool operator==(const int_or_percent&, const int_or_percent&)
+    = default;
 };
 
 struct disruption_budget {
@@ -63,8 +63,8 @@ struct disruption_budget {
   std::optional<std::int32_t> disruptions_allowed;
   /// status.disruptedPods: pod names already being disrupted.
   std::vector<std::string> disrupted_pods;
-  friend bool operator==(const disruption_budget&,
-                         const disruption_budget&) = default;
+  friend bool operator==(const disruption_budget&, const disruption_budget&)
+    = default;
 };
 using disruption_budget_ptr = std::shared_ptr<const disruption_budget>;
 

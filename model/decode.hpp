@@ -31,14 +31,14 @@
 ///   with an empty key and operator Equal, a negative quantity.
 #pragma once
 
+#include "model/cluster_objects.hpp"
+#include "model/object.hpp"
+#include "support/error.hpp"
+
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "model/cluster_objects.hpp"
-#include "model/object.hpp"
-#include "support/error.hpp"
 
 namespace tessera::model {
 
@@ -47,17 +47,18 @@ struct decode_options {
 };
 
 /// Decodes one object; the kind comes from the `kind` field.
-[[nodiscard]] expected<object> decode_object_json(
-  std::string_view json, const decode_options& options = {});
+[[nodiscard]] expected<object>
+decode_object_json(std::string_view json, const decode_options& options = {});
 /// Decodes one object of a known kind (list items and watch objects from a
 /// real API server carry no `kind`).
-[[nodiscard]] expected<object> decode_object_json(
-  std::string_view json, object_kind kind, const decode_options& options = {});
+[[nodiscard]] expected<object>
+decode_object_json(std::string_view json, object_kind kind,
+                   const decode_options& options = {});
 
 [[nodiscard]] expected<pod> decode_pod_json(std::string_view json,
                                             const decode_options& options = {});
-[[nodiscard]] expected<node> decode_node_json(
-  std::string_view json, const decode_options& options = {});
+[[nodiscard]] expected<node>
+decode_node_json(std::string_view json, const decode_options& options = {});
 
 /// A decoded `<Kind>List` (or `kind: List`).
 struct decoded_list {
@@ -72,9 +73,10 @@ struct decoded_list {
 
 /// Decodes a list. `item_kind` is used for items without a `kind` field; when
 /// absent it is derived from the list kind ("PodList" -> Pod).
-[[nodiscard]] expected<decoded_list> decode_list_json(
-  std::string_view json, std::optional<object_kind> item_kind = {},
-  const decode_options& options = {});
+[[nodiscard]] expected<decoded_list>
+decode_list_json(std::string_view json,
+                 std::optional<object_kind> item_kind = {},
+                 const decode_options& options = {});
 
 enum class watch_event_type : std::uint8_t {
   added,
@@ -100,8 +102,9 @@ struct watch_event {
 };
 
 /// Decodes one watch event line for a watch on `kind`.
-[[nodiscard]] expected<watch_event> decode_watch_event_json(
-  std::string_view line, object_kind kind, const decode_options& options = {});
+[[nodiscard]] expected<watch_event>
+decode_watch_event_json(std::string_view line, object_kind kind,
+                        const decode_options& options = {});
 
 /// The objects of a manifest file.
 struct manifest {
@@ -115,8 +118,8 @@ struct manifest {
 /// documents separated by `---`, each an object or a `kind: List`). Errors
 /// read `doc N: <path>: <problem>` with N counted from 1; callers prefix the
 /// file name.
-[[nodiscard]] expected<manifest> decode_manifest(
-  std::string_view text, const decode_options& options = {});
+[[nodiscard]] expected<manifest>
+decode_manifest(std::string_view text, const decode_options& options = {});
 
 /// Converts YAML text to one JSON text per non-empty document. Plain scalars
 /// are typed as Kubernetes' YAML library (sigs.k8s.io/yaml, go-yaml v2,
@@ -129,15 +132,15 @@ struct manifest {
 /// keys become their text. Nesting is limited to 64 levels and alias
 /// expansion to a size proportional to the input. Used for templates and
 /// config files.
-[[nodiscard]] expected<std::vector<std::string>> yaml_documents_to_json(
-  std::string_view text);
+[[nodiscard]] expected<std::vector<std::string>>
+yaml_documents_to_json(std::string_view text);
 
 /// Decodes a v1.NodeAffinity / v1.TopologySpreadConstraint given as JSON text
 /// (used by config/ for plugin args). `path` prefixes every error path, e.g.
 /// "profiles[0].pluginConfig[1].args.addedAffinity". Selectors' matchLabelKeys
 /// cannot be merged here (there is no pod), so they are kept as given.
-[[nodiscard]] expected<node_affinity> decode_node_affinity_json(
-  std::string_view json, std::string_view path);
+[[nodiscard]] expected<node_affinity>
+decode_node_affinity_json(std::string_view json, std::string_view path);
 [[nodiscard]] expected<topology_spread_constraint>
 decode_topology_spread_constraint_json(std::string_view json,
                                        std::string_view path);
@@ -146,7 +149,7 @@ decode_topology_spread_constraint_json(std::string_view json,
 /// global default class) as the Priority admission plugin does. Returns an
 /// error naming the class when it does not exist:
 /// `no PriorityClass with name x was found`.
-[[nodiscard]] error resolve_priority(
-  pod& p, const std::vector<priority_class_ptr>& classes);
+[[nodiscard]] error
+resolve_priority(pod& p, const std::vector<priority_class_ptr>& classes);
 
 } // namespace tessera::model

@@ -6,15 +6,15 @@
 /// Shared between actors as `node_ptr`.
 #pragma once
 
-#include <cstdint>
-#include <memory>
-#include <string>
-#include <vector>
-
 #include "model/labels.hpp"
 #include "model/resource_list.hpp"
 #include "model/symbol.hpp"
 #include "model/taint.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
 
 namespace tessera::model {
 
@@ -36,8 +36,8 @@ struct node_condition {
   symbol type;
   /// "True", "False" or "Unknown".
   symbol status;
-  friend bool operator==(const node_condition&,
-                         const node_condition&) = default;
+  friend bool operator==(const node_condition&, const node_condition&)
+    = default;
 };
 
 struct node {

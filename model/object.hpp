@@ -6,12 +6,12 @@
 /// these to the cache.
 #pragma once
 
-#include <string_view>
-#include <variant>
-
 #include "model/cluster_objects.hpp"
 #include "model/node.hpp"
 #include "model/pod.hpp"
+
+#include <string_view>
+#include <variant>
 
 namespace tessera::model {
 

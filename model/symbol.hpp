@@ -7,8 +7,8 @@
 /// one 32-bit integer and cost no allocation to copy.
 ///
 /// The intern table is process-wide and grows only: a string, once interned,
-/// lives until exit. That is the right trade for the bounded vocabularies above;
-/// do not intern unbounded data such as pod names or UIDs. Interning is
+/// lives until exit. That is the right trade for the bounded vocabularies
+/// above; do not intern unbounded data such as pod names or UIDs. Interning is
 /// thread-safe (decoding runs on I/O threads while actors read); `view()` is
 /// lock-free.
 #pragma once
@@ -76,8 +76,7 @@ std::size_t interned_count() noexcept;
 
 } // namespace tessera::model
 
-template <>
-struct std::hash<tessera::model::symbol> {
+template <> struct std::hash<tessera::model::symbol> {
   std::size_t operator()(tessera::model::symbol s) const noexcept {
     // Fibonacci hashing spreads the dense ids over the table.
     return static_cast<std::size_t>(s.id()) * 0x9E3779B97F4A7C15ull;

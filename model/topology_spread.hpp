@@ -8,11 +8,11 @@
 /// value]; keys the pod lacks are ignored).
 #pragma once
 
-#include <cstdint>
-#include <vector>
-
 #include "model/labels.hpp"
 #include "model/symbol.hpp"
+
+#include <cstdint>
+#include <vector>
 
 namespace tessera::model {
 
@@ -36,7 +36,8 @@ struct topology_spread_constraint {
   std::vector<symbol> match_label_keys;
 
   friend bool operator==(const topology_spread_constraint&,
-                         const topology_spread_constraint&) = default;
+                         const topology_spread_constraint&)
+    = default;
 };
 
 } // namespace tessera::model

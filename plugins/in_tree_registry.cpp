@@ -26,8 +26,7 @@ namespace {
 using factory_result = expected<std::shared_ptr<plugin>>;
 
 // A factory for a plugin without args; any args given are a mismatch.
-template <class Make>
-plugin_factory no_args(std::string name, Make make) {
+template <class Make> plugin_factory no_args(std::string name, Make make) {
   return [name, make](const config::plugin_args& args) -> factory_result {
     if (!std::holds_alternative<std::monostate>(args))
       return make_error(ec::invalid_input,
@@ -63,29 +62,23 @@ registry make_in_tree_registry() {
       no_args("NodeUnschedulable", make_node_unschedulable));
   add("NodeName", no_args("NodeName", make_node_name));
   add("TaintToleration", no_args("TaintToleration", make_taint_toleration));
-  add("NodeAffinity",
-      with_args<config::node_affinity_args>("NodeAffinity",
-                                            make_node_affinity));
+  add("NodeAffinity", with_args<config::node_affinity_args>(
+                        "NodeAffinity", make_node_affinity));
   add("NodePorts", no_args("NodePorts", make_node_ports));
-  add("NodeResourcesFit",
-      with_args<config::node_resources_fit_args>("NodeResourcesFit",
-                                                 make_node_resources_fit));
+  add("NodeResourcesFit", with_args<config::node_resources_fit_args>(
+                            "NodeResourcesFit", make_node_resources_fit));
   add("VolumeRestrictions",
       no_args("VolumeRestrictions", make_volume_restrictions));
   add("NodeVolumeLimits", no_args("NodeVolumeLimits", make_node_volume_limits));
-  add("VolumeBinding",
-      with_args<config::volume_binding_args>("VolumeBinding",
-                                             make_volume_binding));
+  add("VolumeBinding", with_args<config::volume_binding_args>(
+                         "VolumeBinding", make_volume_binding));
   add("VolumeZone", no_args("VolumeZone", make_volume_zone));
-  add("PodTopologySpread",
-      with_args<config::pod_topology_spread_args>("PodTopologySpread",
-                                                  make_pod_topology_spread));
-  add("InterPodAffinity",
-      with_args<config::inter_pod_affinity_args>("InterPodAffinity",
-                                                 make_inter_pod_affinity));
-  add("DefaultPreemption",
-      with_args<config::default_preemption_args>("DefaultPreemption",
-                                                 make_default_preemption));
+  add("PodTopologySpread", with_args<config::pod_topology_spread_args>(
+                             "PodTopologySpread", make_pod_topology_spread));
+  add("InterPodAffinity", with_args<config::inter_pod_affinity_args>(
+                            "InterPodAffinity", make_inter_pod_affinity));
+  add("DefaultPreemption", with_args<config::default_preemption_args>(
+                             "DefaultPreemption", make_default_preemption));
   add("NodeResourcesBalancedAllocation",
       with_args<config::node_resources_balanced_allocation_args>(
         "NodeResourcesBalancedAllocation",

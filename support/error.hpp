@@ -58,8 +58,7 @@ inline error make_error(ec code, std::string message) {
 /// A value or an error (C++20 has no std::expected yet). The error type is
 /// `error` everywhere but at the embedded apiserver's edge, which carries its
 /// Kubernetes Status instead (`apiserver::api_result<T>`).
-template <class T, class E = error>
-class [[nodiscard]] expected {
+template <class T, class E = error> class [[nodiscard]] expected {
 public:
   expected(T value) : state_(std::in_place_index<0>, std::move(value)) {
   }

@@ -21,11 +21,11 @@ error bad_value(std::string_view flag, std::string_view value,
   return make_error(ec::invalid_input, std::move(msg));
 }
 
-template <class Int>
-bool parse_int(std::string_view text, Int& out) {
+template <class Int> bool parse_int(std::string_view text, Int& out) {
   if (text.empty())
     return false;
-  auto [ptr, err] = std::from_chars(text.data(), text.data() + text.size(), out);
+  auto [ptr, err]
+    = std::from_chars(text.data(), text.data() + text.size(), out);
   return err == std::errc{} && ptr == text.data() + text.size();
 }
 
@@ -34,9 +34,10 @@ bool parse_int(std::string_view text, Int& out) {
 flag_set::flag_set(std::string usage) : usage_(std::move(usage)) {
 }
 
-flag_set::flag& flag_set::define(std::string_view names, std::string help,
-                                 std::string default_text, bool is_bool,
-                                 std::function<error(std::string_view)> assign) {
+flag_set::flag&
+flag_set::define(std::string_view names, std::string help,
+                 std::string default_text, bool is_bool,
+                 std::function<error(std::string_view)> assign) {
   flag f;
   auto comma = names.find(',');
   f.long_name = std::string{names.substr(0, comma)};
@@ -70,9 +71,9 @@ void flag_set::add(std::string_view names, bool& target, std::string help) {
                     || v == "FALSE" || v == "False")
              target = false;
            else
-             return bad_value(name, v, "strconv.ParseBool: parsing \""
-                                         + std::string{v}
-                                         + "\": invalid syntax");
+             return bad_value(name, v,
+                              "strconv.ParseBool: parsing \"" + std::string{v}
+                                + "\": invalid syntax");
            return error{};
          });
 }
@@ -203,7 +204,8 @@ flag_set::parse(const std::vector<std::string>& args) {
     flag* f = find(name);
     if (f == nullptr)
       return make_error(ec::invalid_input,
-                        "unknown flag: " + std::string{arg.substr(0, arg.find('='))});
+                        "unknown flag: "
+                          + std::string{arg.substr(0, arg.find('='))});
     if (!value) {
       if (f->is_bool) {
         value = "true";
@@ -219,8 +221,8 @@ flag_set::parse(const std::vector<std::string>& args) {
     f->set = true;
   }
   if (positionals.size() > max_positionals_) {
-    std::string msg = "unexpected argument \"" + positionals[max_positionals_]
-                      + "\"";
+    std::string msg
+      = "unexpected argument \"" + positionals[max_positionals_] + "\"";
     if (max_positionals_ > 0)
       msg += " (expects at most " + std::to_string(max_positionals_) + " "
              + positional_what_ + ")";

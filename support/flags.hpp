@@ -9,6 +9,8 @@
 /// `--bool=false`, and both `-v=4` and `--v=4` for single-letter flags.
 #pragma once
 
+#include "support/error.hpp"
+
 #include <chrono>
 #include <cstdint>
 #include <functional>
@@ -16,8 +18,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "support/error.hpp"
 
 namespace tessera {
 

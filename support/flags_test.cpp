@@ -38,10 +38,19 @@ TEST(flag_set, accepts_every_spelling) {
   };
   std::vector<test_case> cases{
     {"equals", {"--config=a.yaml", "--shards=4"}, "a.yaml", false, 4, {}},
-    {"separate", {"--config", "a.yaml", "--shards", "8"}, "a.yaml", false, 8, {}},
+    {"separate",
+     {"--config", "a.yaml", "--shards", "8"},
+     "a.yaml",
+     false,
+     8,
+     {}},
     {"single dash long", {"-config=b", "-explain"}, "b", true, 2, {}},
     {"bool false", {"--explain=false"}, "", false, 2, {}},
-    {"repeated short", {"-f", "x", "-f=y", "--filename", "z"}, "", false, 2,
+    {"repeated short",
+     {"-f", "x", "-f=y", "--filename", "z"},
+     "",
+     false,
+     2,
      {"x", "y", "z"}},
   };
   for (const auto& tc : cases) {
@@ -67,12 +76,15 @@ TEST(flag_set, rejects_bad_input_with_the_flag_named) {
   std::vector<test_case> cases{
     {"unknown", {"--nope=1"}, "unknown flag: --nope"},
     {"missing value", {"--config"}, "flag needs an argument: --config"},
-    {"bad int", {"--shards=two"},
+    {"bad int",
+     {"--shards=two"},
      "invalid argument \"two\" for \"--shards\" flag: not an integer"},
-    {"bad bool", {"--explain=maybe"},
+    {"bad bool",
+     {"--explain=maybe"},
      "invalid argument \"maybe\" for \"--explain\" flag: strconv.ParseBool: "
      "parsing \"maybe\": invalid syntax"},
-    {"bad duration", {"--lease-duration=10parsecs"},
+    {"bad duration",
+     {"--lease-duration=10parsecs"},
      "invalid argument \"10parsecs\" for \"--lease-duration\" flag: time: "
      "invalid duration \"10parsecs\""},
     {"positional", {"extra"}, "unexpected argument \"extra\""},
@@ -108,8 +120,9 @@ TEST(duration, parses_and_formats_like_go) {
     std::string formatted;
   };
   std::vector<test_case> cases{
-    {"15s", 15000, "15s"}, {"1m30s", 90000, "1m30s"}, {"250ms", 250, "250ms"},
-    {"1.5h", 5400000, "1h30m0s"}, {"0", 0, "0s"}, {"2.5s", 2500, "2.5s"},
+    {"15s", 15000, "15s"},   {"1m30s", 90000, "1m30s"},
+    {"250ms", 250, "250ms"}, {"1.5h", 5400000, "1h30m0s"},
+    {"0", 0, "0s"},          {"2.5s", 2500, "2.5s"},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.text);

@@ -4,8 +4,6 @@
 
 #include "support/text.hpp"
 
-#include <unistd.h>
-
 #include <sys/syscall.h>
 
 #include <chrono>
@@ -13,6 +11,7 @@
 #include <cstdio>
 #include <ctime>
 #include <mutex>
+#include <unistd.h>
 
 namespace tessera::log {
 

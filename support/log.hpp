@@ -65,7 +65,7 @@ public:
   void add(std::string_view key, double value);
 
   template <class T>
-    requires std::is_integral_v<T>
+  requires std::is_integral_v<T>
   void add(std::string_view key, T value) {
     if constexpr (std::is_signed_v<T>)
       add(key, static_cast<long long>(value));
@@ -73,15 +73,19 @@ public:
       add(key, static_cast<unsigned long long>(value));
   }
   template <class T>
-    requires std::is_floating_point_v<T>
+  requires std::is_floating_point_v<T>
   void add(std::string_view key, T value) {
     add(key, static_cast<double>(value));
   }
   /// Anything else with an operator<< is rendered as a quoted string.
   template <class T>
-    requires(!std::is_arithmetic_v<T>
-             && !std::is_convertible_v<const T&, std::string_view>)
-  void add(std::string_view key, const T& value) {
+  requires(
+    !std::is_arithmetic_v<
+      T> && !std::is_convertible_v<const T&, std::string_view>) void add(std::
+                                                                           string_view
+                                                                             key,
+                                                                         const T&
+                                                                           value) {
     std::ostringstream out;
     out << value;
     add(key, std::string_view{out.str()});

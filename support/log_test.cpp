@@ -28,9 +28,10 @@ TEST_F(log_capture, text_lines_have_klog_header_and_quoted_values) {
   TLOG_V(2, "successfully bound pod to node", "pod", "default/p1", "node",
          std::string{"n1"}, "evaluatedNodes", 3, "ok", true);
   ASSERT_EQ(lines.size(), 1u);
-  std::regex shape{R"(^I\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ log_test\.cpp:\d+\] )"
-                   R"("successfully bound pod to node" pod="default/p1" )"
-                   R"(node="n1" evaluatedNodes=3 ok=true\n$)"};
+  std::regex shape{
+    R"(^I\d{4} \d{2}:\d{2}:\d{2}\.\d{6} +\d+ log_test\.cpp:\d+\] )"
+    R"("successfully bound pod to node" pod="default/p1" )"
+    R"(node="n1" evaluatedNodes=3 ok=true\n$)"};
   EXPECT_TRUE(std::regex_match(lines[0], shape)) << lines[0];
 }
 

@@ -157,8 +157,8 @@ void binder_state::fail(binding& b, std::uint64_t id,
     f.message = message;
     ports_.sink().unschedulable(req->pod, f);
   }
-  TLOG_V(2, "binding failed", "pod", req->pod->key(), "node",
-         req->node.view(), "err", message);
+  TLOG_V(2, "binding failed", "pod", req->pod->key(), "node", req->node.view(),
+         "err", message);
   auto out = std::make_shared<bind_outcome>();
   out->pod = req->pod;
   out->bound = false;

@@ -38,7 +38,8 @@ public:
   /// Starts the API bind of binding `id`; the completion must come back as
   /// `binder_state::on_done(id, ...)` inside the binder's context.
   virtual void start_bind(std::uint64_t id, const model::pod_ptr& pod,
-                          model::symbol node) = 0;
+                          model::symbol node)
+    = 0;
   virtual void finish_binding(const model::pod_ptr& pod) = 0;
   virtual void forget(const model::pod_ptr& pod) = 0;
   virtual void bound(bind_outcome_ptr out) = 0;

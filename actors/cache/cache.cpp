@@ -40,9 +40,9 @@ void publish(cache_actor::stateful_pointer<cache_cell> self) {
                std::make_shared<const std::vector<queue_input>>(
                  std::move(out.nominees)));
   if (!out.queue.empty())
-    self->send(cell.queue, input_atom::value,
-               std::make_shared<const std::vector<queue_input>>(
-                 std::move(out.queue)));
+    self->send(
+      cell.queue, input_atom::value,
+      std::make_shared<const std::vector<queue_input>>(std::move(out.queue)));
   // Metrics: kube-scheduler's scheduler_cache_size, and the cache's mailbox.
   if (auto* m = cell.metrics) {
     cache_stats s = cell.state->stats();
@@ -72,8 +72,8 @@ cache_actor::behavior_type cache(cache_actor::stateful_pointer<cache_cell> self,
     },
     [self](synced_atom) { self->state.synced = true; },
     [self](assume_atom, const assume_request_ptr& req) -> assume_reply_ptr {
-      auto reply =
-        std::make_shared<const assume_reply>(self->state.state->assume(*req));
+      auto reply
+        = std::make_shared<const assume_reply>(self->state.state->assume(*req));
       publish(self);
       return reply;
     },

@@ -115,8 +115,8 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
     // the coordinator dropped any nomination at assume: neither needs the
     // echo.
     if (auto pit = pending_.find(key); pit != pending_.end()) {
-      bool ours = it != pods_.end()
-                  && it->second.phase == pod_phase_in_cache::assumed;
+      bool ours
+        = it != pods_.end() && it->second.phase == pod_phase_in_cache::assumed;
       if (!ours)
         left_pending(pit->second);
       pending_.erase(pit);
@@ -126,8 +126,7 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
       if (p->has_required_anti_affinity)
         last_new_anti_affinity_generation_ = generation_;
       pods_.emplace(key, pod_entry{p, pod_phase_in_cache::bound, false, {}});
-      emit_event(plugins::event_resource::pod, action::add, {}, p, false,
-                 true);
+      emit_event(plugins::event_resource::pod, action::add, {}, p, false, true);
       return;
     }
     pod_entry& entry = it->second;
@@ -153,8 +152,7 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
       entry.phase = pod_phase_in_cache::bound;
       entry.deadline.reset();
       --assumed_count_;
-      emit_event(plugins::event_resource::pod, action::add, {}, p, false,
-                 true);
+      emit_event(plugins::event_resource::pod, action::add, {}, p, false, true);
     } else {
       emit_event(plugins::event_resource::pod, pod_changes(*old, *p), old, p,
                  true, true);
@@ -329,8 +327,8 @@ void cache_state::remove_pod_from_node(const model::pod& p) {
   if (statusless_budgets_ > 0)
     view_dirty_ = true;
   count_affinity(p, -1);
-  log_change(change::kind::pod_removed,
-             std::make_shared<const model::pod>(p), p.node_name);
+  log_change(change::kind::pod_removed, std::make_shared<const model::pod>(p),
+             p.node_name);
   if (info.get_node() == nullptr && info.pods().empty()) {
     // The last pod of a deleted node: the placeholder goes too.
     dirty_nodes_.erase(p.node_name);
@@ -446,9 +444,10 @@ std::string cache_state::conflict_check(const assume_request& req,
   std::uint64_t first_unseen = req.shard_generations.empty() ? 0 : ~0ull;
   for (auto g : req.shard_generations)
     first_unseen = std::min(first_unseen, g);
-  auto from = std::partition_point(
-    log_.begin(), log_.end(),
-    [&](const change& c) { return c.generation <= first_unseen; });
+  auto from
+    = std::partition_point(log_.begin(), log_.end(), [&](const change& c) {
+        return c.generation <= first_unseen;
+      });
   for (auto it = from; it != log_.end(); ++it) {
     const change& c = *it;
     if (!unseen(c))
@@ -458,10 +457,9 @@ std::string cache_state::conflict_check(const assume_request& req,
     const model::node_info* at = current(c.node);
     if (at == nullptr || c.pod == nullptr)
       continue;
-    plugins::status s =
-      c.type == change::kind::pod_added
-        ? prof.run_add_pod(replay, *req.pod, *c.pod, *at)
-        : prof.run_remove_pod(replay, *req.pod, *c.pod, *at);
+    plugins::status s = c.type == change::kind::pod_added
+                          ? prof.run_add_pod(replay, *req.pod, *c.pod, *at)
+                          : prof.run_remove_pod(replay, *req.pod, *c.pod, *at);
     if (!s.ok())
       return s.message();
     replayed = true;
@@ -617,8 +615,8 @@ cache_outputs cache_state::take_outputs() {
     if (routes_dirty_ || !routes_) {
       // Node membership changed: recount (O(nodes), rare).
       shard_nodes_.assign(cfg_.shards, 0);
-      auto routes =
-        std::make_shared<std::unordered_map<model::symbol, std::uint32_t>>();
+      auto routes
+        = std::make_shared<std::unordered_map<model::symbol, std::uint32_t>>();
       for (const auto& [name, entry] : nodes_) {
         if (entry.published && entry.published->get_node() != nullptr) {
           ++shard_nodes_[entry.shard];

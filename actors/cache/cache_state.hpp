@@ -16,8 +16,8 @@
 ///          | finish_binding   | informer: pod bound
 ///          v                  v
 ///      [assumed, binding finished] --informer: bound--> [bound]
-///          | TTL passed (0 = never)              | informer: deleted / terminal
-///          v                                     v
+///          | TTL passed (0 = never)              | informer: deleted,
+///          v                                     v           or terminal
 ///        (gone)                                (gone)
 ///
 /// Assume validation (docs/architecture.md, "Optimistic assume"): the
@@ -141,8 +141,8 @@ private:
   void count_affinity(const model::pod& p, int sign);
   void count_images(const model::node* n, int sign);
   void emit_event(plugins::event_resource r, plugins::action a,
-                  model::object old_obj, model::object new_obj,
-                  bool has_old, bool has_new);
+                  model::object old_obj, model::object new_obj, bool has_old,
+                  bool has_new);
   std::string conflict_check(const assume_request& req,
                              const model::node_info& target) const;
 

@@ -67,8 +67,7 @@ public:
     if (out.view)
       view_ = out.view;
     queue_.insert(queue_.end(), out.queue.begin(), out.queue.end());
-    nominees_.insert(nominees_.end(), out.nominees.begin(),
-                     out.nominees.end());
+    nominees_.insert(nominees_.end(), out.nominees.begin(), out.nominees.end());
     return out;
   }
 
@@ -307,40 +306,49 @@ TEST(CacheState, TellsTheNominatorWhatTheApiSaysOfNominations) {
   relabelled->labels = test::make_pod("p").label("app", "b").build()->labels;
   auto bound = test::make_pod("p").cpu("1").node("n1").build();
   const std::vector<test_case> cases{
-    {"added without a nomination", [&](world& w) { w.add(pending); },
-     {"added p"}, {}},
-    {"added with a nomination", [&](world& w) { w.add(model::pod_ptr{nominated}); },
-     {"added p"}, {"added p"}},
+    {"added without a nomination",
+     [&](world& w) { w.add(pending); },
+     {"added p"},
+     {}},
+    {"added with a nomination",
+     [&](world& w) { w.add(model::pod_ptr{nominated}); },
+     {"added p"},
+     {"added p"}},
     {"the API nominates it",
      [&](world& w) {
        w.add(pending);
        w.modify(model::pod_ptr{nominated});
      },
-     {"added p", "updated p"}, {"updated p"}},
+     {"added p", "updated p"},
+     {"updated p"}},
     {"an update that keeps the nomination",
      [&](world& w) {
        w.add(model::pod_ptr{nominated});
        w.modify(model::pod_ptr{relabelled});
      },
-     {"added p", "updated p"}, {"added p"}},
+     {"added p", "updated p"},
+     {"added p"}},
     {"the API clears it",
      [&](world& w) {
        w.add(model::pod_ptr{nominated});
        w.modify(pending);
      },
-     {"added p", "updated p"}, {"added p", "updated p"}},
+     {"added p", "updated p"},
+     {"added p", "updated p"}},
     {"deleted while pending",
      [&](world& w) {
        w.add(pending);
        w.remove(pending);
      },
-     {"added p", "deleted p"}, {"deleted p"}},
+     {"added p", "deleted p"},
+     {"deleted p"}},
     {"bound by another scheduler",
      [&](world& w) {
        w.add(pending);
        w.modify(bound);
      },
-     {"added p", "deleted p", "event PodAdd"}, {"deleted p"}},
+     {"added p", "deleted p", "event PodAdd"},
+     {"deleted p"}},
     {"bound by this scheduler",
      [&](world& w) {
        w.add(pending);
@@ -350,7 +358,8 @@ TEST(CacheState, TellsTheNominatorWhatTheApiSaysOfNominations) {
        w.cache_.finish_binding(*reply.assumed);
        w.modify(bound);
      },
-     {"added p", "event PodAdd"}, {}},
+     {"added p", "event PodAdd"},
+     {}},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
@@ -554,8 +563,8 @@ TEST(CacheState, AQuietShardIsNotStaleWhileTheLogMovesOn) {
   fill("busy-", on[0]);
   ASSERT_LT(w.shards_[1].generation(), w.shards_[0].generation() - 4)
     << "shard 1's view should be older than the log's window";
-  auto fresh = w.assume(w.prepare(test::make_pod("p").cpu("10m").build(),
-                                  on[1]));
+  auto fresh
+    = w.assume(w.prepare(test::make_pod("p").cpu("10m").build(), on[1]));
   EXPECT_TRUE(fresh.ok) << fresh.reason;
   auto missed = w.prepare(test::make_pod("q").cpu("10m").build(), on[0]);
   fill("late-", on[1]);

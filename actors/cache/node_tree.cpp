@@ -2,9 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/cache/node_tree.hpp"
 
-#include <algorithm>
-
 #include "model/node.hpp"
+
+#include <algorithm>
 
 namespace tessera::actors {
 

@@ -8,12 +8,12 @@
 /// depends on this order, so serial equivalence depends on it too.
 #pragma once
 
+#include "model/labels.hpp"
+#include "model/symbol.hpp"
+
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include "model/labels.hpp"
-#include "model/symbol.hpp"
 
 namespace tessera::actors {
 

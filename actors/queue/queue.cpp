@@ -60,8 +60,8 @@ queue_actor::behavior_type queue(queue_actor::stateful_pointer<queue_cell> self,
                                  std::vector<plugins::profile_ptr> profiles,
                                  duration tick) {
   self->state.metrics = cfg.metrics;
-  self->state.state =
-    std::make_unique<queue_state>(cfg, *clk, std::move(profiles));
+  self->state.state
+    = std::make_unique<queue_state>(cfg, *clk, std::move(profiles));
   if (!cfg.one_shot)
     self->delayed_send(self, tick, tick_atom::value);
   return {
@@ -69,26 +69,26 @@ queue_actor::behavior_type queue(queue_actor::stateful_pointer<queue_cell> self,
       auto& q = *self->state.state;
       for (const auto& in : *inputs) {
         switch (in.type) {
-          case queue_input::kind::pod_added:
-            q.add(in.new_pod);
-            break;
-          case queue_input::kind::pod_updated:
-            q.update(in.old_pod, in.new_pod);
-            break;
-          case queue_input::kind::pod_deleted:
-            q.remove(*in.old_pod);
-            break;
-          case queue_input::kind::cluster_event:
-            q.on_cluster_event(in.event, in.old_object, in.new_object);
-            break;
+        case queue_input::kind::pod_added:
+          q.add(in.new_pod);
+          break;
+        case queue_input::kind::pod_updated:
+          q.update(in.old_pod, in.new_pod);
+          break;
+        case queue_input::kind::pod_deleted:
+          q.remove(*in.old_pod);
+          break;
+        case queue_input::kind::cluster_event:
+          q.on_cluster_event(in.event, in.old_object, in.new_object);
+          break;
         }
       }
       dispatch(self);
     },
     [self](want_atom, std::int32_t n) {
       if (!self->state.consumer)
-        self->state.consumer =
-          caf::actor_cast<coordinator_actor>(self->current_sender());
+        self->state.consumer
+          = caf::actor_cast<coordinator_actor>(self->current_sender());
       self->state.credits += n;
       dispatch(self);
     },

@@ -67,8 +67,8 @@ filter_reply shard_state::filter(const filter_request& req) {
   opts.score = req.score;
   nominations_ptr nominated = req.nominated;
   if (nominated && !nominated->empty()) {
-    opts.nominated = [nominated](model::symbol node)
-      -> std::span<const model::pod_ptr> {
+    opts.nominated
+      = [nominated](model::symbol node) -> std::span<const model::pod_ptr> {
       auto it = nominated->by_node.find(node);
       if (it == nominated->by_node.end())
         return {};
@@ -107,8 +107,8 @@ preempt_reply shard_state::preempt(const preempt_request& req) const {
   const auto* pf = req.profile->post_filter().front();
   if (!req.nominated_node.empty()) {
     if (const model::node_info* nominated = find(req.nominated_node)) {
-      out.eligibility =
-        pf->check_nominated_node(*req.pod, *nominated, req.nominated_status);
+      out.eligibility
+        = pf->check_nominated_node(*req.pod, *nominated, req.nominated_status);
       if (!out.eligibility.ok())
         return out;
     }
@@ -121,8 +121,8 @@ preempt_reply shard_state::preempt(const preempt_request& req) const {
   std::vector<plugins::dry_run_node> nodes;
   nodes.reserve(potential.size());
   for (std::size_t i = 0; i < potential.size(); ++i) {
-    const model::node_info* info =
-      potential[(req.offset + i) % potential.size()];
+    const model::node_info* info
+      = potential[(req.offset + i) % potential.size()];
     plugins::dry_run_node n;
     n.node = info;
     if (req.nominated)

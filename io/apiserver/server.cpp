@@ -520,13 +520,12 @@ expected<std::unique_ptr<api_server>> api_server::start(store& s,
     if (!cfg.tls_client_ca_file.empty()) {
       i->tls->load_verify_file(cfg.tls_client_ca_file, ec);
       if (!ec)
-        i->tls->set_verify_mode(ssl::verify_peer
-                                  | ssl::verify_fail_if_no_peer_cert,
-                                ec);
+        i->tls->set_verify_mode(
+          ssl::verify_peer | ssl::verify_fail_if_no_peer_cert, ec);
       if (ec)
-        return make_error(ec::invalid_input,
-                          "cannot load client CA " + cfg.tls_client_ca_file
-                            + ": " + ec.message());
+        return make_error(ec::invalid_input, "cannot load client CA "
+                                               + cfg.tls_client_ca_file + ": "
+                                               + ec.message());
     }
   }
   auto address = net::ip::make_address(cfg.bind_address, ec);

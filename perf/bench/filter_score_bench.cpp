@@ -12,14 +12,14 @@
 // break the same cycle down by phase and by plugin, to show where time goes
 // (all per node over the 5,000 nodes; a plugin's Filter and Score run on
 // every node there, skipped plugins report 0).
-#include <benchmark/benchmark.h>
-
-#include <random>
-
 #include "config/scheduler_config.hpp"
 #include "plugins/framework/cycle.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
+
+#include <benchmark/benchmark.h>
+
+#include <random>
 
 namespace tessera {
 namespace {
@@ -40,8 +40,8 @@ const fixture& cluster() {
   static const fixture f = [] {
     fixture out;
     auto reg = plugins::make_in_tree_registry();
-    out.profile = *plugins::profile::build(config::default_config().profiles[0],
-                                           reg, 0);
+    out.profile
+      = *plugins::profile::build(config::default_config().profiles[0], reg, 0);
     std::mt19937 rng{7};
     const char* types[] = {"m5.xlarge", "m5.2xlarge", "c5.4xlarge"};
     for (int i = 0; i < node_count; ++i) {
@@ -83,13 +83,13 @@ void run_cycle(benchmark::State& state, const model::pod& p) {
   std::size_t start = 0;
   for (auto _ : state) {
     auto begun = plugins::begin_cycle(*f.profile, p, f.cluster);
-    auto partials = plugins::run_scans(*f.profile, begun.state, p, begun.scans,
-                                       f.nodes);
+    auto partials
+      = plugins::run_scans(*f.profile, begun.state, p, begun.scans, f.nodes);
     std::vector<std::vector<plugins::scan_partial_ptr>> per_shard{partials};
     (void)plugins::merge_scans(*f.profile, begun.state, p, begun.scans,
                                std::move(per_shard));
-    auto result =
-      plugins::filter_and_score(*f.profile, begun.state, p, f.nodes, start, all);
+    auto result = plugins::filter_and_score(*f.profile, begun.state, p, f.nodes,
+                                            start, all);
     benchmark::DoNotOptimize(result.feasible.data());
     start = (start + 1) % f.nodes.size();
   }

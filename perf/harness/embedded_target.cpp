@@ -137,8 +137,8 @@ public:
     http_.source
       = std::make_unique<adapters::api_source>(*http_.client, source_cfg);
     adapters::api_sink_config sc;
-    http_.sink = std::make_unique<adapters::api_sink>(*http_.client,
-                                                      *http_.events, sc);
+    http_.sink
+      = std::make_unique<adapters::api_sink>(*http_.client, *http_.events, sc);
     return {};
   }
 

@@ -10,13 +10,13 @@
 /// the cluster has affinity terms.
 #pragma once
 
+#include "model/cluster_objects.hpp"
+#include "model/symbol.hpp"
+
 #include <cstdint>
 #include <memory>
 #include <unordered_map>
 #include <vector>
-
-#include "model/cluster_objects.hpp"
-#include "model/symbol.hpp"
 
 namespace tessera::plugins {
 

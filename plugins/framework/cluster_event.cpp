@@ -46,20 +46,20 @@ std::string action_label(action a) {
 std::string cluster_event::label() const {
   std::string resource_name;
   switch (resource) {
-    case event_resource::pod:
-      resource_name = "Pod";
-      break;
-    case event_resource::node:
-      resource_name = "Node";
-      break;
-    case event_resource::namespace_:
-      resource_name = "Namespace";
-      break;
-    case event_resource::pod_disruption_budget:
-      resource_name = "PodDisruptionBudget";
-      break;
-    case event_resource::wildcard:
-      return actions == action::all ? "*" : "*" + action_label(actions);
+  case event_resource::pod:
+    resource_name = "Pod";
+    break;
+  case event_resource::node:
+    resource_name = "Node";
+    break;
+  case event_resource::namespace_:
+    resource_name = "Namespace";
+    break;
+  case event_resource::pod_disruption_budget:
+    resource_name = "PodDisruptionBudget";
+    break;
+  case event_resource::wildcard:
+    return actions == action::all ? "*" : "*" + action_label(actions);
   }
   return resource_name + action_label(actions);
 }

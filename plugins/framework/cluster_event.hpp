@@ -9,12 +9,12 @@
 /// pod (upstream's QueueingHint mechanism, on by default since 1.32).
 #pragma once
 
+#include "model/object.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
-
-#include "model/object.hpp"
 
 namespace tessera::plugins {
 
@@ -44,8 +44,8 @@ enum class action : std::uint32_t {
   update_pod_scheduling_gates_eliminated = 1u << 10,
   /// Any other update of the object.
   update_other = 1u << 11,
-  update = (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6)
-           | (1u << 7) | (1u << 8) | (1u << 9) | (1u << 10) | (1u << 11),
+  update = (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6) | (1u << 7)
+           | (1u << 8) | (1u << 9) | (1u << 10) | (1u << 11),
   all = 0xffffffffu,
 };
 

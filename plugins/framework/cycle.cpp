@@ -81,13 +81,13 @@ cycle_start begin_cycle(const profile& prof, const model::pod& p,
       out.allowed_nodes = std::move(both);
     }
     if (out.allowed_nodes->empty()) {
-      std::string msg =
-        out.node_set_plugins.size() == 1
-          ? "node(s) didn't satisfy plugin " + out.node_set_plugins.front()
-          : "node(s) didn't satisfy plugin(s) "
-              + bracket_list(out.node_set_plugins) + " simultaneously";
-      out.pre_filter_status =
-        status{code::unschedulable_and_unresolvable, model::symbol{msg}};
+      std::string msg
+        = out.node_set_plugins.size() == 1
+            ? "node(s) didn't satisfy plugin " + out.node_set_plugins.front()
+            : "node(s) didn't satisfy plugin(s) "
+                + bracket_list(out.node_set_plugins) + " simultaneously";
+      out.pre_filter_status
+        = status{code::unschedulable_and_unresolvable, model::symbol{msg}};
       out.pre_filter_status.set_plugin(pf->name());
       return out;
     }
@@ -99,9 +99,9 @@ cycle_start begin_cycle(const profile& prof, const model::pod& p,
       continue;
     }
     if (!s.ok() && out.pre_score_status.ok())
-      out.pre_score_status = status::make_error(
-        "running PreScore plugin \"" + std::string{ps->name()}
-        + "\": " + s.message());
+      out.pre_score_status
+        = status::make_error("running PreScore plugin \""
+                             + std::string{ps->name()} + "\": " + s.message());
   }
   for (std::size_t i = 0; i < prof.scanners().size(); ++i)
     if (prof.scanners()[i]->wants_scan(out.state, p))
@@ -109,10 +109,10 @@ cycle_start begin_cycle(const profile& prof, const model::pod& p,
   return out;
 }
 
-std::vector<scan_partial_ptr> run_scans(
-  const profile& prof, const cycle_state& state, const model::pod& p,
-  std::span<const std::size_t> scans,
-  std::span<const model::node_info_ptr> nodes) {
+std::vector<scan_partial_ptr>
+run_scans(const profile& prof, const cycle_state& state, const model::pod& p,
+          std::span<const std::size_t> scans,
+          std::span<const model::node_info_ptr> nodes) {
   std::vector<scan_partial_ptr> out;
   out.reserve(scans.size());
   for (auto i : scans)
@@ -120,8 +120,8 @@ std::vector<scan_partial_ptr> run_scans(
   return out;
 }
 
-status merge_scans(const profile& prof, cycle_state& state,
-                   const model::pod& p, std::span<const std::size_t> scans,
+status merge_scans(const profile& prof, cycle_state& state, const model::pod& p,
+                   std::span<const std::size_t> scans,
                    std::vector<std::vector<scan_partial_ptr>> per_shard) {
   for (std::size_t k = 0; k < scans.size(); ++k) {
     std::vector<scan_partial_ptr> parts;
@@ -250,9 +250,10 @@ shard_result filter_and_score(const profile& prof, const cycle_state& state,
   return out;
 }
 
-status merge_summaries(const profile& prof, cycle_state& state,
-                       const model::pod& p, const active_scores& plan,
-                       std::vector<std::vector<feasible_summary_ptr>> per_shard) {
+status
+merge_summaries(const profile& prof, cycle_state& state, const model::pod& p,
+                const active_scores& plan,
+                std::vector<std::vector<feasible_summary_ptr>> per_shard) {
   for (std::size_t k = 0; k < plan.deferred.size(); ++k) {
     std::vector<feasible_summary_ptr> parts;
     for (auto& shard : per_shard)
@@ -266,10 +267,10 @@ status merge_summaries(const profile& prof, cycle_state& state,
   return {};
 }
 
-std::vector<std::int64_t> score_nodes(
-  const profile& prof, const cycle_state& state, const model::pod& p,
-  std::span<const std::size_t> plugins,
-  std::span<const model::node_info* const> nodes) {
+std::vector<std::int64_t>
+score_nodes(const profile& prof, const cycle_state& state, const model::pod& p,
+            std::span<const std::size_t> plugins,
+            std::span<const model::node_info* const> nodes) {
   std::vector<std::int64_t> out;
   out.reserve(plugins.size() * nodes.size());
   for (auto i : plugins) {
@@ -280,8 +281,7 @@ std::vector<std::int64_t> score_nodes(
   return out;
 }
 
-expected<std::size_t> select_host(const profile& prof,
-                                  const cycle_state& state,
+expected<std::size_t> select_host(const profile& prof, const cycle_state& state,
                                   const model::pod& p, score_table& table,
                                   std::mt19937_64& rng) {
   const std::size_t n = table.nodes.size();
@@ -301,10 +301,9 @@ expected<std::size_t> select_host(const profile& prof,
         buffer[i] = {table.nodes[i], row[i]};
       status s = entry.plugin->normalize_scores(state, p, buffer);
       if (!s.ok())
-        return make_error(ec::internal,
-                          "running Normalize on Score plugin \""
-                            + std::string{entry.plugin->name()}
-                            + "\": " + s.message());
+        return make_error(ec::internal, "running Normalize on Score plugin \""
+                                          + std::string{entry.plugin->name()}
+                                          + "\": " + s.message());
       for (std::size_t i = 0; i < n; ++i)
         row[i] = buffer[i].score;
     }

@@ -19,6 +19,12 @@
 /// are kube-scheduler's, so placements equal the serial algorithm's.
 #pragma once
 
+#include "model/node_info.hpp"
+#include "model/pod.hpp"
+#include "plugins/framework/diagnosis.hpp"
+#include "plugins/framework/plugin.hpp"
+#include "plugins/framework/profile.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -26,12 +32,6 @@
 #include <span>
 #include <string>
 #include <vector>
-
-#include "model/node_info.hpp"
-#include "model/pod.hpp"
-#include "plugins/framework/diagnosis.hpp"
-#include "plugins/framework/plugin.hpp"
-#include "plugins/framework/profile.hpp"
 
 namespace tessera::plugins {
 
@@ -62,14 +62,14 @@ cycle_start begin_cycle(const profile& prof, const model::pod& p,
                         const cluster_context& cluster);
 
 /// One shard's scan partials, aligned with `scans`.
-std::vector<scan_partial_ptr> run_scans(
-  const profile& prof, const cycle_state& state, const model::pod& p,
-  std::span<const std::size_t> scans,
-  std::span<const model::node_info_ptr> nodes);
+std::vector<scan_partial_ptr>
+run_scans(const profile& prof, const cycle_state& state, const model::pod& p,
+          std::span<const std::size_t> scans,
+          std::span<const model::node_info_ptr> nodes);
 
 /// Merges per-shard partials (`per_shard[shard][i]` for scans[i]).
-status merge_scans(const profile& prof, cycle_state& state,
-                   const model::pod& p, std::span<const std::size_t> scans,
+status merge_scans(const profile& prof, cycle_state& state, const model::pod& p,
+                   std::span<const std::size_t> scans,
                    std::vector<std::vector<scan_partial_ptr>> per_shard);
 
 /// Which score plugins run this cycle, as indexes into profile.score():
@@ -88,8 +88,8 @@ active_scores score_plan(const profile& prof, const cycle_state& state);
 
 /// Pods nominated to a node (priority >= the pod's, the pod itself
 /// excluded); empty span when none.
-using nominated_lookup =
-  std::function<std::span<const model::pod_ptr>(model::symbol node)>;
+using nominated_lookup
+  = std::function<std::span<const model::pod_ptr>(model::symbol node)>;
 
 struct filter_options {
   /// Feasible nodes to find on this shard; the shard stops after that many.
@@ -125,15 +125,16 @@ shard_result filter_and_score(const profile& prof, const cycle_state& state,
                               std::size_t start, const filter_options& options);
 
 /// Merges per-shard summaries (`per_shard[shard][i]` for plan.deferred[i]).
-status merge_summaries(const profile& prof, cycle_state& state,
-                       const model::pod& p, const active_scores& plan,
-                       std::vector<std::vector<feasible_summary_ptr>> per_shard);
+status
+merge_summaries(const profile& prof, cycle_state& state, const model::pod& p,
+                const active_scores& plan,
+                std::vector<std::vector<feasible_summary_ptr>> per_shard);
 
 /// Raw scores of the deferred plugins for `nodes`, plugin-major.
-std::vector<std::int64_t> score_nodes(
-  const profile& prof, const cycle_state& state, const model::pod& p,
-  std::span<const std::size_t> plugins,
-  std::span<const model::node_info* const> nodes);
+std::vector<std::int64_t>
+score_nodes(const profile& prof, const cycle_state& state, const model::pod& p,
+            std::span<const std::size_t> plugins,
+            std::span<const model::node_info* const> nodes);
 
 /// Every feasible node with its per-plugin scores.
 struct score_table {
@@ -149,8 +150,7 @@ struct score_table {
 /// NormalizeScore, range check, weights and the seeded uniform pick among
 /// the best totals. Returns the chosen index into table.nodes, or an Error
 /// status (e.g. a plugin's score out of [0, 100] after normalizing).
-expected<std::size_t> select_host(const profile& prof,
-                                  const cycle_state& state,
+expected<std::size_t> select_host(const profile& prof, const cycle_state& state,
                                   const model::pod& p, score_table& table,
                                   std::mt19937_64& rng);
 

@@ -36,8 +36,7 @@ public:
   }
 
   /// The state of slot `i` as T, or nullptr when the plugin wrote nothing.
-  template <class T>
-  const T* read(std::size_t i) const noexcept {
+  template <class T> const T* read(std::size_t i) const noexcept {
     assert(i < slots_.size());
     return static_cast<const T*>(slots_[i].get());
   }

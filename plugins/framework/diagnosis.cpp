@@ -55,8 +55,8 @@ std::string reason_histogram(std::size_t num_all_nodes, const diagnosis& d) {
 }
 
 std::string fit_error_message(std::size_t num_all_nodes, const diagnosis& d) {
-  std::string out = "0/" + std::to_string(num_all_nodes)
-                    + " nodes are available:";
+  std::string out
+    = "0/" + std::to_string(num_all_nodes) + " nodes are available:";
   if (!d.pre_filter_message.empty()) {
     out += " " + d.pre_filter_message + ".";
   } else {

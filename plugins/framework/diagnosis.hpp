@@ -5,19 +5,19 @@
 /// exact text kube-scheduler puts into the FailedScheduling event and the
 /// PodScheduled condition:
 ///
-///   0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient
-///   cpu. preemption: 0/3 nodes are available: 3 No preemption victims found
-///   for incoming pod.
+///   0/3 nodes are available: 1 node(s) had untolerated taint(s), 2
+///   Insufficient cpu. preemption: 0/3 nodes are available: 3 No preemption
+///   victims found for incoming pod.
 #pragma once
+
+#include "model/symbol.hpp"
+#include "plugins/framework/status.hpp"
 
 #include <cstddef>
 #include <optional>
 #include <set>
 #include <string>
 #include <vector>
-
-#include "model/symbol.hpp"
-#include "plugins/framework/status.hpp"
 
 namespace tessera::plugins {
 
@@ -56,7 +56,7 @@ std::string fit_error_message(std::size_t num_all_nodes, const diagnosis& d);
 std::string reason_histogram(std::size_t num_all_nodes, const diagnosis& d);
 
 /// The message when the cluster has no nodes at all.
-inline constexpr const char* no_nodes_message =
-  "no nodes available to schedule pods";
+inline constexpr const char* no_nodes_message
+  = "no nodes available to schedule pods";
 
 } // namespace tessera::plugins

@@ -1,11 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // The framework on its own (fake plugins) and the default profile as a whole.
-#include <gtest/gtest.h>
-
-#include <map>
-#include <random>
-
 #include "config/scheduler_config.hpp"
 #include "plugins/framework/cycle.hpp"
 #include "plugins/framework/diagnosis.hpp"
@@ -13,6 +8,11 @@
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
 #include "test/support/default_profile.hpp"
+
+#include <gtest/gtest.h>
+
+#include <map>
+#include <random>
 
 namespace tessera::plugins {
 namespace {
@@ -32,15 +32,14 @@ TEST(num_feasible_nodes_to_find, follows_upstream_formula) {
     std::size_t expected;
   };
   std::vector<test_case> cases{
-    {0, 0, 0},      {0, 99, 99},     {0, 100, 100},   {0, 500, 230},
-    {0, 1000, 420}, {0, 5000, 500},  {0, 6000, 300},  {0, 50000, 2500},
+    {0, 0, 0},         {0, 99, 99},     {0, 100, 100},  {0, 500, 230},
+    {0, 1000, 420},    {0, 5000, 500},  {0, 6000, 300}, {0, 50000, 2500},
     {100, 5000, 5000}, {50, 1000, 500}, {1, 1000, 100}, {10, 99, 99},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(std::to_string(tc.percentage) + "% of "
                  + std::to_string(tc.nodes));
-    EXPECT_EQ(num_feasible_nodes_to_find(tc.percentage, tc.nodes),
-              tc.expected);
+    EXPECT_EQ(num_feasible_nodes_to_find(tc.percentage, tc.nodes), tc.expected);
   }
 }
 
@@ -58,23 +57,23 @@ TEST(fit_error, message_matches_upstream_text) {
   doc_example.add(sym("n1"), taint);
   doc_example.add(sym("n2"), insufficient);
   doc_example.add(sym("n3"), insufficient);
-  doc_example.post_filter_message =
-    "preemption: 0/3 nodes are available: 1 Preemption is not helpful for "
-    "scheduling, 2 No preemption victims found for incoming pod.";
+  doc_example.post_filter_message
+    = "preemption: 0/3 nodes are available: 1 Preemption is not helpful for "
+      "scheduling, 2 No preemption victims found for incoming pod.";
   diagnosis string_order;
   for (int i = 0; i < 10; ++i)
     string_order.add(sym("x" + std::to_string(i)), insufficient);
   string_order.add(sym("y1"), taint);
   string_order.add(sym("y2"), taint);
   diagnosis multi;
-  multi.add(sym("n1"), status{code::unschedulable,
-                              {sym("Insufficient cpu"),
-                               sym("Insufficient memory")}});
+  multi.add(sym("n1"),
+            status{code::unschedulable,
+                   {sym("Insufficient cpu"), sym("Insufficient memory")}});
   diagnosis absent;
   absent.add(sym("n1"), insufficient);
-  absent.absent_nodes_status =
-    status{code::unschedulable_and_unresolvable,
-           sym("node(s) didn't satisfy plugin(s) [NodeAffinity]")};
+  absent.absent_nodes_status
+    = status{code::unschedulable_and_unresolvable,
+             sym("node(s) didn't satisfy plugin(s) [NodeAffinity]")};
   diagnosis pre_filter;
   pre_filter.pre_filter_message = "pod affinity terms conflict";
   pre_filter.add(sym("n1"), insufficient); // ignored when PreFilter rejected
@@ -118,7 +117,8 @@ TEST(status, codes_and_messages) {
   EXPECT_EQ(to_string(code::unschedulable_and_unresolvable),
             "UnschedulableAndUnresolvable");
   EXPECT_EQ(to_string(code::pending), "Pending");
-  status s{code::unschedulable, {sym("Too many pods"), sym("Insufficient cpu")}};
+  status s{code::unschedulable,
+           {sym("Too many pods"), sym("Insufficient cpu")}};
   EXPECT_EQ(s.message(), "Too many pods, Insufficient cpu");
   EXPECT_TRUE(s.is_rejected());
   EXPECT_FALSE(status::skip().is_rejected());
@@ -194,16 +194,16 @@ config::profile_config profile_with(std::vector<std::string> pre_filter,
 TEST(begin_cycle, intersects_pre_filter_node_sets) {
   registry reg;
   ASSERT_FALSE(reg.add("A", [](const config::plugin_args&) {
-    return expected<std::shared_ptr<plugin>>{
-      std::make_shared<set_pre_filter>("A", std::vector<std::string>{"n1", "n2"})};
+    return expected<std::shared_ptr<plugin>>{std::make_shared<set_pre_filter>(
+      "A", std::vector<std::string>{"n1", "n2"})};
   }));
   ASSERT_FALSE(reg.add("B", [](const config::plugin_args&) {
     return expected<std::shared_ptr<plugin>>{
       std::make_shared<set_pre_filter>("B", std::vector<std::string>{"n3"})};
   }));
   ASSERT_FALSE(reg.add("C", [](const config::plugin_args&) {
-    return expected<std::shared_ptr<plugin>>{
-      std::make_shared<set_pre_filter>("C", std::vector<std::string>{"n2", "n3"})};
+    return expected<std::shared_ptr<plugin>>{std::make_shared<set_pre_filter>(
+      "C", std::vector<std::string>{"n2", "n3"})};
   }));
   cluster_context cluster;
   auto pod = make_pod("p").build();
@@ -244,8 +244,8 @@ TEST(profile, build_errors_name_the_plugin) {
 }
 
 TEST(select_host, picks_the_best_and_breaks_ties_uniformly) {
-  std::map<std::string, std::int64_t> scores{{"a", 10}, {"b", 30}, {"c", 30},
-                                             {"d", 30}, {"e", 5}};
+  std::map<std::string, std::int64_t> scores{
+    {"a", 10}, {"b", 30}, {"c", 30}, {"d", 30}, {"e", 5}};
   registry reg;
   ASSERT_FALSE(reg.add("TableScore", [scores](const config::plugin_args&) {
     return expected<std::shared_ptr<plugin>>{
@@ -324,12 +324,12 @@ TEST(default_profile, matches_kube_scheduler) {
   auto prof = default_profile();
   ASSERT_TRUE(prof);
   EXPECT_EQ(prof->scheduler_name(), "default-scheduler");
-  EXPECT_EQ(names_of(prof->filter()),
-            (std::vector<std::string>{
-              "NodeUnschedulable", "NodeName", "TaintToleration",
-              "NodeAffinity", "NodePorts", "NodeResourcesFit",
-              "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
-              "VolumeZone", "PodTopologySpread", "InterPodAffinity"}));
+  EXPECT_EQ(
+    names_of(prof->filter()),
+    (std::vector<std::string>{
+      "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
+      "NodePorts", "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
+      "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity"}));
   EXPECT_EQ(names_of(prof->pre_filter()),
             (std::vector<std::string>{
               "NodeAffinity", "NodePorts", "NodeResourcesFit",
@@ -360,12 +360,17 @@ TEST(default_profile, fit_error_over_a_small_cluster) {
   auto prof = default_profile();
   ASSERT_TRUE(prof);
   std::vector<model::node_info_ptr> nodes{
-    make_node_info_ptr(make_node("tainted").cpu("8").memory("8Gi").pods(10)
-                         .taint("dedicated", "gpu", "NoSchedule").build(), {}),
-    make_node_info_ptr(make_node("small-1").cpu("1").memory("8Gi").pods(10)
-                         .build(), {}),
-    make_node_info_ptr(make_node("small-2").cpu("1").memory("8Gi").pods(10)
-                         .build(), {}),
+    make_node_info_ptr(make_node("tainted")
+                         .cpu("8")
+                         .memory("8Gi")
+                         .pods(10)
+                         .taint("dedicated", "gpu", "NoSchedule")
+                         .build(),
+                       {}),
+    make_node_info_ptr(
+      make_node("small-1").cpu("1").memory("8Gi").pods(10).build(), {}),
+    make_node_info_ptr(
+      make_node("small-2").cpu("1").memory("8Gi").pods(10).build(), {}),
   };
   cluster_context cluster;
   cluster.node_count = 3;
@@ -390,9 +395,12 @@ TEST(default_profile, filter_visits_from_the_start_index_up_to_the_quota) {
   ASSERT_TRUE(prof);
   std::vector<model::node_info_ptr> nodes;
   for (int i = 0; i < 6; ++i)
-    nodes.push_back(make_node_info_ptr(
-      make_node("n" + std::to_string(i)).cpu("4").memory("8Gi").pods(10).build(),
-      {}));
+    nodes.push_back(make_node_info_ptr(make_node("n" + std::to_string(i))
+                                         .cpu("4")
+                                         .memory("8Gi")
+                                         .pods(10)
+                                         .build(),
+                                       {}));
   cluster_context cluster;
   cluster.node_count = 6;
   auto pod = make_pod("p").cpu("1").build();
@@ -400,7 +408,8 @@ TEST(default_profile, filter_visits_from_the_start_index_up_to_the_quota) {
   filter_options opts;
   opts.quota = 2;
   auto result = filter_and_score(*prof, start.state, *pod, nodes, 4, opts);
-  EXPECT_EQ(result.feasible, (std::vector<model::symbol>{sym("n4"), sym("n5")}));
+  EXPECT_EQ(result.feasible,
+            (std::vector<model::symbol>{sym("n4"), sym("n5")}));
   EXPECT_EQ(result.processed, 2u);
   auto plan = score_plan(*prof, start.state);
   EXPECT_EQ(result.scores.size(), plan.local.size() * 2);

@@ -24,14 +24,6 @@
 /// - NormalizeScore runs in the coordinator over the union of feasible nodes.
 #pragma once
 
-#include <cstdint>
-#include <memory>
-#include <optional>
-#include <span>
-#include <string_view>
-#include <unordered_set>
-#include <vector>
-
 #include "model/node_info.hpp"
 #include "model/pod.hpp"
 #include "model/symbol.hpp"
@@ -39,6 +31,14 @@
 #include "plugins/framework/cluster_event.hpp"
 #include "plugins/framework/cycle_state.hpp"
 #include "plugins/framework/status.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
 
 namespace tessera::plugins {
 
@@ -103,8 +103,9 @@ class pre_filter_plugin : public virtual plugin {
 public:
   /// Node-independent preparation. Skip disables this plugin's Filter for the
   /// cycle; a rejection fails the pod on every node.
-  virtual pre_filter_result pre_filter(cycle_state& state, const model::pod& p,
-                                       const cluster_context& cluster) const = 0;
+  virtual pre_filter_result
+  pre_filter(cycle_state& state, const model::pod& p,
+             const cluster_context& cluster) const = 0;
 
   /// True when this plugin implements AddPod/RemovePod (nominated pods,
   /// preemption dry runs, assume validation).
@@ -141,9 +142,9 @@ public:
   virtual bool wants_scan(const cycle_state& state,
                           const model::pod& p) const = 0;
   /// One shard's partial over `nodes` (a shard's whole node set).
-  virtual scan_partial_ptr scan(const cycle_state& state, const model::pod& p,
-                                std::span<const model::node_info_ptr> nodes)
-    const = 0;
+  virtual scan_partial_ptr
+  scan(const cycle_state& state, const model::pod& p,
+       std::span<const model::node_info_ptr> nodes) const = 0;
   /// Combines every shard's partial into this plugin's slot; may mark the
   /// plugin's filter or score skipped. An Error aborts the cycle.
   virtual status merge(cycle_state& state, const model::pod& p,
@@ -231,8 +232,9 @@ public:
                                  std::size_t wanted,
                                  const cluster_context& cluster) const = 0;
   /// Chooses among every shard's candidates (non-violating first).
-  virtual post_filter_outcome select(
-    const model::pod& p, std::vector<preemption_candidate> candidates) const = 0;
+  virtual post_filter_outcome
+  select(const model::pod& p,
+         std::vector<preemption_candidate> candidates) const = 0;
   /// Wraps a failure message as the plugin reports it ("preemption: ...").
   virtual std::string wrap_message(std::string_view message) const = 0;
 };
@@ -256,12 +258,12 @@ using feasible_summary_ptr = std::shared_ptr<const feasible_summary>;
 class feasible_summarizer : public virtual plugin {
 public:
   virtual bool wants_summary(const cycle_state& state) const = 0;
-  virtual feasible_summary_ptr summarize(
-    const cycle_state& state, const model::pod& p,
-    std::span<const model::node_info* const> feasible) const = 0;
-  virtual status merge_summaries(cycle_state& state, const model::pod& p,
-                                 std::vector<feasible_summary_ptr> parts)
-    const = 0;
+  virtual feasible_summary_ptr
+  summarize(const cycle_state& state, const model::pod& p,
+            std::span<const model::node_info* const> feasible) const = 0;
+  virtual status
+  merge_summaries(cycle_state& state, const model::pod& p,
+                  std::vector<feasible_summary_ptr> parts) const = 0;
 };
 
 /// A node's score at one plugin, as Score returns it and NormalizeScore
@@ -281,8 +283,7 @@ public:
     return false;
   }
   /// Rewrites the raw scores of all feasible nodes in place.
-  virtual status normalize_scores(const cycle_state& state,
-                                  const model::pod& p,
+  virtual status normalize_scores(const cycle_state& state, const model::pod& p,
                                   std::span<node_score> scores) const {
     (void)state, (void)p, (void)scores;
     return {};

@@ -82,8 +82,8 @@ struct plugin_scores {
 /// Scores every node of `nodes` and normalizes them (no skip check).
 template <class Plugin, class Nodes>
 plugin_scores score_and_normalize(const Plugin& plugin,
-                                  const cycle_state& state,
-                                  const model::pod& p, const Nodes& nodes) {
+                                  const cycle_state& state, const model::pod& p,
+                                  const Nodes& nodes) {
   plugin_scores out;
   std::vector<node_score> list;
   for (const auto& ni : nodes) {

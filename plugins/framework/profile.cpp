@@ -74,8 +74,8 @@ profile::build(const config::profile_config& cfg, const registry& reg,
                std::int32_t global_percentage) {
   auto prof = std::make_shared<profile>();
   prof->scheduler_name_ = cfg.scheduler_name;
-  prof->percentage_ = cfg.percentage_of_nodes_to_score.value_or(
-    global_percentage);
+  prof->percentage_
+    = cfg.percentage_of_nodes_to_score.value_or(global_percentage);
   plugin_pool pool{cfg, reg};
   const auto& sets = cfg.plugins;
   error err;
@@ -263,8 +263,7 @@ status profile::run_filters_with_nominated(
   cycle_state state_with = state;
   for (const auto& n : relevant) {
     with_nominated.add_pod(n);
-    if (auto s = run_add_pod(state_with, p, *n, with_nominated);
-        !s.ok())
+    if (auto s = run_add_pod(state_with, p, *n, with_nominated); !s.ok())
       return s;
   }
   status first = run_filters(state_with, p, with_nominated);

@@ -10,6 +10,11 @@
 /// pods), AddPod / RemovePod across plugins.
 #pragma once
 
+#include "config/scheduler_config.hpp"
+#include "plugins/framework/plugin.hpp"
+#include "plugins/framework/registry.hpp"
+#include "support/error.hpp"
+
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -17,11 +22,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include "config/scheduler_config.hpp"
-#include "plugins/framework/plugin.hpp"
-#include "plugins/framework/registry.hpp"
-#include "support/error.hpp"
 
 namespace tessera::plugins {
 
@@ -141,9 +141,10 @@ public:
   /// nominated to this node with priority >= the pod's, excluding the pod)
   /// is non-empty, filters run first on a copy of the node and state with
   /// them added, then on the unmodified node; both must pass.
-  status run_filters_with_nominated(
-    const cycle_state& state, const model::pod& p, const model::node_info& node,
-    std::span<const model::pod_ptr> nominated) const;
+  status
+  run_filters_with_nominated(const cycle_state& state, const model::pod& p,
+                             const model::node_info& node,
+                             std::span<const model::pod_ptr> nominated) const;
 
   /// Calls AddPod / RemovePod of every PreFilter plugin with extensions that
   /// was not skipped; the first failure is returned.

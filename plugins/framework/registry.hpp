@@ -6,15 +6,15 @@
 /// nothing registers itself at static-init time.
 #pragma once
 
+#include "config/plugin_args.hpp"
+#include "plugins/framework/plugin.hpp"
+#include "support/error.hpp"
+
 #include <functional>
 #include <map>
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include "config/plugin_args.hpp"
-#include "plugins/framework/plugin.hpp"
-#include "support/error.hpp"
 
 namespace tessera::plugins {
 

@@ -6,20 +6,20 @@ namespace tessera::plugins {
 
 std::string_view to_string(code c) noexcept {
   switch (c) {
-    case code::success:
-      return "Success";
-    case code::error:
-      return "Error";
-    case code::unschedulable:
-      return "Unschedulable";
-    case code::unschedulable_and_unresolvable:
-      return "UnschedulableAndUnresolvable";
-    case code::wait:
-      return "Wait";
-    case code::skip:
-      return "Skip";
-    case code::pending:
-      return "Pending";
+  case code::success:
+    return "Success";
+  case code::error:
+    return "Error";
+  case code::unschedulable:
+    return "Unschedulable";
+  case code::unschedulable_and_unresolvable:
+    return "UnschedulableAndUnresolvable";
+  case code::wait:
+    return "Wait";
+  case code::skip:
+    return "Skip";
+  case code::pending:
+    return "Pending";
   }
   return "Unknown";
 }

@@ -8,6 +8,8 @@
 /// Plugins keep their reason texts as constants built once at construction.
 #pragma once
 
+#include "model/symbol.hpp"
+
 #include <boost/container/small_vector.hpp>
 
 #include <cstdint>
@@ -15,8 +17,6 @@
 #include <memory>
 #include <string>
 #include <string_view>
-
-#include "model/symbol.hpp"
 
 namespace tessera::plugins {
 

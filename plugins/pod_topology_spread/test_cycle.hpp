@@ -121,7 +121,7 @@ inline spread_cycle prepare(const pod_topology_spread& plugin,
                             const std::vector<model::node_info_ptr>& nodes,
                             std::size_t shards = 1) {
   return plugin_testing::prepare_cycle(plugin, p, nodes, spread_context(nodes),
-                                shards);
+                                       shards);
 }
 
 inline std::string describe_status(const status& s) {

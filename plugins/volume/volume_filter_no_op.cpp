@@ -4,8 +4,9 @@
 
 namespace tessera::plugins {
 
-pre_filter_result volume_filter_no_op::pre_filter(
-  cycle_state&, const model::pod&, const cluster_context&) const {
+pre_filter_result
+volume_filter_no_op::pre_filter(cycle_state&, const model::pod&,
+                                const cluster_context&) const {
   return {status::skip(), std::nullopt};
 }
 

@@ -63,12 +63,10 @@ TEST(volume_filter_no_op, in_a_profile) {
   for (const auto& np : no_op_plugins()) {
     SCOPED_TRACE(np.name);
     registry reg;
-    ASSERT_FALSE(reg.add(
-      np.name,
-      [make = np.make](
-        const config::plugin_args&) -> expected<std::shared_ptr<plugin>> {
-        return make();
-      }));
+    ASSERT_FALSE(
+      reg.add(np.name,
+              [make = np.make](const config::plugin_args&)
+                -> expected<std::shared_ptr<plugin>> { return make(); }));
     config::profile_config cfg;
     cfg.plugins.pre_filter = {{np.name, 0}};
     cfg.plugins.filter = {{np.name, 0}};

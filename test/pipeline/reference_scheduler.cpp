@@ -386,8 +386,8 @@ reference_scheduler::schedule_one(const model::pod_ptr& pod) {
   for (std::size_t i = 0; i < totals.size(); ++i)
     if (totals[i] == top)
       tied.push_back(i);
-  std::size_t best = tied.size() == 1 ? tied.front()
-                                      : tied[rng_() % tied.size()];
+  std::size_t best
+    = tied.size() == 1 ? tied.front() : tied[rng_() % tied.size()];
   out.outcome = reference_result::kind::scheduled;
   out.node = std::string{feasible[best]->name().view()};
   for (std::size_t i = 0; i < feasible.size(); ++i)
