@@ -74,6 +74,10 @@ struct queue_input {
   /// For cluster events: the object before / after (absent for add/delete).
   std::shared_ptr<const model::object> old_object;
   std::shared_ptr<const model::object> new_object;
+  /// For pod inputs: the index of the pod's profile among the pipeline's
+  /// profiles. The cache resolves each pod's schedulerName once; the queue
+  /// and the coordinator use the index.
+  std::uint32_t profile = 0;
 };
 using queue_inputs_ptr = std::shared_ptr<const std::vector<queue_input>>;
 
@@ -86,6 +90,8 @@ struct queued_pod_info {
   std::uint64_t cycle = 0;
   /// Monotonic ns of the first time the pod entered the queue (SLI).
   std::int64_t initial_ns = 0;
+  /// The pod's profile (queue_input::profile).
+  std::uint32_t profile = 0;
 };
 struct work_batch {
   std::vector<queued_pod_info> pods;

@@ -2,7 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/cache/cache_state.hpp"
 
-#include "model/disruption_budget_status.hpp"
 #include "model/pod_key.hpp"
 #include "support/log.hpp"
 
@@ -85,10 +84,13 @@ void cache_state::apply(const object_event& ev) {
     ev.obj);
 }
 
-bool cache_state::responsible_for(const model::pod& p) const {
+std::optional<std::uint32_t>
+cache_state::profile_of(const model::pod& p) const {
   auto name = p.scheduler_name.view();
-  return std::any_of(cfg_.scheduler_names.begin(), cfg_.scheduler_names.end(),
-                     [&](const std::string& s) { return s == name; });
+  for (std::size_t i = 0; i < cfg_.scheduler_names.size(); ++i)
+    if (cfg_.scheduler_names[i] == name)
+      return static_cast<std::uint32_t>(i);
+  return std::nullopt;
 }
 
 void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
@@ -159,17 +161,18 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
     }
     return;
   }
-  if (!responsible_for(*p))
+  std::optional<std::uint32_t> profile = profile_of(*p);
+  if (!profile)
     return;
   auto [it, fresh] = pending_.try_emplace(key, p);
   if (fresh) {
     queue_out_.push_back(
-      {queue_input::kind::pod_added, nullptr, p, {}, {}, {}});
+      {queue_input::kind::pod_added, nullptr, p, {}, {}, {}, *profile});
     if (!p->nominated_node_name.empty())
       nominees_out_.push_back(queue_out_.back());
   } else {
     queue_out_.push_back(
-      {queue_input::kind::pod_updated, it->second, p, {}, {}, {}});
+      {queue_input::kind::pod_updated, it->second, p, {}, {}, {}, *profile});
     if (p->nominated_node_name != it->second->nominated_node_name)
       nominees_out_.push_back(queue_out_.back());
     it->second = p;
@@ -177,7 +180,9 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
 }
 
 void cache_state::left_pending(const model::pod_ptr& last) {
-  queue_input in{queue_input::kind::pod_deleted, last, nullptr, {}, {}, {}};
+  // Only pods with a profile are pending here.
+  queue_input in{queue_input::kind::pod_deleted, last, nullptr, {}, {}, {},
+                 profile_of(*last).value_or(0)};
   queue_out_.push_back(in);
   nominees_out_.push_back(std::move(in));
 }
@@ -388,255 +393,6 @@ void cache_state::emit_event(plugins::event_resource r, action a,
   if (has_new)
     in.new_object = std::make_shared<const model::object>(std::move(new_obj));
   queue_out_.push_back(std::move(in));
-}
-
-// ------------------------------------------------------------- pipeline
-
-std::string cache_state::conflict_check(const assume_request& req,
-                                        const model::node_info& target) const {
-  const auto& prof = *req.profile;
-  const auto& state = *req.state;
-  // 1. Node-local filters on the authoritative node.
-  plugins::status local = prof.run_filters(state, *req.pod, target, true);
-  if (!local.ok())
-    return "node " + std::string{req.node.view()} + ": " + local.message();
-  // 2. Cross-node filters: only when the profile has any.
-  bool cross_active = false;
-  bool skip_may_change = false;
-  for (const auto* f : prof.filter()) {
-    if (f->node_local())
-      continue;
-    if (state.skip_filter.test(f->slot()))
-      skip_may_change = skip_may_change || f->skip_depends_on_other_pods();
-    else
-      cross_active = true;
-  }
-  if (!cross_active && !skip_may_change)
-    return {};
-  auto unseen = [&](const change& c) {
-    std::uint64_t seen = c.shard < req.shard_generations.size()
-                           ? req.shard_generations[c.shard]
-                           : 0;
-    return c.generation > seen;
-  };
-  // Only the shard views are replayed from the log. The cluster context may
-  // be much older (it changes only with affinity counts, budgets, nodes):
-  // its one staleness question is answered by the anti-affinity generation
-  // below, not by the log.
-  // Per shard: a shard whose nodes did not change keeps an old generation
-  // while other shards' changes push the log on; it has missed nothing.
-  for (std::size_t s = 0; s < req.shard_generations.size(); ++s)
-    if (s < log_floor_.size() && req.shard_generations[s] < log_floor_[s])
-      return "the cycle's view of shard " + std::to_string(s)
-             + " is older than the change log";
-  if (skip_may_change
-      && last_new_anti_affinity_generation_ > req.context_generation)
-    // A filter skipped because no other pod could matter: a new pod with
-    // required anti-affinity since the cycle's cluster context may.
-    return "a pod with required anti-affinity appeared since the cycle "
-           "started";
-  if (!cross_active)
-    return {};
-  plugins::cycle_state replay = state;
-  bool replayed = false;
-  // The log is ordered by generation: start at the first entry any shard
-  // view may have missed.
-  std::uint64_t first_unseen = req.shard_generations.empty() ? 0 : ~0ull;
-  for (auto g : req.shard_generations)
-    first_unseen = std::min(first_unseen, g);
-  auto from
-    = std::partition_point(log_.begin(), log_.end(), [&](const change& c) {
-        return c.generation <= first_unseen;
-      });
-  for (auto it = from; it != log_.end(); ++it) {
-    const change& c = *it;
-    if (!unseen(c))
-      continue;
-    if (c.type == change::kind::node_changed)
-      return "node " + std::string{c.node.view()} + " changed since the cycle";
-    const model::node_info* at = current(c.node);
-    if (at == nullptr || c.pod == nullptr)
-      continue;
-    plugins::status s = c.type == change::kind::pod_added
-                          ? prof.run_add_pod(replay, *req.pod, *c.pod, *at)
-                          : prof.run_remove_pod(replay, *req.pod, *c.pod, *at);
-    if (!s.ok())
-      return s.message();
-    replayed = true;
-  }
-  if (!replayed)
-    return {};
-  plugins::status all = prof.run_filters(replay, *req.pod, target);
-  if (!all.ok())
-    return "node " + std::string{req.node.view()} + ": " + all.message();
-  return {};
-}
-
-assume_reply cache_state::assume(const assume_request& req) {
-  assume_reply reply;
-  std::string key = model::pod_key(*req.pod);
-  if (pods_.count(key) != 0) {
-    reply.duplicate = true;
-    reply.reason = "pod is already assumed or bound";
-    return reply;
-  }
-  const model::node_info* target = current(req.node);
-  if (target == nullptr || target->get_node() == nullptr) {
-    ++conflicts_;
-    reply.reason = "node " + std::string{req.node.view()} + " is gone";
-    return reply;
-  }
-  if (std::string why = conflict_check(req, *target); !why.empty()) {
-    ++conflicts_;
-    reply.reason = std::move(why);
-    return reply;
-  }
-  auto assumed = std::make_shared<model::pod>(*req.pod);
-  assumed->node_name = req.node;
-  model::pod_ptr shared = std::move(assumed);
-  add_pod_to_node(shared);
-  if (shared->has_required_anti_affinity)
-    last_new_anti_affinity_generation_ = generation_;
-  pods_.emplace(key, pod_entry{shared, pod_phase_in_cache::assumed, false, {}});
-  ++assumed_count_;
-  reply.ok = true;
-  reply.assumed = shared;
-  reply.generation = generation_;
-  return reply;
-}
-
-void cache_state::finish_binding(const model::pod& p) {
-  auto it = pods_.find(model::pod_key(p));
-  if (it == pods_.end() || it->second.phase != pod_phase_in_cache::assumed)
-    return;
-  it->second.binding_finished = true;
-  if (cfg_.assumed_ttl > duration::zero())
-    it->second.deadline = clock_.now() + cfg_.assumed_ttl;
-}
-
-void cache_state::forget(const model::pod& p) {
-  auto it = pods_.find(model::pod_key(p));
-  if (it == pods_.end() || it->second.phase != pod_phase_in_cache::assumed)
-    return;
-  model::pod_ptr old = it->second.pod;
-  remove_pod_from_node(*old);
-  pods_.erase(it);
-  --assumed_count_;
-  // Upstream treats a forgotten pod as an assigned pod being deleted.
-  emit_event(plugins::event_resource::pod, action::remove, old, {}, true,
-             false);
-}
-
-void cache_state::expire(time_point now) {
-  std::vector<model::pod_ptr> expired;
-  for (const auto& [key, entry] : pods_)
-    if (entry.phase == pod_phase_in_cache::assumed && entry.binding_finished
-        && entry.deadline && *entry.deadline <= now)
-      expired.push_back(entry.pod);
-  for (const auto& p : expired) {
-    TLOG_WARN("assumed pod expired", "pod", p->key(), "node",
-              p->node_name.view());
-    forget(*p);
-  }
-}
-
-// --------------------------------------------------------------- output
-
-cache_outputs cache_state::take_outputs() {
-  cache_outputs out;
-  out.deltas.resize(cfg_.shards);
-  std::vector<std::shared_ptr<shard_delta>> deltas(cfg_.shards);
-  auto delta_of = [&](std::uint32_t shard) -> shard_delta& {
-    if (!deltas[shard])
-      deltas[shard] = std::make_shared<shard_delta>();
-    return *deltas[shard];
-  };
-  for (auto name : dirty_nodes_) {
-    auto it = nodes_.find(name);
-    if (it == nodes_.end() || !it->second.draft)
-      continue;
-    it->second.published = std::move(it->second.draft);
-    it->second.draft.reset();
-    // Placeholders (no node object) are not schedulable: shards skip them.
-    if (it->second.published->get_node() != nullptr)
-      delta_of(it->second.shard).upserted.push_back(it->second.published);
-  }
-  dirty_nodes_.clear();
-  for (std::uint32_t s = 0; s < cfg_.shards; ++s) {
-    if (removed_[s].empty())
-      continue;
-    auto& d = delta_of(s);
-    d.removed = std::move(removed_[s]);
-    removed_[s].clear();
-  }
-  if (order_dirty_) {
-    routes_dirty_ = true;
-    view_dirty_ = true;
-    std::vector<std::vector<model::symbol>> orders(cfg_.shards);
-    for (auto name : tree_.list())
-      orders[nodes_.at(name).shard].push_back(name);
-    for (std::uint32_t s = 0; s < cfg_.shards; ++s)
-      delta_of(s).order = std::make_shared<const std::vector<model::symbol>>(
-        std::move(orders[s]));
-    order_dirty_ = false;
-  }
-  for (std::uint32_t s = 0; s < cfg_.shards; ++s)
-    if (deltas[s]) {
-      deltas[s]->generation = generation_;
-      out.deltas[s] = std::move(deltas[s]);
-    }
-  if (view_dirty_) {
-    auto ctx = std::make_shared<plugins::cluster_context>();
-    ctx->generation = generation_;
-    ctx->node_count = static_cast<std::int64_t>(tree_.size());
-    ctx->image_node_counts = image_counts_;
-    ctx->namespaces = namespaces_;
-    std::vector<model::pod_ptr> all_pods;
-    for (const auto& [key, b] : budgets_) {
-      if (b->disruptions_allowed) {
-        ctx->disruption_budgets.push_back(b);
-        continue;
-      }
-      // A budget read without status (from a file): compute what the
-      // disruption controller would write.
-      if (all_pods.empty())
-        for (const auto& [pk, entry] : pods_)
-          all_pods.push_back(entry.pod);
-      auto computed = std::make_shared<model::disruption_budget>(*b);
-      computed->disruptions_allowed
-        = model::pdb_disruptions_allowed(*b, all_pods);
-      ctx->disruption_budgets.push_back(std::move(computed));
-    }
-    ctx->pods_with_affinity = pods_with_affinity_;
-    ctx->pods_with_required_anti_affinity = pods_with_required_anti_affinity_;
-    auto view = std::make_shared<cluster_view>();
-    view->generation = generation_;
-    view->context = std::move(ctx);
-    if (routes_dirty_ || !routes_) {
-      // Node membership changed: recount (O(nodes), rare).
-      shard_nodes_.assign(cfg_.shards, 0);
-      auto routes
-        = std::make_shared<std::unordered_map<model::symbol, std::uint32_t>>();
-      for (const auto& [name, entry] : nodes_) {
-        if (entry.published && entry.published->get_node() != nullptr) {
-          ++shard_nodes_[entry.shard];
-          routes->emplace(name, entry.shard);
-        }
-      }
-      routes_ = std::move(routes);
-      routes_dirty_ = false;
-    }
-    view->shard_nodes = shard_nodes_;
-    view->node_shard = routes_;
-    out.view = std::move(view);
-    view_dirty_ = false;
-    context_generation_ = generation_;
-  }
-  out.queue = std::move(queue_out_);
-  queue_out_.clear();
-  out.nominees = std::move(nominees_out_);
-  nominees_out_.clear();
-  return out;
 }
 
 cache_stats cache_state::stats() const {

@@ -133,7 +133,8 @@ private:
 
   void add_pod_to_node(const model::pod_ptr& p);
   void remove_pod_from_node(const model::pod& p);
-  bool responsible_for(const model::pod& p) const;
+  /// The index of the profile whose schedulerName the pod names, if any.
+  std::optional<std::uint32_t> profile_of(const model::pod& p) const;
   const model::node_info* current(model::symbol node) const;
   model::node_info& draft(model::symbol node);
   void log_change(change::kind type, const model::pod_ptr& p,

@@ -288,6 +288,26 @@ TEST(CacheState, TranslatesObjectChangesIntoQueueInputs) {
   }
 }
 
+// The cache resolves each pending pod's profile once, by schedulerName,
+// and tags its queue inputs with the profile's index.
+TEST(CacheState, TagsPendingPodsWithTheirProfile) {
+  cache_config cfg;
+  cfg.scheduler_names = {"default-scheduler", "batch"};
+  world w{1, cfg};
+  w.add(test::make_pod("a").build());
+  w.add(test::make_pod("b").scheduler_name("batch").build());
+  w.add(test::make_pod("c").scheduler_name("someone-else").build());
+  auto relabelled = test::make_pod("b").scheduler_name("batch").label("x", "y");
+  w.modify(relabelled.build());
+  w.remove(test::make_pod("b").scheduler_name("batch").build());
+  auto out = w.publish();
+  std::vector<std::string> got;
+  for (const auto& in : out.queue)
+    got.push_back((in.new_pod ? in.new_pod : in.old_pod)->name + " "
+                  + std::to_string(in.profile));
+  EXPECT_EQ(got, (std::vector<std::string>{"a 0", "b 1", "b 1", "b 1"}));
+}
+
 // The nominator (in the coordinator) hears of pending pods whose API
 // status starts or stops naming a node, and of pending pods that leave.
 // Neither it nor the queue hears this scheduler's own bindings echoed: the

@@ -62,14 +62,6 @@ coordinator_state::cycle* coordinator_state::find(std::uint64_t id) {
   return it == cycles_.end() ? nullptr : it->second.get();
 }
 
-const plugins::profile*
-coordinator_state::profile_for(const model::pod& p) const {
-  for (const auto& prof : profiles_)
-    if (prof->scheduler_name() == p.scheduler_name.view())
-      return prof.get();
-  return nullptr;
-}
-
 std::size_t coordinator_state::total_nodes() const {
   if (!view_)
     return 0;
@@ -143,16 +135,14 @@ void coordinator_state::begin(admission::start s) {
   cycles_.emplace(c.id, std::move(owned));
   metrics_.inflight(cycles_.size());
   const model::pod& p = *c.item.pod;
-  c.prof = profile_for(p);
-  if (c.prof == nullptr || p.deleting) {
+  if (c.item.profile < profiles_.size())
+    c.prof_ptr = profiles_[c.item.profile];
+  if (!c.prof_ptr || p.deleting) {
     auto out = std::make_shared<cycle_outcome>();
     out->type = cycle_outcome::kind::dropped;
     finish(c, std::move(out));
     return;
   }
-  for (const auto& prof : profiles_)
-    if (prof.get() == c.prof)
-      c.prof_ptr = prof;
   // A sampled cycle runs with the timed copy of its profile (metrics).
   c.prof_ptr = plugin_sampler_.for_cycle(std::move(c.prof_ptr));
   c.prof = c.prof_ptr.get();

@@ -157,7 +157,6 @@ private:
   void resume(cycle& c);
 
   cycle* find(std::uint64_t id);
-  const plugins::profile* profile_for(const model::pod& p) const;
   std::size_t total_nodes() const;
   std::uint32_t shard_of(model::symbol node) const;
   void note_generation(std::uint32_t shard, std::uint64_t generation);

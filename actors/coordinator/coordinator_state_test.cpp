@@ -598,18 +598,22 @@ TEST(CoordinatorState, DropsPodsItDoesNotSchedule) {
   struct test_case {
     std::string name;
     model::pod_ptr pod;
+    std::uint32_t profile;
   };
   const std::vector<test_case> cases{
-    {"another scheduler's pod",
-     test::make_pod("p").scheduler_name("other").build()},
-    {"a pod being deleted", test::make_pod("p").deleting().build()},
+    // The cache tags pods with their profile; an index this coordinator
+    // does not have names no profile of its own.
+    {"a profile the coordinator does not have", test::make_pod("p").build(), 7},
+    {"a pod being deleted", test::make_pod("p").deleting().build(), 0},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
     harness h{1, 1};
     h.add(node("n1"));
     h.publish();
-    h.work({tc.pod});
+    work_batch batch;
+    batch.pods.push_back(queued_pod_info{tc.pod, 1, 1, 0, tc.profile});
+    h.coord_.on_work(batch);
     h.run();
     ASSERT_EQ(h.outcomes.size(), 1u);
     EXPECT_EQ(h.outcomes[0]->type, kind::dropped);

@@ -70,10 +70,10 @@ queue_actor::behavior_type queue(queue_actor::stateful_pointer<queue_cell> self,
       for (const auto& in : *inputs) {
         switch (in.type) {
         case queue_input::kind::pod_added:
-          q.add(in.new_pod);
+          q.add(in.new_pod, in.profile);
           break;
         case queue_input::kind::pod_updated:
-          q.update(in.old_pod, in.new_pod);
+          q.update(in.old_pod, in.new_pod, in.profile);
           break;
         case queue_input::kind::pod_deleted:
           q.remove(*in.old_pod);

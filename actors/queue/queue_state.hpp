@@ -34,6 +34,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <unordered_set>
 #include <vector>
@@ -65,8 +66,10 @@ public:
               std::vector<plugins::profile_ptr> profiles);
 
   // Inputs from the cache.
-  void add(const model::pod_ptr& p);
-  void update(const model::pod_ptr& old_pod, const model::pod_ptr& new_pod);
+  /// `profile`: the index of the pod's profile (the cache resolves it).
+  void add(const model::pod_ptr& p, std::uint32_t profile);
+  void update(const model::pod_ptr& old_pod, const model::pod_ptr& new_pod,
+              std::uint32_t profile);
   void remove(const model::pod& p);
   void on_cluster_event(const plugins::cluster_event& ev,
                         std::shared_ptr<const model::object> old_obj,
@@ -127,6 +130,7 @@ private:
     std::unordered_set<std::string> victims;
     /// The pod changed while in flight: requeue rather than park.
     bool updated_in_flight = false;
+    std::uint32_t profile = 0;
     const plugins::profile* prof = nullptr;
   };
   struct order_less {
@@ -160,7 +164,6 @@ private:
     std::vector<metrics::gauge*> gauges;
   };
 
-  const plugins::profile* profile_for(const model::pod& p) const;
   const profile_index* index_for(const plugins::profile* prof) const;
   profile_index* index_for(const plugins::profile* prof);
   /// Enters (`delta` 1) or leaves (-1) the unschedulable pool: counts `e`
@@ -178,6 +181,7 @@ private:
                        const model::object* new_obj) const;
   void prune_events();
   std::int64_t now_ns() const;
+  void count_incoming(std::string_view queue, std::string_view event);
 
   queue_config cfg_;
   const clock& clock_;

@@ -68,7 +68,7 @@ TEST_F(queue_state_test, BackoffDoublesPerAttemptUpToTheCap) {
     SCOPED_TRACE("after " + std::to_string(tc.attempts) + " attempts");
     auto q = make();
     auto p = test::make_pod("p").cpu("1").build();
-    q.add(p);
+    q.add(p, 0);
     for (std::int32_t i = 1; i <= tc.attempts; ++i) {
       if (i > 1) {
         clock_.advance(1h);
@@ -94,9 +94,9 @@ TEST_F(queue_state_test, BackoffFlushMovesExpiredPodsInExpiryOrder) {
   auto a = test::make_pod("a").build();
   auto b = test::make_pod("b").build();
   auto c = test::make_pod("c").build();
-  q.add(a);
-  q.add(b);
-  q.add(c);
+  q.add(a, 0);
+  q.add(b, 0);
+  q.add(c, 0);
   // a fails twice (2 s backoff), b once (1 s), c stays active.
   ASSERT_EQ(pop_name(q), "a");
   q.on_outcome(*outcome(a, kind::error));
@@ -121,13 +121,13 @@ TEST_F(queue_state_test, BackoffFlushMovesExpiredPodsInExpiryOrder) {
 // Higher priority first, then arrival order.
 TEST_F(queue_state_test, PopsByPriorityThenArrival) {
   auto q = make();
-  q.add(test::make_pod("low-1").priority(0).build());
+  q.add(test::make_pod("low-1").priority(0).build(), 0);
   clock_.advance(1ms);
-  q.add(test::make_pod("high").priority(100).build());
+  q.add(test::make_pod("high").priority(100).build(), 0);
   clock_.advance(1ms);
-  q.add(test::make_pod("low-2").priority(0).build());
+  q.add(test::make_pod("low-2").priority(0).build(), 0);
   clock_.advance(1ms);
-  q.add(test::make_pod("mid").priority(10).build());
+  q.add(test::make_pod("mid").priority(10).build(), 0);
   std::vector<std::string> order;
   while (auto p = q.pop())
     order.push_back(p->pod->name);
@@ -175,7 +175,7 @@ TEST_F(queue_state_test, NodeAddRequeuesThroughTheRejectingPluginsHints) {
                .memory("1Gi")
                .required_node_affinity("tier", "In", {"gold"})
                .build();
-    q.add(p);
+    q.add(p, 0);
     ASSERT_TRUE(q.pop().has_value());
     q.on_outcome(*outcome(p, kind::unschedulable, tc.rejected_by));
     ASSERT_EQ(q.stats().unschedulable, 1u);
@@ -191,7 +191,7 @@ TEST_F(queue_state_test, NodeAddRequeuesThroughTheRejectingPluginsHints) {
 TEST_F(queue_state_test, NodeUpdateRequeuesOnlyForRelevantChanges) {
   auto q = make();
   auto p = test::make_pod("p").cpu("3").build();
-  q.add(p);
+  q.add(p, 0);
   ASSERT_TRUE(q.pop().has_value());
   q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
   auto small = test::make_node("n").cpu("2").memory("8Gi").pods(110).build();
@@ -233,8 +233,8 @@ TEST_F(queue_state_test, EventDuringTheCycleRequeuesInsteadOfParking) {
     auto q = make();
     auto p = test::make_pod("p").cpu("4").build();
     auto other = test::make_pod("other").build();
-    q.add(p);
-    q.add(other);
+    q.add(p, 0);
+    q.add(other, 0);
     ASSERT_EQ(pop_name(q), "p");
     if (tc.added_in_flight)
       node_added(q, tc.added_in_flight);
@@ -243,7 +243,7 @@ TEST_F(queue_state_test, EventDuringTheCycleRequeuesInsteadOfParking) {
     EXPECT_EQ(q.stats().backoff, tc.parked ? 0u : 1u);
     // An event before the pop does not count.
     auto q2 = make();
-    q2.add(p);
+    q2.add(p, 0);
     if (tc.added_in_flight)
       node_added(q2, tc.added_in_flight);
     ASSERT_TRUE(q2.pop().has_value());
@@ -256,10 +256,10 @@ TEST_F(queue_state_test, EventDuringTheCycleRequeuesInsteadOfParking) {
 TEST_F(queue_state_test, PodUpdateDuringTheCycleRequeues) {
   auto q = make();
   auto p = test::make_pod("p").cpu("4").build();
-  q.add(p);
+  q.add(p, 0);
   ASSERT_TRUE(q.pop().has_value());
   auto smaller = test::make_pod("p").cpu("1").build();
-  q.update(p, smaller);
+  q.update(p, smaller, 0);
   q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
   EXPECT_EQ(q.stats().unschedulable, 0u);
   EXPECT_EQ(q.stats().backoff, 1u);
@@ -270,18 +270,18 @@ TEST_F(queue_state_test, GatedPodsNeverPopUntilTheGatesAreGone) {
   auto gated
     = test::make_pod("gated").priority(100).gate("g1").gate("g2").build();
   auto plain = test::make_pod("plain").build();
-  q.add(gated);
-  q.add(plain);
+  q.add(gated, 0);
+  q.add(plain, 0);
   EXPECT_EQ(q.stats().gated, 1u);
   EXPECT_EQ(pop_name(q), "plain");
   EXPECT_EQ(pop_name(q), "<none>");
   // Removing one gate is not enough.
   auto one_left = test::make_pod("gated").priority(100).gate("g2").build();
-  q.update(gated, one_left);
+  q.update(gated, one_left, 0);
   EXPECT_EQ(q.stats().gated, 1u);
   EXPECT_EQ(pop_name(q), "<none>");
   auto open = test::make_pod("gated").priority(100).build();
-  q.update(one_left, open);
+  q.update(one_left, open, 0);
   EXPECT_EQ(q.stats().gated, 0u);
   EXPECT_EQ(pop_name(q), "gated");
 }
@@ -290,7 +290,7 @@ TEST_F(queue_state_test, GatedPodsNeverPopUntilTheGatesAreGone) {
 TEST_F(queue_state_test, LeftoverUnschedulablePodsFlushAfterFiveMinutes) {
   auto q = make();
   auto p = test::make_pod("p").build();
-  q.add(p);
+  q.add(p, 0);
   ASSERT_TRUE(q.pop().has_value());
   q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
   clock_.advance(5min - 1s);
@@ -309,11 +309,11 @@ TEST_F(queue_state_test, RetriesGoFirst) {
   auto q = make();
   auto a = test::make_pod("a").priority(1).build();
   auto b = test::make_pod("b").priority(1).build();
-  q.add(a);
-  q.add(b);
+  q.add(a, 0);
+  q.add(b, 0);
   auto first = q.pop();
   ASSERT_EQ(pop_name(q), "b");
-  q.add(test::make_pod("urgent").priority(1000).build());
+  q.add(test::make_pod("urgent").priority(1000).build(), 0);
   q.on_outcome(*outcome(b, kind::retry));
   auto again = q.pop();
   ASSERT_TRUE(again.has_value());
@@ -326,7 +326,7 @@ TEST_F(queue_state_test, RetriesGoFirst) {
 TEST_F(queue_state_test, AssumedThenBoundLeavesTheQueue) {
   auto q = make();
   auto p = test::make_pod("p").build();
-  q.add(p);
+  q.add(p, 0);
   ASSERT_TRUE(q.pop().has_value());
   q.on_outcome(*outcome(p, kind::assumed));
   EXPECT_FALSE(q.stats().idle()) << "binding still counts as in flight";
@@ -337,7 +337,7 @@ TEST_F(queue_state_test, AssumedThenBoundLeavesTheQueue) {
 TEST_F(queue_state_test, BindFailureBacksOff) {
   auto q = make();
   auto p = test::make_pod("p").build();
-  q.add(p);
+  q.add(p, 0);
   ASSERT_TRUE(q.pop().has_value());
   q.on_outcome(*outcome(p, kind::assumed));
   q.on_bound(bind_outcome{p, false, "boom"});
@@ -350,7 +350,7 @@ TEST_F(queue_state_test, BindFailureBacksOff) {
 TEST_F(queue_state_test, DeletedWhileInFlightIsForgotten) {
   auto q = make();
   auto p = test::make_pod("p").build();
-  q.add(p);
+  q.add(p, 0);
   ASSERT_TRUE(q.pop().has_value());
   q.remove(*p);
   q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
@@ -374,7 +374,7 @@ TEST_F(queue_state_test, OneShotFailuresAreFinal) {
     SCOPED_TRACE(tc.name);
     auto q = make(true);
     auto p = test::make_pod("p").build();
-    q.add(p);
+    q.add(p, 0);
     ASSERT_TRUE(q.pop().has_value());
     q.on_outcome(*outcome(p, tc.outcome_kind, {"NodeResourcesFit"}));
     EXPECT_TRUE(q.stats().idle());
@@ -391,8 +391,8 @@ TEST_F(queue_state_test, OneShotPreemptorWaitsForItsVictims) {
   auto other = test::make_pod("other").build();
   auto v1 = test::make_pod("v1").node("n1").build();
   auto v2 = test::make_pod("v2").node("n1").build();
-  q.add(p);
-  q.add(other);
+  q.add(p, 0);
+  q.add(other, 0);
   ASSERT_EQ(pop_name(q), "p");
   auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
   o->nominated_node = model::symbol{"n1"};
@@ -427,7 +427,7 @@ TEST_F(queue_state_test, OneShotPreemptorWhoseVictimsWentFirst) {
   auto q = make(true);
   auto p = test::make_pod("p").priority(100).build();
   auto v1 = test::make_pod("v1").node("n1").build();
-  q.add(p);
+  q.add(p, 0);
   ASSERT_EQ(pop_name(q), "p");
   q.on_cluster_event({event_resource::pod, action::remove},
                      std::make_shared<const model::object>(v1), nullptr);
@@ -460,7 +460,7 @@ TEST_F(queue_state_test, UnschedulablePodsGaugeFollowsThePool) {
      [](queue_state& q, const model::pod_ptr& p) {
        auto changed = std::make_shared<model::pod>(*p);
        changed->labels.set(model::symbol{"app"}, model::symbol{"web"});
-       q.update(p, changed);
+       q.update(p, changed, 0);
      }},
     {"leftover flush",
      [this](queue_state& q, const model::pod_ptr&) {
@@ -484,9 +484,9 @@ TEST_F(queue_state_test, UnschedulablePodsGaugeFollowsThePool) {
                .required_node_affinity("tier", "In", {"gold"})
                .build();
     auto s = test::make_pod("s").cpu("1").build();
-    q.add(p);
-    q.add(o);
-    q.add(s);
+    q.add(p, 0);
+    q.add(o, 0);
+    q.add(s, 0);
     ASSERT_EQ(pop_name(q), "p");
     q.on_outcome(
       *outcome(p, kind::unschedulable, {"NodeResourcesFit", "NodeAffinity"}));

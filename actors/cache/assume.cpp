@@ -1,0 +1,163 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+// The assume lifecycle: validating an assume against the authoritative
+// state, then finishing, forgetting or expiring the assumed pod.
+#include "actors/cache/cache_state.hpp"
+#include "model/pod_key.hpp"
+#include "support/log.hpp"
+
+#include <algorithm>
+
+namespace tessera::actors {
+
+using plugins::action;
+
+std::string cache_state::conflict_check(const assume_request& req,
+                                        const model::node_info& target) const {
+  const auto& prof = *req.profile;
+  const auto& state = *req.state;
+  // 1. Node-local filters on the authoritative node.
+  plugins::status local = prof.run_filters(state, *req.pod, target, true);
+  if (!local.ok())
+    return "node " + std::string{req.node.view()} + ": " + local.message();
+  // 2. Cross-node filters: only when the profile has any.
+  bool cross_active = false;
+  bool skip_may_change = false;
+  for (const auto* f : prof.filter()) {
+    if (f->node_local())
+      continue;
+    if (state.skip_filter.test(f->slot()))
+      skip_may_change = skip_may_change || f->skip_depends_on_other_pods();
+    else
+      cross_active = true;
+  }
+  if (!cross_active && !skip_may_change)
+    return {};
+  auto unseen = [&](const change& c) {
+    std::uint64_t seen = c.shard < req.shard_generations.size()
+                           ? req.shard_generations[c.shard]
+                           : 0;
+    return c.generation > seen;
+  };
+  // Only the shard views are replayed from the log. The cluster context may
+  // be much older (it changes only with affinity counts, budgets, nodes):
+  // its one staleness question is answered by the anti-affinity generation
+  // below, not by the log.
+  // Per shard: a shard whose nodes did not change keeps an old generation
+  // while other shards' changes push the log on; it has missed nothing.
+  for (std::size_t s = 0; s < req.shard_generations.size(); ++s)
+    if (s < log_floor_.size() && req.shard_generations[s] < log_floor_[s])
+      return "the cycle's view of shard " + std::to_string(s)
+             + " is older than the change log";
+  if (skip_may_change
+      && last_new_anti_affinity_generation_ > req.context_generation)
+    // A filter skipped because no other pod could matter: a new pod with
+    // required anti-affinity since the cycle's cluster context may.
+    return "a pod with required anti-affinity appeared since the cycle "
+           "started";
+  if (!cross_active)
+    return {};
+  plugins::cycle_state replay = state;
+  bool replayed = false;
+  // The log is ordered by generation: start at the first entry any shard
+  // view may have missed.
+  std::uint64_t first_unseen = req.shard_generations.empty() ? 0 : ~0ull;
+  for (auto g : req.shard_generations)
+    first_unseen = std::min(first_unseen, g);
+  auto from
+    = std::partition_point(log_.begin(), log_.end(), [&](const change& c) {
+        return c.generation <= first_unseen;
+      });
+  for (auto it = from; it != log_.end(); ++it) {
+    const change& c = *it;
+    if (!unseen(c))
+      continue;
+    if (c.type == change::kind::node_changed)
+      return "node " + std::string{c.node.view()} + " changed since the cycle";
+    const model::node_info* at = current(c.node);
+    if (at == nullptr || c.pod == nullptr)
+      continue;
+    plugins::status s = c.type == change::kind::pod_added
+                          ? prof.run_add_pod(replay, *req.pod, *c.pod, *at)
+                          : prof.run_remove_pod(replay, *req.pod, *c.pod, *at);
+    if (!s.ok())
+      return s.message();
+    replayed = true;
+  }
+  if (!replayed)
+    return {};
+  plugins::status all = prof.run_filters(replay, *req.pod, target);
+  if (!all.ok())
+    return "node " + std::string{req.node.view()} + ": " + all.message();
+  return {};
+}
+
+assume_reply cache_state::assume(const assume_request& req) {
+  assume_reply reply;
+  std::string key = model::pod_key(*req.pod);
+  if (pods_.count(key) != 0) {
+    reply.duplicate = true;
+    reply.reason = "pod is already assumed or bound";
+    return reply;
+  }
+  const model::node_info* target = current(req.node);
+  if (target == nullptr || target->get_node() == nullptr) {
+    ++conflicts_;
+    reply.reason = "node " + std::string{req.node.view()} + " is gone";
+    return reply;
+  }
+  if (std::string why = conflict_check(req, *target); !why.empty()) {
+    ++conflicts_;
+    reply.reason = std::move(why);
+    return reply;
+  }
+  auto assumed = std::make_shared<model::pod>(*req.pod);
+  assumed->node_name = req.node;
+  model::pod_ptr shared = std::move(assumed);
+  add_pod_to_node(shared);
+  if (shared->has_required_anti_affinity)
+    last_new_anti_affinity_generation_ = generation_;
+  pods_.emplace(key, pod_entry{shared, pod_phase_in_cache::assumed, false, {}});
+  ++assumed_count_;
+  reply.ok = true;
+  reply.assumed = shared;
+  reply.generation = generation_;
+  return reply;
+}
+
+void cache_state::finish_binding(const model::pod& p) {
+  auto it = pods_.find(model::pod_key(p));
+  if (it == pods_.end() || it->second.phase != pod_phase_in_cache::assumed)
+    return;
+  it->second.binding_finished = true;
+  if (cfg_.assumed_ttl > duration::zero())
+    it->second.deadline = clock_.now() + cfg_.assumed_ttl;
+}
+
+void cache_state::forget(const model::pod& p) {
+  auto it = pods_.find(model::pod_key(p));
+  if (it == pods_.end() || it->second.phase != pod_phase_in_cache::assumed)
+    return;
+  model::pod_ptr old = it->second.pod;
+  remove_pod_from_node(*old);
+  pods_.erase(it);
+  --assumed_count_;
+  // Upstream treats a forgotten pod as an assigned pod being deleted.
+  emit_event(plugins::event_resource::pod, action::remove, old, {}, true,
+             false);
+}
+
+void cache_state::expire(time_point now) {
+  std::vector<model::pod_ptr> expired;
+  for (const auto& [key, entry] : pods_)
+    if (entry.phase == pod_phase_in_cache::assumed && entry.binding_finished
+        && entry.deadline && *entry.deadline <= now)
+      expired.push_back(entry.pod);
+  for (const auto& p : expired) {
+    TLOG_WARN("assumed pod expired", "pod", p->key(), "node",
+              p->node_name.view());
+    forget(*p);
+  }
+}
+
+} // namespace tessera::actors
