@@ -14,7 +14,7 @@
 //              with required hostname anti-affinity to
 //              their own group (every pod needs a scan
 //              of all shards)
-//   issue      5,000 nodes, 10,000 plain pods           (1,1) (2,1) (2,8)
+//   large      5,000 nodes, 10,000 plain pods           (1,1) (2,1) (2,8)
 //              (the `simulate` cluster of               (4,16)
 //              docs/benchmarks.md)
 //
@@ -93,7 +93,7 @@ model::pod_ptr make_pod(std::size_t i, std::size_t anti_groups) {
   return std::make_shared<const model::pod>(std::move(p));
 }
 
-enum workload : std::int64_t { plain = 0, anti = 1, issue = 2 };
+enum workload : std::int64_t { plain = 0, anti = 1, large = 2 };
 
 std::size_t scaled(std::size_t n) {
   auto percent = env_or("PIPELINE_BENCH_SCALE", 100);
@@ -111,14 +111,14 @@ const std::vector<model::object>& cluster_objects(std::int64_t w) {
   };
   static const std::vector<model::object> plain_objects = build(1000, 5000, 0);
   static const std::vector<model::object> anti_objects = build(1000, 2000, 10);
-  static const std::vector<model::object> issue_objects = build(5000, 10000, 0);
+  static const std::vector<model::object> large_objects = build(5000, 10000, 0);
   switch (w) {
   case plain:
     return plain_objects;
   case anti:
     return anti_objects;
   default:
-    return issue_objects;
+    return large_objects;
   }
 }
 
@@ -190,7 +190,7 @@ void grid(benchmark::internal::Benchmark* b) {
         b->Args({shards, inflight, w});
   for (auto [shards, inflight] :
        {std::pair<std::int64_t, std::int64_t>{1, 1}, {2, 1}, {2, 8}, {4, 16}})
-    b->Args({shards, inflight, issue});
+    b->Args({shards, inflight, large});
 }
 
 BENCHMARK(BM_Pipeline)
