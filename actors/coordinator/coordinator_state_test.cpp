@@ -3,10 +3,9 @@
 #include "actors/cache/cache_state.hpp"
 #include "actors/coordinator/coordinator_state.hpp"
 #include "actors/shard/shard_state.hpp"
-#include "config/scheduler_config.hpp"
 #include "model/pod_key.hpp"
-#include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/default_profile.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,18 +17,7 @@
 namespace tessera::actors {
 namespace {
 
-plugins::profile_ptr default_profile() {
-  static const plugins::profile_ptr prof = [] {
-    auto cfg = config::default_config();
-    auto built = plugins::profile::build(cfg.profiles.front(),
-                                         plugins::make_in_tree_registry(),
-                                         cfg.percentage_of_nodes_to_score);
-    if (!built)
-      test::builder_failure(built.err().message);
-    return *built;
-  }();
-  return prof;
-}
+using test::default_profile;
 
 model::node_ptr node(const std::string& name, const char* cpu = "4") {
   return test::make_node(name).cpu(cpu).memory("16Gi").pods(110).build();
