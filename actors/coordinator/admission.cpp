@@ -6,35 +6,33 @@
 
 namespace tessera::actors {
 
-const admission::history*
-admission::history_of(const queued_pod_info& item) const {
+admission::history* admission::history_of(const queued_pod_info& item) {
   if (retrying_.empty())
     return nullptr; // the common case: no key to build
   auto it = retrying_.find(model::pod_key(*item.pod));
   return it == retrying_.end() ? nullptr : &it->second;
 }
 
-bool admission::must_run_alone(const queued_pod_info& item) const {
-  const history* h = history_of(item);
+bool admission::must_run_alone(const history* h) const {
   return h != nullptr && (h->retries >= max_retries_ || h->redo_alone);
 }
 
-admission::start admission::begin(queued_pod_info item, bool alone) {
+admission::start admission::begin(queued_pod_info item, history* h) {
+  bool alone = must_run_alone(h);
   exclusive_ = alone;
   std::int32_t retries = 0;
-  if (!retrying_.empty())
-    if (auto it = retrying_.find(model::pod_key(*item.pod));
-        it != retrying_.end()) {
-      retries = it->second.retries;
-      if (alone)
-        it->second.redo_alone = false;
-    }
+  if (h != nullptr) {
+    retries = h->retries;
+    if (alone)
+      h->redo_alone = false;
+  }
   return start{std::move(item), alone, retries};
 }
 
 std::optional<admission::start> admission::offer(queued_pod_info item,
                                                  std::size_t inflight) {
-  bool alone = must_run_alone(item);
+  history* h = history_of(item);
+  bool alone = must_run_alone(h);
   if (exclusive_ || (alone && inflight > 0) || !held_.empty()) {
     if (alone)
       held_.push_front(std::move(item));
@@ -42,18 +40,18 @@ std::optional<admission::start> admission::offer(queued_pod_info item,
       held_.push_back(std::move(item));
     return std::nullopt;
   }
-  return begin(std::move(item), alone);
+  return begin(std::move(item), h);
 }
 
 std::optional<admission::start> admission::next(std::size_t inflight) {
   if (held_.empty() || exclusive_)
     return std::nullopt;
-  bool alone = must_run_alone(held_.front());
-  if (alone && inflight > 0)
+  history* h = history_of(held_.front());
+  if (must_run_alone(h) && inflight > 0)
     return std::nullopt;
   queued_pod_info item = std::move(held_.front());
   held_.pop_front();
-  return begin(std::move(item), alone);
+  return begin(std::move(item), h);
 }
 
 void admission::ended(const model::pod& pod, cycle_outcome::kind type,

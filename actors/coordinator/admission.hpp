@@ -73,9 +73,9 @@ private:
     bool redo_alone = false;
   };
 
-  const history* history_of(const queued_pod_info& item) const;
-  bool must_run_alone(const queued_pod_info& item) const;
-  start begin(queued_pod_info item, bool alone);
+  history* history_of(const queued_pod_info& item);
+  bool must_run_alone(const history* h) const;
+  start begin(queued_pod_info item, history* h);
 
   std::int32_t max_retries_;
   std::deque<queued_pod_info> held_;

@@ -37,14 +37,12 @@ void queue_state::on_outcome(const cycle_outcome& out) {
   case kind::unschedulable: {
     e.error_backoff = false;
     e.rejectors.reset();
-    if (const auto* idx = index_for(e.prof)) {
-      for (const auto& names : {std::cref(out.unschedulable_plugins),
-                                std::cref(out.pending_plugins)})
-        for (const auto& name : names.get())
-          if (auto bit = idx->plugin_bit.find(name);
-              bit != idx->plugin_bit.end())
-            e.rejectors.set(bit->second);
-    }
+    const profile_index& idx = indexes_[e.profile];
+    for (const auto& names :
+         {std::cref(out.unschedulable_plugins), std::cref(out.pending_plugins)})
+      for (const auto& name : names.get())
+        if (auto bit = idx.plugin_bit.find(name); bit != idx.plugin_bit.end())
+          e.rejectors.set(bit->second);
     // One-shot mode keeps the queue position: settle() compares it with
     // the pods placed since the pop, and a retry goes back to it.
     if (!cfg_.one_shot)

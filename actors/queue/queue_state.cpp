@@ -88,35 +88,17 @@ std::int64_t queue_state::now_ns() const {
     .count();
 }
 
-const queue_state::profile_index*
-queue_state::index_for(const plugins::profile* prof) const {
-  for (const auto& idx : indexes_)
-    if (idx.prof == prof)
-      return &idx;
-  return nullptr;
-}
-
-queue_state::profile_index*
-queue_state::index_for(const plugins::profile* prof) {
-  for (auto& idx : indexes_)
-    if (idx.prof == prof)
-      return &idx;
-  return nullptr;
-}
-
 // Metrics: scheduler_unschedulable_pods{plugin, profile}, as
 // upstream: a pod counts under every plugin that rejected it while it is in
 // the unschedulable pool.
 void queue_state::count_unschedulable(const entry& e, std::int64_t delta) {
   if (e.rejectors.none())
     return;
-  profile_index* idx = index_for(e.prof);
-  if (idx == nullptr)
-    return;
-  for (std::size_t bit = 0; bit < idx->unschedulable.size(); ++bit)
+  profile_index& idx = indexes_[e.profile];
+  for (std::size_t bit = 0; bit < idx.unschedulable.size(); ++bit)
     if (e.rejectors.test(bit)) {
-      idx->unschedulable[bit] += delta;
-      publish_unschedulable(*idx, bit);
+      idx.unschedulable[bit] += delta;
+      publish_unschedulable(idx, bit);
     }
 }
 
@@ -194,7 +176,7 @@ time_point queue_state::backoff_expiry(const entry& e) const {
 }
 
 void queue_state::admit(entry& e) {
-  for (const auto* pe : e.prof->pre_enqueue()) {
+  for (const auto* pe : indexes_[e.profile].prof->pre_enqueue()) {
     plugins::status s = pe->pre_enqueue(*e.pod);
     if (!s.ok()) {
       e.at = where::gated;
@@ -223,12 +205,10 @@ void queue_state::add(const model::pod_ptr& p, std::uint32_t profile) {
   }
   if (profile >= profiles_.size())
     return;
-  const plugins::profile* prof = profiles_[profile].get();
   auto e = std::make_unique<entry>();
   e->pod = p;
   e->key = key;
   e->profile = profile;
-  e->prof = prof;
   e->sequence = ++sequence_;
   e->timestamp_ns = now_ns();
   e->initial_ns = e->timestamp_ns;
@@ -358,10 +338,7 @@ bool queue_state::worth_requeuing(const entry& e,
                                   const model::object* new_obj) const {
   if (e.rejectors.none() || ev.resource == plugins::event_resource::wildcard)
     return true;
-  const profile_index* idx = index_for(e.prof);
-  if (idx == nullptr)
-    return true;
-  for (const auto& reg : idx->events) {
+  for (const auto& reg : indexes_[e.profile].events) {
     if (!e.rejectors.test(reg.plugin) || !reg.event.event.matches(ev))
       continue;
     if (!reg.event.hint)

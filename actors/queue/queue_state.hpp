@@ -130,8 +130,8 @@ private:
     std::unordered_set<std::string> victims;
     /// The pod changed while in flight: requeue rather than park.
     bool updated_in_flight = false;
+    /// The pod's profile: an index into profiles_ and indexes_.
     std::uint32_t profile = 0;
-    const plugins::profile* prof = nullptr;
   };
   struct order_less {
     const queue_state* owner;
@@ -164,8 +164,6 @@ private:
     std::vector<metrics::gauge*> gauges;
   };
 
-  const profile_index* index_for(const plugins::profile* prof) const;
-  profile_index* index_for(const plugins::profile* prof);
   /// Enters (`delta` 1) or leaves (-1) the unschedulable pool: counts `e`
   /// under each plugin that rejected it and publishes the counts.
   void count_unschedulable(const entry& e, std::int64_t delta);
@@ -186,6 +184,7 @@ private:
   queue_config cfg_;
   const clock& clock_;
   std::vector<plugins::profile_ptr> profiles_;
+  /// One per profile, in profiles_' order.
   std::vector<profile_index> indexes_;
   const plugins::queue_sort_plugin* sort_ = nullptr;
 

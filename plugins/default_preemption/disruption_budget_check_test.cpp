@@ -16,29 +16,8 @@ namespace {
 
 using test::make_pod;
 
-struct budget_spec {
-  std::optional<std::int32_t> allowed;
-  test::label_pairs labels;
-  std::string ns = "default";
-  std::vector<std::string> disrupted = {};
-  std::optional<model::int_or_percent> min_available = std::nullopt;
-  std::optional<model::int_or_percent> max_unavailable = std::nullopt;
-  /// Use the nil selector instead of `labels`.
-  bool nil_selector = false;
-};
-
-model::disruption_budget_ptr make_budget(const budget_spec& s) {
-  model::disruption_budget b;
-  b.ns = model::symbol{s.ns};
-  b.name = "pdb";
-  b.selector = s.nil_selector ? model::label_selector::nothing()
-                              : test::match_labels(s.labels);
-  b.disruptions_allowed = s.allowed;
-  b.disrupted_pods = s.disrupted;
-  b.min_available = s.min_available;
-  b.max_unavailable = s.max_unavailable;
-  return std::make_shared<const model::disruption_budget>(std::move(b));
-}
+using test::budget_spec;
+using test::make_budget;
 
 std::vector<std::string> names(const std::vector<model::pod_ptr>& pods) {
   std::vector<std::string> out;

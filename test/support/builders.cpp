@@ -137,6 +137,19 @@ model::label_selector match_labels(const label_pairs& pairs) {
   return model::label_selector::from_requirements(std::move(reqs));
 }
 
+model::disruption_budget_ptr make_budget(const budget_spec& s) {
+  model::disruption_budget b;
+  b.ns = model::symbol{s.ns};
+  b.name = "pdb";
+  b.selector = s.nil_selector ? model::label_selector::nothing()
+                              : match_labels(s.labels);
+  b.disruptions_allowed = s.allowed;
+  b.disrupted_pods = s.disrupted;
+  b.min_available = s.min_available;
+  b.max_unavailable = s.max_unavailable;
+  return std::make_shared<const model::disruption_budget>(std::move(b));
+}
+
 model::label_selector parse_selector(std::string_view text) {
   auto s = model::label_selector::parse(text);
   if (!s)

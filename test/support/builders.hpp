@@ -27,6 +27,7 @@
 #include "model/quantity.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -65,6 +66,20 @@ model::label_set make_labels(const label_pairs& pairs);
 /// A selector with one `key In (value)` requirement per pair (matchLabels);
 /// no pairs gives the empty selector, which matches everything.
 model::label_selector match_labels(const label_pairs& pairs);
+
+/// A PodDisruptionBudget named "pdb" for the PDB tests: its status
+/// (`allowed`, `disrupted`), its spec and its selector.
+struct budget_spec {
+  std::optional<std::int32_t> allowed;
+  label_pairs labels;
+  std::string ns = "default";
+  std::vector<std::string> disrupted = {};
+  std::optional<model::int_or_percent> min_available = std::nullopt;
+  std::optional<model::int_or_percent> max_unavailable = std::nullopt;
+  /// Use the nil selector (selects nothing) instead of `labels`.
+  bool nil_selector = false;
+};
+model::disruption_budget_ptr make_budget(const budget_spec& s);
 
 /// Parses the `?labelSelector=` syntax; aborts on bad input.
 model::label_selector parse_selector(std::string_view text);
