@@ -12,6 +12,7 @@
 #include "actors/coordinator/coordinator_state.hpp"
 #include "actors/interfaces.hpp"
 #include "actors/queue/queue_state.hpp"
+#include "actors/queue/settling_queue_state.hpp"
 #include "actors/shard/shard_state.hpp"
 
 #include <caf/fwd.hpp>
@@ -26,6 +27,12 @@ queue_actor spawn_queue(caf::actor_system& sys, queue_config cfg,
                         const clock& clk,
                         std::vector<plugins::profile_ptr> profiles,
                         duration tick);
+
+/// Simulate's queue (`settling_queue_state`); `metrics` may be null.
+queue_actor spawn_settling_queue(caf::actor_system& sys,
+                                 metrics::scheduler_metrics* metrics,
+                                 const clock& clk,
+                                 std::vector<plugins::profile_ptr> profiles);
 
 cache_actor spawn_cache(caf::actor_system& sys, cache_config cfg,
                         const clock& clk, std::vector<shard_actor> shards,

@@ -137,7 +137,8 @@ struct cycle_outcome {
   std::vector<std::string> pending_plugins;
   /// PostFilter's nomination (empty: none / cleared).
   model::symbol nominated_node;
-  /// Victims whose deletion the preemptor waits for (one-shot queue mode).
+  /// Victims whose deletion the preemptor waits for (simulate's settling
+  /// queue).
   std::vector<std::string> victims;
   /// Set for kind::retry.
   retry_reason retry = retry_reason::none;
@@ -294,7 +295,7 @@ struct queue_stats {
   std::size_t gated = 0;
   /// Popped and not yet finished (scheduling or binding).
   std::size_t in_flight = 0;
-  /// Preemptors waiting for their victims to go (one-shot mode).
+  /// Preemptors waiting for their victims to go (simulate's settling queue).
   std::size_t waiting_for_victims = 0;
   std::uint64_t barrier = 0;
   bool idle() const noexcept {

@@ -18,9 +18,13 @@ pipeline start_pipeline(caf::actor_system& sys, const pipeline_config& cfg,
   std::size_t shards = cfg.shards == 0 ? 1 : cfg.shards;
   for (std::uint32_t s = 0; s < shards; ++s)
     p.shards.push_back(spawn_shard(sys, shard_config{s, cfg.metrics}));
-  queue_config qc = cfg.queue;
-  qc.metrics = cfg.metrics;
-  p.queue = spawn_queue(sys, qc, clk, profiles, cfg.tick);
+  if (cfg.requeue == requeue_policy::settle) {
+    p.queue = spawn_settling_queue(sys, cfg.metrics, clk, profiles);
+  } else {
+    queue_config qc = cfg.queue;
+    qc.metrics = cfg.metrics;
+    p.queue = spawn_queue(sys, qc, clk, profiles, cfg.tick);
+  }
   cache_config cc;
   cc.shards = shards;
   cc.scheduler_names.clear();

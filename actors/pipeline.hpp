@@ -26,6 +26,16 @@
 
 namespace tessera::actors {
 
+/// Where a pod goes after a failed cycle: the queue the pipeline runs.
+enum class requeue_policy {
+  /// kube-scheduler's queue (`queue_state`): backoff, the unschedulable pool
+  /// and queueing hints, as `tessera run` schedules.
+  live,
+  /// simulate's queue (`settling_queue_state`): each pod is tried in queue
+  /// order until it is placed or finally unschedulable.
+  settle,
+};
+
 struct pipeline_config {
   std::size_t shards = 1;
   std::size_t max_inflight_cycles = 1;
@@ -33,6 +43,8 @@ struct pipeline_config {
   std::uint64_t seed = 0;
   bool explain = false;
   std::int32_t max_conflicts = 3;
+  requeue_policy requeue = requeue_policy::live;
+  /// The live queue's settings (its metrics are `metrics` below).
   queue_config queue;
   /// Assumed-pod TTL after binding (0 = never, upstream's default).
   duration assumed_ttl{0};

@@ -6,6 +6,7 @@ tessera_add_test(actors_tests
     cache/node_tree_test.cpp
     cache/cache_state_test.cpp
     queue/queue_state_test.cpp
+    queue/settling_queue_state_test.cpp
     shard/shard_state_test.cpp
     coordinator/admission_test.cpp
     coordinator/nominator_test.cpp

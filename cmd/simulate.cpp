@@ -189,7 +189,7 @@ int simulate_main(const args& a) {
     pc.bind_concurrency = setup->bind_concurrency;
     pc.seed = static_cast<std::uint64_t>(f.seed);
     pc.explain = f.explain;
-    pc.queue.one_shot = true;
+    pc.requeue = actors::requeue_policy::settle;
     auto started = std::chrono::steady_clock::now();
     double cpu_started = process_cpu_seconds();
     auto p = actors::start_pipeline(sys, pc, setup->profiles, cluster, cluster,

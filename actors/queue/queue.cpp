@@ -1,17 +1,22 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
+// The queue actor, around either state: kube-scheduler's queue
+// (`queue_state`) or simulate's (`settling_queue_state`). Both take the
+// same inputs and answer the same pops; only the live one has timers.
 #include "actors/behaviors.hpp"
 #include "metrics/scheduler_metrics.hpp"
 
 #include <caf/all.hpp>
 
+#include <type_traits>
+
 namespace tessera::actors {
 
 namespace {
 
-struct queue_cell {
+template <class State> struct queue_cell {
   static inline const char* name = "queue";
-  std::unique_ptr<queue_state> state;
+  std::unique_ptr<State> state;
   coordinator_actor consumer;
   std::int32_t credits = 0;
   std::vector<caf::actor> idle_watchers;
@@ -20,11 +25,14 @@ struct queue_cell {
   metrics::mailbox_sampler mailbox{"queue"};
 };
 
+template <class State>
+using queue_self =
+  typename queue_actor::template stateful_pointer<queue_cell<State>>;
+
 // Sends pods to the coordinator while it has credits, then tells idle
 // watchers when the queue has nothing left to do.
-void dispatch(queue_actor::stateful_pointer<queue_cell> self) {
+template <class State> void dispatch(queue_self<State> self) {
   auto& cell = self->state;
-  cell.state->settle();
   if (cell.consumer && cell.credits > 0) {
     auto batch = std::make_shared<work_batch>();
     while (cell.credits > 0) {
@@ -55,15 +63,9 @@ void dispatch(queue_actor::stateful_pointer<queue_cell> self) {
   cell.was_idle = idle;
 }
 
-queue_actor::behavior_type queue(queue_actor::stateful_pointer<queue_cell> self,
-                                 queue_config cfg, const clock* clk,
-                                 std::vector<plugins::profile_ptr> profiles,
-                                 duration tick) {
-  self->state.metrics = cfg.metrics;
-  self->state.state
-    = std::make_unique<queue_state>(cfg, *clk, std::move(profiles));
-  if (!cfg.one_shot)
-    self->delayed_send(self, tick, tick_atom::value);
+// `on_tick`: what the queue's timer does (the settling queue has none).
+template <class State, class OnTick>
+queue_actor::behavior_type behavior(queue_self<State> self, OnTick on_tick) {
   return {
     [self](input_atom, const queue_inputs_ptr& inputs) {
       auto& q = *self->state.state;
@@ -83,28 +85,23 @@ queue_actor::behavior_type queue(queue_actor::stateful_pointer<queue_cell> self,
           break;
         }
       }
-      dispatch(self);
+      dispatch<State>(self);
     },
     [self](want_atom, std::int32_t n) {
       if (!self->state.consumer)
         self->state.consumer
           = caf::actor_cast<coordinator_actor>(self->current_sender());
       self->state.credits += n;
-      dispatch(self);
+      dispatch<State>(self);
     },
     [self](outcome_atom, const cycle_outcome_ptr& out) {
       self->state.credits += out->credit;
       self->state.state->on_outcome(*out);
-      dispatch(self);
+      dispatch<State>(self);
     },
     [self](bound_atom, const bind_outcome_ptr& out) {
       self->state.state->on_bound(*out);
-      dispatch(self);
-    },
-    [self, tick, clk](tick_atom) {
-      self->state.state->flush(clk->now());
-      dispatch(self);
-      self->delayed_send(self, tick, tick_atom::value);
+      dispatch<State>(self);
     },
     [self](barrier_atom, std::uint64_t id, const caf::actor& to) {
       queue_stats s = self->state.state->stats();
@@ -115,7 +112,34 @@ queue_actor::behavior_type queue(queue_actor::stateful_pointer<queue_cell> self,
       self->state.idle_watchers.push_back(watcher);
     },
     [self](stats_atom) -> queue_stats { return self->state.state->stats(); },
+    [on_tick](tick_atom) mutable { on_tick(); },
   };
+}
+
+queue_actor::behavior_type
+live_queue(queue_self<queue_state> self, queue_config cfg, const clock* clk,
+           std::vector<plugins::profile_ptr> profiles, duration tick) {
+  self->state.metrics = cfg.metrics;
+  self->state.state
+    = std::make_unique<queue_state>(cfg, *clk, std::move(profiles));
+  // Backoff expiry and the leftover flush run on a timer; the timer is a
+  // message to this actor so that the state never sees two threads.
+  self->delayed_send(self, tick, tick_atom::value);
+  return behavior<queue_state>(self, [self, tick, clk] {
+    self->state.state->flush(clk->now());
+    dispatch<queue_state>(self);
+    self->delayed_send(self, tick, tick_atom::value);
+  });
+}
+
+queue_actor::behavior_type
+settling_queue(queue_self<settling_queue_state> self,
+               metrics::scheduler_metrics* metrics, const clock* clk,
+               std::vector<plugins::profile_ptr> profiles) {
+  self->state.metrics = metrics;
+  self->state.state = std::make_unique<settling_queue_state>(
+    metrics, *clk, std::move(profiles));
+  return behavior<settling_queue_state>(self, [] {});
 }
 
 } // namespace
@@ -124,7 +148,14 @@ queue_actor spawn_queue(caf::actor_system& sys, queue_config cfg,
                         const clock& clk,
                         std::vector<plugins::profile_ptr> profiles,
                         duration tick) {
-  return sys.spawn(queue, cfg, &clk, std::move(profiles), tick);
+  return sys.spawn(live_queue, cfg, &clk, std::move(profiles), tick);
+}
+
+queue_actor spawn_settling_queue(caf::actor_system& sys,
+                                 metrics::scheduler_metrics* metrics,
+                                 const clock& clk,
+                                 std::vector<plugins::profile_ptr> profiles) {
+  return sys.spawn(settling_queue, metrics, &clk, std::move(profiles));
 }
 
 } // namespace tessera::actors

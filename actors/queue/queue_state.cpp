@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/queue/queue_state.hpp"
 
+#include "actors/queue/pod_order.hpp"
 #include "metrics/scheduler_metrics.hpp"
 #include "model/pod_key.hpp"
 #include "support/log.hpp"
@@ -26,20 +27,8 @@ bool scheduling_relevant_change(const model::pod& a, const model::pod& b) {
 } // namespace
 
 bool queue_state::order_less::operator()(const entry* a, const entry* b) const {
-  if (owner->sort_ != nullptr) {
-    plugins::queued_pod qa{a->pod, a->timestamp_ns, a->sequence};
-    plugins::queued_pod qb{b->pod, b->timestamp_ns, b->sequence};
-    if (owner->sort_->less(qa, qb))
-      return true;
-    if (owner->sort_->less(qb, qa))
-      return false;
-    return a->sequence < b->sequence;
-  }
-  if (a->pod->priority != b->pod->priority)
-    return a->pod->priority > b->pod->priority;
-  if (a->timestamp_ns != b->timestamp_ns)
-    return a->timestamp_ns < b->timestamp_ns;
-  return a->sequence < b->sequence;
+  return pops_before(owner->sort_, {a->pod, a->timestamp_ns, a->sequence},
+                     {b->pod, b->timestamp_ns, b->sequence});
 }
 
 bool queue_state::backoff_less::operator()(const entry* a,
@@ -132,21 +121,13 @@ void queue_state::detach(entry& e) {
     break;
   case where::in_flight:
     --in_flight_;
-    if (auto it = inflight_marks_.find(e.popped_event);
-        it != inflight_marks_.end())
-      inflight_marks_.erase(it);
+    events_.close(e.popped_event);
     break;
   case where::binding:
     --binding_;
     break;
-  case where::waiting_for_victims:
-    --waiting_;
-    break;
   case where::retry:
     retry_now_.erase(std::find(retry_now_.begin(), retry_now_.end(), &e));
-    break;
-  case where::tentative:
-    --tentative_;
     break;
   }
 }
@@ -157,7 +138,7 @@ void queue_state::to_active(entry& e) {
 }
 
 void queue_state::to_backoff_or_active(entry& e) {
-  if (cfg_.one_shot || backoff_expiry(e) <= clock_.now()) {
+  if (backoff_expiry(e) <= clock_.now()) {
     to_active(e);
     return;
   }
@@ -176,15 +157,12 @@ time_point queue_state::backoff_expiry(const entry& e) const {
 }
 
 void queue_state::admit(entry& e) {
-  for (const auto* pe : indexes_[e.profile].prof->pre_enqueue()) {
-    plugins::status s = pe->pre_enqueue(*e.pod);
-    if (!s.ok()) {
-      e.at = where::gated;
-      ++gated_;
-      return;
-    }
+  if (passes_pre_enqueue(*indexes_[e.profile].prof, *e.pod)) {
+    to_active(e);
+    return;
   }
-  to_active(e);
+  e.at = where::gated;
+  ++gated_;
 }
 
 void queue_state::erase(const std::string& key) {
@@ -236,9 +214,7 @@ void queue_state::update(const model::pod_ptr& old_pod,
     return;
   case where::active:
   case where::backoff:
-  case where::retry:
-  case where::tentative:
-  case where::waiting_for_victims: {
+  case where::retry: {
     // Keep the position: the pod's order key (priority) is immutable.
     where at = e.at;
     detach(e);
@@ -248,15 +224,9 @@ void queue_state::update(const model::pod_ptr& old_pod,
     else if (at == where::backoff) {
       e.at = where::backoff;
       backoff_.insert(&e);
-    } else if (at == where::retry) {
+    } else {
       e.at = where::retry;
       retry_now_.push_front(&e);
-    } else if (at == where::tentative) {
-      e.at = where::tentative;
-      ++tentative_;
-    } else {
-      e.at = where::waiting_for_victims;
-      ++waiting_;
     }
     return;
   }
@@ -268,7 +238,7 @@ void queue_state::update(const model::pod_ptr& old_pod,
   case where::unschedulable: {
     bool relevant = scheduling_relevant_change(*old_pod, *new_pod);
     e.pod = new_pod;
-    if (relevant && !cfg_.one_shot) {
+    if (relevant) {
       detach(e);
       to_backoff_or_active(e);
     }
@@ -285,34 +255,7 @@ void queue_state::on_cluster_event(
   const plugins::cluster_event& ev,
   std::shared_ptr<const model::object> old_obj,
   std::shared_ptr<const model::object> new_obj) {
-  if (cfg_.one_shot) {
-    // Only preemptors wait for anything: their victims' deletions.
-    if (ev.resource != plugins::event_resource::pod
-        || !plugins::intersects(ev.actions, plugins::action::remove)
-        || !old_obj)
-      return;
-    const auto* victim = std::get_if<model::pod_ptr>(old_obj.get());
-    if (victim == nullptr || !*victim)
-      return;
-    // A preemptor's outcome can arrive after its victims' deletions (they
-    // reach the queue through the cache): remember them for on_outcome.
-    if (in_flight_ > 0)
-      events_.push_back({++event_sequence_, ev, old_obj, new_obj});
-    std::string victim_key = model::pod_key(**victim);
-    for (auto& [key, e] : entries_) {
-      if (e->at != where::waiting_for_victims)
-        continue;
-      e->victims.erase(victim_key);
-      if (e->victims.empty()) {
-        detach(*e);
-        e->at = where::retry;
-        retry_now_.push_back(e.get());
-      }
-    }
-    return;
-  }
-  if (in_flight_ > 0)
-    events_.push_back({++event_sequence_, ev, old_obj, new_obj});
+  events_.record({ev, old_obj, new_obj});
   std::vector<entry*> moving;
   for (entry* e : unschedulable_)
     if (worth_requeuing(*e, ev, old_obj.get(), new_obj.get()))
@@ -353,10 +296,6 @@ bool queue_state::worth_requeuing(const entry& e,
 // ------------------------------------------------------------------ pop
 
 std::optional<queued_pod_info> queue_state::pop() {
-  // One-shot mode retries a preemptor "at once": nothing else starts while
-  // it waits for its victims to go.
-  if (cfg_.one_shot && waiting_ > 0)
-    return std::nullopt;
   entry* e = nullptr;
   if (!retry_now_.empty())
     e = retry_now_.front();
@@ -369,10 +308,8 @@ std::optional<queued_pod_info> queue_state::pop() {
   ++in_flight_;
   ++e->attempts;
   e->updated_in_flight = false;
-  e->popped_event = event_sequence_;
+  e->popped_event = events_.open();
   e->popped_cycle = ++cycle_;
-  e->popped_assumed = assumed_.size();
-  inflight_marks_.insert(e->popped_event);
   return queued_pod_info{e->pod, e->attempts, e->popped_cycle, e->initial_ns,
                          e->profile};
 }
@@ -384,7 +321,6 @@ queue_stats queue_state::stats() const {
   s.unschedulable = unschedulable_.size();
   s.gated = gated_;
   s.in_flight = in_flight_ + binding_;
-  s.waiting_for_victims = waiting_;
   return s;
 }
 

@@ -16,12 +16,12 @@
 ///
 /// Events that happen while a pod is in flight are kept; if its cycle fails
 /// and one of them could help (the hints of its rejecting plugins say
-/// Queue), the pod is requeued instead of parked. In one-shot mode (used by
-/// `simulate`) there is no backoff, unschedulable pods are final, and a
-/// preemptor is retried as soon as its victims are gone.
+/// Queue), the pod is requeued instead of parked. `tessera simulate` runs
+/// another queue, `settling_queue_state`.
 #pragma once
 
 #include "actors/messages.hpp"
+#include "actors/queue/inflight_window.hpp"
 #include "metrics/fwd.hpp"
 #include "plugins/framework/profile.hpp"
 #include "support/clock.hpp"
@@ -46,16 +46,8 @@ struct queue_config {
   duration max_backoff = std::chrono::seconds(10);
   /// podMaxInUnschedulablePodsDuration.
   duration max_in_unschedulable = std::chrono::minutes(5);
-  /// simulate's mode (see the file comment).
-  bool one_shot = false;
   /// Where to record (not owned); null = recording off.
   metrics::scheduler_metrics* metrics = nullptr;
-};
-
-/// A pod that left the queue for good in one-shot mode, with why.
-struct final_outcome {
-  model::pod_ptr pod;
-  cycle_outcome::kind type = cycle_outcome::kind::unschedulable;
 };
 
 class queue_state {
@@ -86,13 +78,6 @@ public:
   /// back (call every second).
   void flush(time_point now);
 
-  /// One-shot mode: once nothing is active, in flight or waiting, decides
-  /// the tentative failures — a pod is retried when a pod ahead of it in
-  /// queue order was placed after it was popped (its view missed what a
-  /// serial scheduler would have seen), else it is final. Returns true when
-  /// it requeued any pod.
-  bool settle();
-
   queue_stats stats() const;
 
 private:
@@ -103,12 +88,8 @@ private:
     gated,
     in_flight,
     binding,
-    waiting_for_victims,
-    /// At the head: retried before activeQ (conflicts, preemptors).
+    /// At the head: retried before activeQ (stale decisions).
     retry,
-    /// One-shot mode: failed, final unless a pod ahead of it in queue order
-    /// was placed after it was popped (see settle()).
-    tentative,
   };
   using plugin_bits = std::bitset<plugins::max_plugins_per_profile>;
   struct entry {
@@ -122,12 +103,9 @@ private:
     plugin_bits rejectors;
     bool error_backoff = false;
     time_point parked_at{};
-    /// The event sequence when popped (in-flight event window).
+    /// Its mark in events_ while in flight.
     std::uint64_t popped_event = 0;
-    /// assumed_.size() when popped (one-shot staleness check).
-    std::size_t popped_assumed = 0;
     std::uint64_t popped_cycle = 0;
-    std::unordered_set<std::string> victims;
     /// The pod changed while in flight: requeue rather than park.
     bool updated_in_flight = false;
     /// The pod's profile: an index into profiles_ and indexes_.
@@ -142,7 +120,6 @@ private:
     bool operator()(const entry* a, const entry* b) const;
   };
   struct recorded_event {
-    std::uint64_t sequence = 0;
     plugins::cluster_event event;
     std::shared_ptr<const model::object> old_obj;
     std::shared_ptr<const model::object> new_obj;
@@ -177,7 +154,6 @@ private:
   bool worth_requeuing(const entry& e, const plugins::cluster_event& ev,
                        const model::object* old_obj,
                        const model::object* new_obj) const;
-  void prune_events();
   std::int64_t now_ns() const;
   void count_incoming(std::string_view queue, std::string_view event);
 
@@ -196,19 +172,11 @@ private:
   std::size_t gated_ = 0;
   std::size_t in_flight_ = 0;
   std::size_t binding_ = 0;
-  std::size_t waiting_ = 0;
-  /// popped_event of every in-flight pod (recorded events older than the
-  /// smallest are no longer needed).
-  std::multiset<std::uint64_t> inflight_marks_;
   std::uint64_t sequence_ = 0;
   std::uint64_t cycle_ = 0;
 
-  std::deque<recorded_event> events_;
-  /// One-shot mode: the queue position of every pod placed so far, in the
-  /// order their assumes were reported.
-  std::vector<plugins::queued_pod> assumed_;
-  std::size_t tentative_ = 0;
-  std::uint64_t event_sequence_ = 0;
+  /// Cluster events while pods were in flight.
+  inflight_window<recorded_event> events_;
 };
 
 } // namespace tessera::actors

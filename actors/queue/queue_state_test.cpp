@@ -22,10 +22,8 @@ using plugins::event_resource;
 
 class queue_state_test : public ::testing::Test {
 protected:
-  queue_state make(bool one_shot = false,
-                   metrics::scheduler_metrics* m = nullptr) {
+  queue_state make(metrics::scheduler_metrics* m = nullptr) {
     queue_config cfg;
-    cfg.one_shot = one_shot;
     cfg.metrics = m;
     return queue_state{cfg, clock_, {default_profile()}};
   }
@@ -358,87 +356,6 @@ TEST_F(queue_state_test, DeletedWhileInFlightIsForgotten) {
   EXPECT_EQ(q.stats().unschedulable, 0u);
 }
 
-// One-shot mode (simulate): no backoff, failures are final, a preemptor is
-// retried when its victims are gone.
-TEST_F(queue_state_test, OneShotFailuresAreFinal) {
-  struct test_case {
-    std::string name;
-    kind outcome_kind;
-  };
-  const std::vector<test_case> cases{
-    {"unschedulable", kind::unschedulable},
-    {"error", kind::error},
-    {"dropped", kind::dropped},
-  };
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    auto q = make(true);
-    auto p = test::make_pod("p").build();
-    q.add(p, 0);
-    ASSERT_TRUE(q.pop().has_value());
-    q.on_outcome(*outcome(p, tc.outcome_kind, {"NodeResourcesFit"}));
-    EXPECT_TRUE(q.stats().idle());
-    node_added(
-      q, test::make_node("big").cpu("64").memory("64Gi").pods(110).build());
-    q.flush(clock_.now() + 1h);
-    EXPECT_EQ(pop_name(q), "<none>");
-  }
-}
-
-TEST_F(queue_state_test, OneShotPreemptorWaitsForItsVictims) {
-  auto q = make(true);
-  auto p = test::make_pod("p").priority(100).build();
-  auto other = test::make_pod("other").build();
-  auto v1 = test::make_pod("v1").node("n1").build();
-  auto v2 = test::make_pod("v2").node("n1").build();
-  q.add(p, 0);
-  q.add(other, 0);
-  ASSERT_EQ(pop_name(q), "p");
-  auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
-  o->nominated_node = model::symbol{"n1"};
-  o->victims = {model::pod_key(*v1), model::pod_key(*v2)};
-  q.on_outcome(*o);
-  EXPECT_EQ(q.stats().waiting_for_victims, 1u);
-  EXPECT_FALSE(q.stats().idle());
-  auto deleted = [&](const model::pod_ptr& v) {
-    q.on_cluster_event({event_resource::pod, action::remove},
-                       std::make_shared<const model::object>(v), nullptr);
-  };
-  // "Retried at once": nothing else is decided before the retry, or the
-  // next pod would see the victims gone but not the preemptor placed.
-  EXPECT_EQ(pop_name(q), "<none>");
-  deleted(v1);
-  EXPECT_EQ(q.stats().waiting_for_victims, 1u);
-  EXPECT_EQ(pop_name(q), "<none>");
-  deleted(v2);
-  EXPECT_EQ(q.stats().waiting_for_victims, 0u);
-  // Retried at the head, before `other`, with its nomination.
-  auto again = q.pop();
-  ASSERT_TRUE(again.has_value());
-  EXPECT_EQ(again->pod->name, "p");
-  EXPECT_EQ(again->pod->nominated_node_name.str(), "n1");
-  EXPECT_EQ(pop_name(q), "other");
-}
-
-// The victims' deletions can reach the queue (through the cache) before the
-// coordinator's outcome that names them: the preemptor must still be
-// retried, not wait forever for deletions that already happened.
-TEST_F(queue_state_test, OneShotPreemptorWhoseVictimsWentFirst) {
-  auto q = make(true);
-  auto p = test::make_pod("p").priority(100).build();
-  auto v1 = test::make_pod("v1").node("n1").build();
-  q.add(p, 0);
-  ASSERT_EQ(pop_name(q), "p");
-  q.on_cluster_event({event_resource::pod, action::remove},
-                     std::make_shared<const model::object>(v1), nullptr);
-  auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
-  o->nominated_node = model::symbol{"n1"};
-  o->victims = {model::pod_key(*v1)};
-  q.on_outcome(*o);
-  EXPECT_EQ(q.stats().waiting_for_victims, 0u);
-  EXPECT_EQ(pop_name(q), "p");
-}
-
 // scheduler_unschedulable_pods{plugin, profile}: a parked pod counts under
 // every plugin that rejected it, and stops counting however it leaves the
 // pool (an event moves it, it is deleted, updated, or flushed as a
@@ -475,7 +392,7 @@ TEST_F(queue_state_test, UnschedulablePodsGaugeFollowsThePool) {
     auto gauge = [&](const std::string& plugin) {
       return m.unschedulable_pods.with({plugin, profile}).value();
     };
-    auto q = make(false, &m);
+    auto q = make(&m);
     // p: rejected by two plugins; o: by NodeAffinity only (it needs a gold
     // node, so a plain big node does not move it); s: scheduled.
     auto p = test::make_pod("p").cpu("2").build();

@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Throughput of the whole actor pipeline (cache, queue, shards, coordinator,
-// binder) on an in-memory cluster, default profile, queue in one-shot mode
+// binder) on an in-memory cluster, default profile, settling queue
 // as `simulate` runs it. Nodes are shaped like upstream's default node (4
 // cpu, 32Gi, 110 pods); pods ask for 100m cpu / 500Mi. One iteration =
 // start the pipeline, deliver every object, wait until every pod is bound
@@ -144,7 +144,7 @@ void BM_Pipeline(benchmark::State& state) {
     pc.shards = static_cast<std::size_t>(state.range(0));
     pc.max_inflight_cycles = static_cast<std::size_t>(state.range(1));
     pc.seed = 1;
-    pc.queue.one_shot = true;
+    pc.requeue = actors::requeue_policy::settle;
     auto started = std::chrono::steady_clock::now();
     auto p = actors::start_pipeline(sys, pc, {prof}, cluster, cluster,
                                     system_clock::instance());

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // What recording metrics costs the scheduling hot path: the whole actor
-// pipeline (as `tessera simulate` runs it, one-shot queue) schedules a
+// pipeline (as `tessera simulate` runs it, settling queue) schedules a
 // plain workload — 1,000 nodes shaped like upstream's default node (4 cpu,
 // 32Gi, 110 pods) and 5,000 pods of 100m / 500Mi, all of which fit — with
 // metrics off (no instance in the configs: each recording site is one null

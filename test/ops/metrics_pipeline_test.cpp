@@ -307,7 +307,7 @@ TEST(metrics_after_pipeline_run, plugin_durations_per_second_are_capped) {
 TEST(metrics_after_pipeline_run, unschedulable_pods_by_plugin) {
   recorded_metrics rec;
   auto opts = rec.options();
-  opts.one_shot = false;
+  opts.requeue = actors::requeue_policy::live;
   auto prof = pipeline_test::default_profile();
   auto run = pipeline_test::run_pipeline(ten_small_one_huge(), prof, opts);
   ASSERT_TRUE(run.idle);

@@ -352,7 +352,7 @@ std::vector<std::string> describe(const memory_cluster& cluster) {
   return out;
 }
 
-// The whole pipeline under the test coordinator: one-shot mode on a small
+// The whole pipeline under the test coordinator: settling queue on a small
 // randomized cluster with several shards and cycles in flight. Every
 // interleaving CAF's test scheduler produces is a legal one, so the final
 // placement must break no hard rule; and the same run twice decides the
@@ -381,7 +381,7 @@ TEST_F(deterministic, WholePipelineRunsToCompletion) {
     pc.shards = 3;
     pc.max_inflight_cycles = 8;
     pc.seed = 5;
-    pc.queue.one_shot = true;
+    pc.requeue = requeue_policy::settle;
     manual_clock clk;
     auto p
       = start_pipeline(sys_, pc, {default_profile()}, cluster, cluster, clk);
@@ -444,7 +444,7 @@ pipeline_config live_config(std::size_t shards, std::size_t inflight) {
   pc.max_inflight_cycles = inflight;
   pc.seed = 3;
   // The live queue (as `tessera run`): backoff, no final failures.
-  pc.queue.one_shot = false;
+  pc.requeue = requeue_policy::live;
   pc.tick = 1s;
   return pc;
 }

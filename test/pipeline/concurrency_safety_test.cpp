@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Safety under concurrency, for simulate's one-shot queue and for the live
+// Safety under concurrency, for simulate's settling queue and for the live
 // queue `tessera run` uses (on a manual clock): with several shards and many
 // cycles in flight,
 // optimistic assumes may conflict, but the final placement never breaks a
@@ -137,13 +137,14 @@ TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
         std::string label = tc.name + ", seed " + std::to_string(tc.seed)
                             + ", shards " + std::to_string(g.shards)
                             + ", inflight " + std::to_string(g.inflight)
-                            + (live ? ", live queue" : ", one-shot queue");
+                            + (live ? ", live queue" : ", settling queue");
         SCOPED_TRACE(label);
         pipeline_options opts;
         opts.shards = g.shards;
         opts.inflight = g.inflight;
         opts.seed = tc.seed;
-        opts.one_shot = !live;
+        opts.requeue = live ? actors::requeue_policy::live
+                            : actors::requeue_policy::settle;
         auto run = run_pipeline(objects, prof, opts);
         ASSERT_TRUE(run.idle) << "the pipeline did not finish";
         ASSERT_EQ(run.results.size(), serial.size());

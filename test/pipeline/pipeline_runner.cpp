@@ -63,20 +63,20 @@ pipeline_run run_pipeline(const std::vector<model::object>& objects,
     pc.shards = opts.shards;
     pc.max_inflight_cycles = opts.inflight;
     pc.seed = opts.seed;
-    pc.queue.one_shot = opts.one_shot;
+    pc.requeue = opts.requeue;
+    bool live = opts.requeue == actors::requeue_policy::live;
     pc.explain = opts.explain;
     pc.metrics = opts.metrics;
     manual_clock clk;
-    if (!opts.one_shot)
+    if (live)
       pc.tick = std::chrono::milliseconds(5); // flushes follow the clock
     const clock& pipeline_clock
-      = opts.one_shot ? static_cast<const clock&>(system_clock::instance())
-                      : clk;
+      = live ? clk : static_cast<const clock&>(system_clock::instance());
     auto p = actors::start_pipeline(sys, pc, {prof}, cluster, cluster,
                                     pipeline_clock);
     std::chrono::seconds timeout{env_int("TESSERA_PIPELINE_TIMEOUT", 300)};
-    out.idle = opts.one_shot ? actors::wait_until_idle(sys, p, timeout)
-                             : drive_live(sys, p, clk, pc.queue, timeout);
+    out.idle = live ? drive_live(sys, p, clk, pc.queue, timeout)
+                    : actors::wait_until_idle(sys, p, timeout);
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now()
                                                 - started)
                     .count();

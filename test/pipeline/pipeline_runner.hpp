@@ -4,8 +4,8 @@
 /// `run_pipeline`: runs the real actor pipeline over a `memory_cluster` and
 /// collects what the tests check: every pending pod's outcome, the final
 /// pods, and the cache's counters. Two queues:
-///   - one-shot, exactly as `tessera simulate` runs it (waited for with
-///     `wait_until_idle`);
+///   - the settling queue, exactly as `tessera simulate` runs it (waited for
+///     with `wait_until_idle`);
 ///   - live, the queue `tessera run` uses, on a manual clock: whenever the
 ///     pipeline has nothing to do but wait out backoffs, the runner moves
 ///     the clock past them, so backoffs cost no wall time. The run ends when
@@ -14,6 +14,7 @@
 
 #include "actors/interfaces.hpp"
 #include "actors/memory_cluster.hpp"
+#include "actors/pipeline.hpp"
 #include "metrics/fwd.hpp"
 #include "model/object.hpp"
 #include "plugins/framework/profile.hpp"
@@ -31,8 +32,8 @@ struct pipeline_options {
   std::uint64_t seed = 0;
   /// CAF scheduler threads.
   std::size_t threads = 2;
-  /// false: the live queue on a manual clock (see the file comment).
-  bool one_shot = true;
+  /// live: the live queue on a manual clock (see the file comment).
+  actors::requeue_policy requeue = actors::requeue_policy::settle;
   /// Ask the coordinator for per-node details (simulate --explain).
   bool explain = false;
   /// Where the actors record (not owned); null = recording off.

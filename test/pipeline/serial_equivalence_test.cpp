@@ -2,7 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 
 // Serial equivalence: with one shard and one cycle in flight, the actor
-// pipeline (queue in one-shot mode, as `tessera simulate` runs it) places
+// pipeline (settling queue, as `tessera simulate` runs it) places
 // every pod exactly where the plain reference loop does — same node, or the
 // same FailedScheduling text, the same nomination and the same victims —
 // for randomized clusters and several seeds. TESSERA_PIPELINE_SEED=N shifts
@@ -258,7 +258,7 @@ TEST(SerialEquivalence, MatchesReferenceLoop) {
 // The live queue (the one `tessera run` uses) with one shard and one cycle
 // in flight makes every first decision the serial loop makes: pods are
 // popped in the same order and each sees every earlier placement. Unlike
-// simulate's one-shot queue it retries unschedulable pods when an event may
+// simulate's settling queue it retries unschedulable pods when an event may
 // help (after a backoff, which the runner's manual clock skips), so a pod
 // the loop found unschedulable may be placed later; that placement must
 // still break no hard rule. Clusters without priorities: a preemptor's
@@ -280,7 +280,7 @@ TEST(SerialEquivalence, TheLiveQueueMakesTheSerialLoopsDecisions) {
       auto expected = ref.run(objects);
       pipeline_options opts;
       opts.seed = seed;
-      opts.one_shot = false;
+      opts.requeue = actors::requeue_policy::live;
       auto run = run_pipeline(objects, prof, opts);
       ASSERT_TRUE(run.idle) << "the pipeline did not finish";
       ASSERT_EQ(run.results.size(), expected.size());
