@@ -137,7 +137,8 @@ int simulate_main(const args& a) {
   flag_set flags{"tessera simulate -f FILE [-f FILE ...] [flags]"};
   flags.add("filename,f", f.files,
             "Kubernetes objects (YAML or JSON): nodes, pods, namespaces, "
-            "priority classes, PodDisruptionBudgets; repeatable");
+            "priority classes, PodDisruptionBudgets, services, replication "
+            "controllers, replica sets, stateful sets; repeatable");
   f.knobs.add_to(flags);
   flags.add("explain", f.explain,
             "include each node's filter failures and scores");

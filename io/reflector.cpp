@@ -42,7 +42,10 @@ std::string object_key(const model::object& o) {
         return std::string{p->name.view()};
       else if constexpr (std::is_same_v<T, model::namespace_ptr>)
         return std::string{p->name.view()};
-      else if constexpr (std::is_same_v<T, model::disruption_budget_ptr>)
+      else if constexpr (
+        std::is_same_v<
+          T, model::
+               disruption_budget_ptr> || std::is_same_v<T, model::workload_ptr>)
         return std::string{p->ns.view()} + "/" + p->name;
       else
         return p->name;

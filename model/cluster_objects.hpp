@@ -3,8 +3,9 @@
 
 /// The cluster-scoped and policy objects the scheduler reads besides pods and
 /// nodes: namespaces (for namespaceSelector), priority classes (for priority
-/// admission where no API server did it, e.g. simulate) and
-/// PodDisruptionBudgets (for preemption).
+/// admission where no API server did it, e.g. simulate),
+/// PodDisruptionBudgets (for preemption) and the workload objects whose
+/// selectors give PodTopologySpread its default constraints.
 #pragma once
 
 #include "model/labels.hpp"
@@ -67,5 +68,36 @@ struct disruption_budget {
     = default;
 };
 using disruption_budget_ptr = std::shared_ptr<const disruption_budget>;
+
+/// The kinds that select pods for default spreading.
+enum class workload_kind : std::uint8_t {
+  service,
+  replication_controller,
+  replica_set,
+  stateful_set,
+};
+
+/// What the scheduler keeps of a Service, ReplicationController, ReplicaSet
+/// or StatefulSet: which pods it selects (nothing else).
+struct workload {
+  workload_kind kind = workload_kind::service;
+  symbol ns;
+  std::string name;
+  std::string uid;
+  std::string resource_version;
+  /// spec.selector of a Service or ReplicationController (a plain map);
+  /// absent and empty read alike (neither adds to a default selector).
+  label_set selector_map;
+  /// spec.selector of a ReplicaSet or StatefulSet; nil matches nothing.
+  label_selector selector = label_selector::nothing();
+
+  /// True when what default spreading reads is the same in both.
+  bool same_selection(const workload& o) const noexcept {
+    return kind == o.kind && selector_map == o.selector_map
+           && selector == o.selector;
+  }
+  friend bool operator==(const workload&, const workload&) = default;
+};
+using workload_ptr = std::shared_ptr<const workload>;
 
 } // namespace tessera::model

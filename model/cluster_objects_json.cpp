@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-// Decoding of v1.Namespace, scheduling.k8s.io/v1 PriorityClass and
-// policy/v1 PodDisruptionBudget.
+// Decoding of v1.Namespace, scheduling.k8s.io/v1 PriorityClass, policy/v1
+// PodDisruptionBudget, and the selectors of v1 Service and
+// ReplicationController and apps/v1 ReplicaSet and StatefulSet.
 #include "model/json_reader.hpp"
 
 #include <boost/json.hpp>
@@ -124,6 +125,33 @@ disruption_budget read_disruption_budget(json_reader& r, const json_object& o,
     });
   });
   return pdb;
+}
+
+workload read_workload(json_reader& r, const json_object& o,
+                       workload_kind kind) {
+  static const symbol default_namespace{"default"};
+  workload w;
+  w.kind = kind;
+  object_metadata meta = read_metadata(r, o);
+  require_name(r, meta);
+  w.ns = meta.namespace_.empty() ? default_namespace : intern(meta.namespace_);
+  w.name = meta.name;
+  w.uid = meta.uid;
+  w.resource_version = meta.resource_version;
+  bool plain_map = kind == workload_kind::service
+                   || kind == workload_kind::replication_controller;
+  with_member(r, o, "spec", [&](const json_value& x) {
+    with_member(r, get_object(r, x), "selector", [&](const json_value& s) {
+      if (s.is_null())
+        return; // nil: a Service selecting nothing, or no selector
+      if (!plain_map) {
+        w.selector = read_label_selector(r, s);
+        return;
+      }
+      w.selector_map = read_label_map(r, s);
+    });
+  });
+  return w;
 }
 
 } // namespace tessera::model::json_detail

@@ -337,6 +337,18 @@ std::string render(const object& o) {
         out += " disruptedPods=" + render(b->disrupted_pods);
       return out + "\n";
     }
+    std::string operator()(const workload_ptr& w) const {
+      std::string out = std::string{to_string(kind_of(w->kind))} + " "
+                        + std::string{w->ns.view()} + "/" + w->name;
+      if (!w->resource_version.empty())
+        out += " rv=" + w->resource_version;
+      if (w->kind == workload_kind::service
+          || w->kind == workload_kind::replication_controller)
+        out += " selector=" + render(w->selector_map);
+      else
+        out += " selector=" + render(w->selector);
+      return out + "\n";
+    }
   };
   return std::visit(visitor{}, o);
 }
@@ -358,6 +370,10 @@ std::string name_of(const object& o) {
     }
     std::string operator()(const disruption_budget_ptr& b) const {
       return "PodDisruptionBudget " + std::string{b->ns.view()} + "/" + b->name;
+    }
+    std::string operator()(const workload_ptr& w) const {
+      return std::string{to_string(kind_of(w->kind))} + " "
+             + std::string{w->ns.view()} + "/" + w->name;
     }
   };
   return std::visit(visitor{}, o);
@@ -902,6 +918,35 @@ TEST(DecodeObject, DecodesNodesNamespacesPriorityClassesAndBudgets) {
      true,
      "pdb default/all selector=<all> maxUnavailable=0% "
      "disruptionsAllowed=0\n"},
+    {"service: only the selector is kept",
+     R"({"apiVersion":"v1","kind":"Service","metadata":{"name":"web",
+         "namespace":"shop","resourceVersion":"4"},
+         "spec":{"selector":{"app":"web","tier":"front"},
+                 "ports":[{"port":80}],"clusterIP":"10.0.0.1"}})",
+     false, "Service shop/web rv=4 selector=app=web tier=front\n"},
+    {"service without selector",
+     R"({"apiVersion":"v1","kind":"Service","metadata":{"name":"ext"},
+         "spec":{"type":"ExternalName","externalName":"example.com",
+                 "selector":null}})",
+     false, "Service default/ext selector=\n"},
+    {"replication controller",
+     R"({"apiVersion":"v1","kind":"ReplicationController",
+         "metadata":{"name":"rc"},"spec":{"replicas":3,
+         "selector":{"app":"old"}}})",
+     false, "ReplicationController default/rc selector=app=old\n"},
+    {"replica set with status",
+     R"({"apiVersion":"apps/v1","kind":"ReplicaSet",
+         "metadata":{"name":"web-5d9f","namespace":"shop"},
+         "spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"},
+           "matchExpressions":[{"key":"tier","operator":"In",
+                                "values":["front"]}]},
+           "template":{"metadata":{"labels":{"app":"web"}}}},
+         "status":{"replicas":3,"readyReplicas":2}})",
+     false, "ReplicaSet shop/web-5d9f selector=app=web,tier=front\n"},
+    {"stateful set",
+     R"({"apiVersion":"apps/v1","kind":"StatefulSet","metadata":{"name":"db"},
+         "spec":{"serviceName":"db","selector":{"matchLabels":{"app":"db"}}}})",
+     false, "StatefulSet default/db selector=app=db\n"},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
@@ -929,6 +974,14 @@ TEST(DecodeObject, KnownKindAcceptsObjectsWithoutKind) {
      object_kind::priority_class, "PriorityClass pc"},
     {"disruption budget", R"({"metadata":{"name":"b","namespace":"y"}})",
      object_kind::pod_disruption_budget, "PodDisruptionBudget y/b"},
+    {"service", R"({"metadata":{"name":"s","namespace":"y"}})",
+     object_kind::service, "Service y/s"},
+    {"replica set", R"({"metadata":{"name":"rs"}})", object_kind::replica_set,
+     "ReplicaSet default/rs"},
+    {"stateful set", R"({"metadata":{"name":"ss"}})", object_kind::stateful_set,
+     "StatefulSet default/ss"},
+    {"replication controller", R"({"metadata":{"name":"rc"}})",
+     object_kind::replication_controller, "ReplicationController default/rc"},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
@@ -1082,7 +1135,8 @@ TEST(DecodeObject, ReportsThePathAndTheProblem) {
      R"({"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"d"}})",
      std::nullopt,
      R"(kind: unsupported value "Deployment": supported values: "Namespace", )"
-     R"("Node", "Pod", "PodDisruptionBudget", "PriorityClass")"},
+     R"("Node", "Pod", "PodDisruptionBudget", "PriorityClass", "ReplicaSet", )"
+     R"("ReplicationController", "Service", "StatefulSet")"},
     {"kind differs from the expected one",
      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n"}})",
      object_kind::pod,
@@ -1369,13 +1423,14 @@ TEST(DecodeList, DecodesGoodItemsAndSkipsBadOnes) {
      R"({"kind":"List","apiVersion":"v1","metadata":{},"items":[
          {"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"}},
          {"kind":"Pod","apiVersion":"v1","metadata":{"name":"p1"}},
-         {"kind":"Service","apiVersion":"v1","metadata":{"name":"s"}},
+         {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"s"}},
          {"metadata":{"name":"x"}}]})",
      std::nullopt,
      "",
      {"Node n1", "Pod default/p1"},
-     {R"(items[2].kind: unsupported value "Service": supported values: )"
-      R"("Namespace", "Node", "Pod", "PodDisruptionBudget", "PriorityClass")",
+     {R"(items[2].kind: unsupported value "ConfigMap": supported values: )"
+      R"("Namespace", "Node", "Pod", "PodDisruptionBudget", "PriorityClass", )"
+      R"("ReplicaSet", "ReplicationController", "Service", "StatefulSet")",
       "items[3].kind: required value"},
      "",
      ""},
@@ -1416,11 +1471,12 @@ TEST(DecodeList, DecodesGoodItemsAndSkipsBadOnes) {
      "77",
      ""},
     {"unsupported list kind",
-     R"({"kind":"ServiceList","apiVersion":"v1","items":[]})",
+     R"({"kind":"ConfigMapList","apiVersion":"v1","items":[]})",
      std::nullopt,
-     R"(kind: unsupported value "ServiceList": supported values: "List", )"
+     R"(kind: unsupported value "ConfigMapList": supported values: "List", )"
      R"("NamespaceList", "NodeList", "PodDisruptionBudgetList", "PodList", )"
-     R"("PriorityClassList")",
+     R"("PriorityClassList", "ReplicaSetList", "ReplicationControllerList", )"
+     R"("ServiceList", "StatefulSetList")",
      {},
      {},
      "",
@@ -1715,7 +1771,7 @@ items:
   kind: Pod
   metadata: {name: a, namespace: x}
 - apiVersion: v1
-  kind: Service
+  kind: ConfigMap
   metadata: {name: s}
 - apiVersion: scheduling.k8s.io/v1
   kind: PriorityClass
@@ -1724,7 +1780,8 @@ items:
 )",
      "",
      {"Pod x/a", "PriorityClass high"},
-     {"doc 1: items[1]: kind Service is not used by the scheduler; skipped"}},
+     {"doc 1: items[1]: kind ConfigMap is not used by the scheduler; "
+      "skipped"}},
     {"JSON list",
      R"({"kind":"PodList","apiVersion":"v1","items":[
          {"metadata":{"name":"a"}},{"metadata":{"name":"b"}}]})",
@@ -1743,10 +1800,10 @@ items:
      {"Namespace x"},
      {}},
     {"unused list kind",
-     "apiVersion: v1\nkind: ServiceList\nitems: []\n",
+     "apiVersion: v1\nkind: ConfigMapList\nitems: []\n",
      "",
      {},
-     {"doc 1: kind ServiceList is not used by the scheduler; skipped"}},
+     {"doc 1: kind ConfigMapList is not used by the scheduler; skipped"}},
     {"empty text", "", "", {}, {}},
     {"only comments and separators",
      "# nothing\n---\n# here\n---\n",

@@ -301,6 +301,10 @@ namespace_info read_namespace(json_reader& r, const json_object& o,
                               const decode_options& opts);
 priority_class read_priority_class(json_reader& r, const json_object& o,
                                    const decode_options& opts);
+/// A Service, ReplicationController, ReplicaSet or StatefulSet: metadata
+/// and spec.selector only.
+workload read_workload(json_reader& r, const json_object& o,
+                       workload_kind kind);
 disruption_budget read_disruption_budget(json_reader& r, const json_object& o,
                                          const decode_options& opts);
 node_affinity read_node_affinity(json_reader& r, const json_value& v);

@@ -190,8 +190,15 @@ std::optional<std::int64_t> parse_rfc3339(std::string_view s) noexcept {
   return days * 86400 + hour * 3600 + min * 60 + sec - offset;
 }
 
-constexpr std::array<std::string_view, 5> kind_names
-  = {"Namespace", "Node", "Pod", "PodDisruptionBudget", "PriorityClass"};
+constexpr std::array<std::string_view, 9> kind_names = {"Namespace",
+                                                        "Node",
+                                                        "Pod",
+                                                        "PodDisruptionBudget",
+                                                        "PriorityClass",
+                                                        "ReplicaSet",
+                                                        "ReplicationController",
+                                                        "Service",
+                                                        "StatefulSet"};
 
 } // namespace
 
@@ -664,16 +671,10 @@ std::size_t json_document::consumed() const noexcept {
 }
 
 std::optional<object_kind> kind_from_name(std::string_view name) noexcept {
-  if (name == "Pod")
-    return object_kind::pod;
-  if (name == "Node")
-    return object_kind::node;
-  if (name == "Namespace")
-    return object_kind::namespace_;
-  if (name == "PriorityClass")
-    return object_kind::priority_class;
-  if (name == "PodDisruptionBudget")
-    return object_kind::pod_disruption_budget;
+  for (auto k = static_cast<std::uint8_t>(object_kind::pod);
+       k <= static_cast<std::uint8_t>(object_kind::stateful_set); ++k)
+    if (to_string(static_cast<object_kind>(k)) == name)
+      return static_cast<object_kind>(k);
   return std::nullopt;
 }
 

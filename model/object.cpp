@@ -19,13 +19,22 @@ std::string_view to_string(object_kind k) noexcept {
     return "PriorityClass";
   case object_kind::pod_disruption_budget:
     return "PodDisruptionBudget";
+  case object_kind::service:
+    return "Service";
+  case object_kind::replication_controller:
+    return "ReplicationController";
+  case object_kind::replica_set:
+    return "ReplicaSet";
+  case object_kind::stateful_set:
+    return "StatefulSet";
   }
   return "Unknown";
 }
 
 object_kind kind_of(const object& o) noexcept {
-  // The variant's alternatives are listed in object_kind's order.
-  static_assert(std::variant_size_v<object> == 5);
+  // The variant's alternatives are listed in object_kind's order, the
+  // workload kinds last and shared.
+  static_assert(std::variant_size_v<object> == 6);
   static_assert(std::is_same_v<std::variant_alternative_t<0, object>, pod_ptr>);
   static_assert(
     std::is_same_v<std::variant_alternative_t<1, object>, node_ptr>);
@@ -35,7 +44,38 @@ object_kind kind_of(const object& o) noexcept {
     std::is_same_v<std::variant_alternative_t<3, object>, priority_class_ptr>);
   static_assert(std::is_same_v<std::variant_alternative_t<4, object>,
                                disruption_budget_ptr>);
+  if (const auto* w = std::get_if<workload_ptr>(&o))
+    return *w ? kind_of((*w)->kind) : object_kind::service;
   return static_cast<object_kind>(o.index());
+}
+
+namespace {
+
+struct workload_kind_pair {
+  workload_kind workload;
+  object_kind object;
+};
+constexpr workload_kind_pair workload_kinds[] = {
+  {workload_kind::service, object_kind::service},
+  {workload_kind::replication_controller, object_kind::replication_controller},
+  {workload_kind::replica_set, object_kind::replica_set},
+  {workload_kind::stateful_set, object_kind::stateful_set},
+};
+
+} // namespace
+
+object_kind kind_of(workload_kind k) noexcept {
+  for (const auto& pair : workload_kinds)
+    if (pair.workload == k)
+      return pair.object;
+  return object_kind::service;
+}
+
+std::optional<workload_kind> workload_kind_of(object_kind k) noexcept {
+  for (const auto& pair : workload_kinds)
+    if (pair.object == k)
+      return pair.workload;
+  return std::nullopt;
 }
 
 } // namespace tessera::model

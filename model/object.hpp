@@ -10,6 +10,7 @@
 #include "model/node.hpp"
 #include "model/pod.hpp"
 
+#include <optional>
 #include <string_view>
 #include <variant>
 
@@ -21,13 +22,26 @@ enum class object_kind : std::uint8_t {
   namespace_,
   priority_class,
   pod_disruption_budget,
+  service,
+  replication_controller,
+  replica_set,
+  stateful_set,
 };
 
-/// "Pod", "Node", "Namespace", "PriorityClass", "PodDisruptionBudget".
+/// The Kind: "Pod", "Node", "Namespace", "PriorityClass",
+/// "PodDisruptionBudget", "Service", "ReplicationController", "ReplicaSet",
+/// "StatefulSet".
 std::string_view to_string(object_kind k) noexcept;
 
-using object = std::variant<pod_ptr, node_ptr, namespace_ptr,
-                            priority_class_ptr, disruption_budget_ptr>;
+/// One alternative per kind up to PodDisruptionBudget; the four workload
+/// kinds share `workload_ptr` (its `kind` tells them apart).
+using object
+  = std::variant<pod_ptr, node_ptr, namespace_ptr, priority_class_ptr,
+                 disruption_budget_ptr, workload_ptr>;
+
+/// The object kind of a workload kind, and back (nullopt for other kinds).
+object_kind kind_of(workload_kind k) noexcept;
+std::optional<workload_kind> workload_kind_of(object_kind k) noexcept;
 
 /// The kind of a held object.
 object_kind kind_of(const object& o) noexcept;

@@ -89,6 +89,7 @@ struct volume {
 };
 
 struct owner_reference {
+  std::string api_version;
   std::string kind;
   std::string name;
   std::string uid;

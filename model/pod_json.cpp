@@ -452,6 +452,9 @@ void read_owner_references(json_reader& r, const json_value& v,
   for_each_element(r, get_array(r, v), [&](std::size_t, const json_value& e) {
     const auto& o = get_object(r, e);
     owner_reference ref;
+    with_member(r, o, "apiVersion", [&](const json_value& x) {
+      ref.api_version = get_string(r, x);
+    });
     with_member(r, o, "kind",
                 [&](const json_value& x) { ref.kind = get_string(r, x); });
     with_member(r, o, "name",

@@ -78,6 +78,8 @@ void cache_state::apply(const object_event& ev) {
         apply_namespace(ev.type, obj);
       else if constexpr (std::is_same_v<T, model::disruption_budget_ptr>)
         apply_budget(ev.type, obj);
+      else if constexpr (std::is_same_v<T, model::workload_ptr>)
+        apply_workload(ev.type, obj);
       // Priority classes are resolved by the API server (or by simulate
       // before objects reach the pipeline); the cache does not need them.
     },
@@ -283,6 +285,30 @@ void cache_state::apply_budget(object_event::kind type,
   for (const auto& [k, budget] : budgets_)
     if (!budget->disruptions_allowed)
       ++statusless_budgets_;
+  view_dirty_ = true;
+  ++generation_;
+}
+
+// Only the selectors matter (default spreading): status updates, the most
+// frequent change of a ReplicaSet or StatefulSet, publish nothing.
+void cache_state::apply_workload(object_event::kind type,
+                                 const model::workload_ptr& w) {
+  std::string key
+    = plugins::workload_index::controller_key(w->kind, w->ns, w->name);
+  auto it = workloads_.find(key);
+  if (type == object_event::kind::deleted) {
+    if (it == workloads_.end())
+      return;
+    workloads_.erase(it);
+  } else if (it != workloads_.end()) {
+    bool same = it->second->same_selection(*w);
+    it->second = w;
+    if (same)
+      return;
+  } else {
+    workloads_.emplace(std::move(key), w);
+  }
+  workloads_dirty_ = true;
   view_dirty_ = true;
   ++generation_;
 }

@@ -130,6 +130,7 @@ private:
   void apply_namespace(object_event::kind type, const model::namespace_ptr& ns);
   void apply_budget(object_event::kind type,
                     const model::disruption_budget_ptr& b);
+  void apply_workload(object_event::kind type, const model::workload_ptr& w);
 
   void add_pod_to_node(const model::pod_ptr& p);
   void remove_pod_from_node(const model::pod& p);
@@ -165,6 +166,11 @@ private:
   std::unordered_map<std::string, model::disruption_budget_ptr> budgets_;
   /// Budgets without status: the view recomputes them when pods change.
   std::size_t statusless_budgets_ = 0;
+  /// Workloads by kind, namespace and name; the index the view publishes
+  /// is rebuilt only when a selector changed.
+  std::unordered_map<std::string, model::workload_ptr> workloads_;
+  std::shared_ptr<const plugins::workload_index> workload_index_;
+  bool workloads_dirty_ = false;
   std::unordered_map<model::symbol, std::int32_t> image_counts_;
   std::int64_t pods_with_affinity_ = 0;
   std::int64_t pods_with_required_anti_affinity_ = 0;

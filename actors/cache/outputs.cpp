@@ -74,6 +74,14 @@ cache_outputs cache_state::take_outputs() {
         = model::pdb_disruptions_allowed(*b, all_pods);
       ctx->disruption_budgets.push_back(std::move(computed));
     }
+    if (workloads_dirty_) {
+      auto index = std::make_shared<plugins::workload_index>();
+      for (const auto& [key, w] : workloads_)
+        index->add(w);
+      workload_index_ = workloads_.empty() ? nullptr : std::move(index);
+      workloads_dirty_ = false;
+    }
+    ctx->workloads = workload_index_;
     ctx->pods_with_affinity = pods_with_affinity_;
     ctx->pods_with_required_anti_affinity = pods_with_required_anti_affinity_;
     auto view = std::make_shared<cluster_view>();

@@ -15,8 +15,7 @@
 
 namespace tessera::actors {
 
-template <class Record>
-class inflight_window {
+template <class Record> class inflight_window {
 public:
   /// A pod was popped: returns its mark.
   std::uint64_t open() {
@@ -38,8 +37,7 @@ public:
 
   /// Calls `f` on each record made since `mark` was opened, oldest first,
   /// until `f` returns true; returns whether one did.
-  template <class F>
-  bool any_since(std::uint64_t mark, F&& f) const {
+  template <class F> bool any_since(std::uint64_t mark, F&& f) const {
     for (const auto& [sequence, r] : records_)
       if (sequence > mark && f(r))
         return true;
@@ -47,8 +45,7 @@ public:
   }
 
   /// Calls `f` on each record made since `mark` was opened, oldest first.
-  template <class F>
-  void for_each_since(std::uint64_t mark, F&& f) const {
+  template <class F> void for_each_since(std::uint64_t mark, F&& f) const {
     any_since(mark, [&](const Record& r) {
       f(r);
       return false;

@@ -26,8 +26,7 @@ settling_queue_state::settling_queue_state(
 
 // ---------------------------------------------------------------- inputs
 
-void settling_queue_state::add(const model::pod_ptr& p,
-                               std::uint32_t profile) {
+void settling_queue_state::add(const model::pod_ptr& p, std::uint32_t profile) {
   std::string key = model::pod_key(*p);
   if (auto it = entries_.find(key); it != entries_.end()) {
     update(it->second->pod, p, profile);
@@ -98,7 +97,8 @@ void settling_queue_state::remove(const model::pod& p) {
 }
 
 void settling_queue_state::on_cluster_event(
-  const plugins::cluster_event& ev, std::shared_ptr<const model::object> old_obj,
+  const plugins::cluster_event& ev,
+  std::shared_ptr<const model::object> old_obj,
   std::shared_ptr<const model::object>) {
   if (ev.resource != plugins::event_resource::pod
       || !plugins::intersects(ev.actions, plugins::action::remove) || !old_obj)
@@ -135,8 +135,8 @@ std::optional<queued_pod_info> settling_queue_state::pop() {
     return std::nullopt;
   if (retry_.empty() && active_.empty() && !settle())
     return std::nullopt;
-  entry* e = !retry_.empty() ? retry_.front()
-                             : const_cast<entry*>(*active_.begin());
+  entry* e
+    = !retry_.empty() ? retry_.front() : const_cast<entry*>(*active_.begin());
   detach(*e);
   e->at = where::in_flight;
   ++in_flight_;
@@ -158,8 +158,7 @@ bool settling_queue_state::settle() {
     if (e->at != where::tentative)
       continue;
     bool missed = false;
-    for (std::size_t i = e->popped_placed; i < placed_.size() && !missed;
-         ++i) {
+    for (std::size_t i = e->popped_placed; i < placed_.size() && !missed; ++i) {
       entry probe;
       probe.pod = placed_[i].pod;
       probe.timestamp_ns = placed_[i].timestamp_ns;
@@ -217,9 +216,8 @@ void settling_queue_state::on_outcome(const cycle_outcome& out) {
       e.pod = std::move(nominated);
     }
     e.victims = {out.victims.begin(), out.victims.end()};
-    deletions_.for_each_since(popped_deletion, [&](const std::string& gone) {
-      e.victims.erase(gone);
-    });
+    deletions_.for_each_since(
+      popped_deletion, [&](const std::string& gone) { e.victims.erase(gone); });
     if (e.victims.empty()) {
       to_retry(e);
     } else {

@@ -22,6 +22,10 @@ constexpr std::size_t nodes = 1;
 constexpr std::size_t namespaces = 2;
 constexpr std::size_t budgets = 3;
 constexpr std::size_t classes = 4;
+constexpr std::size_t services = 5;
+constexpr std::size_t replication_controllers = 6;
+constexpr std::size_t replica_sets = 7;
+constexpr std::size_t stateful_sets = 8;
 constexpr watched_kind kinds[] = {
   {"pods", "/api/v1/pods", model::object_kind::pod,
    "status.phase!=Succeeded,status.phase!=Failed"},
@@ -31,9 +35,18 @@ constexpr watched_kind kinds[] = {
    model::object_kind::pod_disruption_budget, ""},
   {"priorityclasses", "/apis/scheduling.k8s.io/v1/priorityclasses",
    model::object_kind::priority_class, ""},
+  // Default spreading: the workloads that select pods.
+  {"services", "/api/v1/services", model::object_kind::service, ""},
+  {"replicationcontrollers", "/api/v1/replicationcontrollers",
+   model::object_kind::replication_controller, ""},
+  {"replicasets", "/apis/apps/v1/replicasets", model::object_kind::replica_set,
+   ""},
+  {"statefulsets", "/apis/apps/v1/statefulsets",
+   model::object_kind::stateful_set, ""},
 };
 constexpr std::size_t initial_order[]
-  = {namespaces, classes, budgets, nodes, pods};
+  = {namespaces,   classes,       budgets, services, replication_controllers,
+     replica_sets, stateful_sets, nodes,   pods};
 
 // Metrics: watch events by type (list items are not counted) and
 // the reflector's lists, caught up on each delivery. Called only from the

@@ -25,9 +25,11 @@ using apiserver::storage_kind;
 
 /// The kinds the scheduler consumes, in the order they are listed at start
 /// (nodes before pods, so that the cache places bound pods on known nodes).
-constexpr std::array<storage_kind, 5> watched_kinds = {
-  storage_kind::namespace_, storage_kind::priority_class,
-  storage_kind::node,       storage_kind::pod_disruption_budget,
+constexpr std::array<storage_kind, 9> watched_kinds = {
+  storage_kind::namespace_,  storage_kind::priority_class,
+  storage_kind::node,        storage_kind::pod_disruption_budget,
+  storage_kind::service,     storage_kind::replication_controller,
+  storage_kind::replica_set, storage_kind::stateful_set,
   storage_kind::pod,
 };
 

@@ -9,7 +9,7 @@ namespace {
 constexpr std::string_view full_verbs
   = "create,delete,deletecollection,get,list,patch,update,watch";
 
-constexpr std::array<resource_info, 9> table = {{
+constexpr std::array<resource_info, 13> table = {{
   {"", "v1", "pods", "pod", "Pod", "PodList", true, storage_kind::pod,
    resource_view::stored, "po", full_verbs, true, false},
   {"", "v1", "nodes", "node", "Node", "NodeList", false, storage_kind::node,
@@ -31,13 +31,28 @@ constexpr std::array<resource_info, 9> table = {{
   {"scheduling.k8s.io", "v1", "priorityclasses", "priorityclass",
    "PriorityClass", "PriorityClassList", false, storage_kind::priority_class,
    resource_view::stored, "pc", full_verbs, false, false},
+  // Stored only (no controller runs): the scheduler reads their selectors
+  // for default spreading.
+  {"", "v1", "services", "service", "Service", "ServiceList", true,
+   storage_kind::service, resource_view::stored, "svc", full_verbs, true,
+   false},
+  {"", "v1", "replicationcontrollers", "replicationcontroller",
+   "ReplicationController", "ReplicationControllerList", true,
+   storage_kind::replication_controller, resource_view::stored, "rc",
+   full_verbs, true, false},
+  {"apps", "v1", "replicasets", "replicaset", "ReplicaSet", "ReplicaSetList",
+   true, storage_kind::replica_set, resource_view::stored, "rs", full_verbs,
+   true, false},
+  {"apps", "v1", "statefulsets", "statefulset", "StatefulSet",
+   "StatefulSetList", true, storage_kind::stateful_set, resource_view::stored,
+   "sts", full_verbs, true, false},
   // The legacy bindings collection (POST only, pod named by the body).
   {"", "v1", "bindings", "binding", "Binding", "BindingList", true,
    storage_kind::pod, resource_view::stored, "", "create", false, false},
 }};
 
-constexpr std::array<std::string_view, 4> groups
-  = {"coordination.k8s.io/v1", "events.k8s.io/v1", "policy/v1",
+constexpr std::array<std::string_view, 5> groups
+  = {"apps/v1", "coordination.k8s.io/v1", "events.k8s.io/v1", "policy/v1",
      "scheduling.k8s.io/v1"};
 
 } // namespace

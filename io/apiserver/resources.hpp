@@ -26,8 +26,12 @@ enum class storage_kind : std::uint8_t {
   lease,
   pod_disruption_budget,
   priority_class,
+  service,
+  replication_controller,
+  replica_set,
+  stateful_set,
 };
-inline constexpr std::size_t storage_kind_count = 7;
+inline constexpr std::size_t storage_kind_count = 11;
 
 /// How objects of a resource are presented: stored form, or converted.
 enum class resource_view : std::uint8_t {

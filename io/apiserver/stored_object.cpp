@@ -110,6 +110,14 @@ std::optional<model::object_kind> model_kind(storage_kind s) {
     return model::object_kind::priority_class;
   case storage_kind::pod_disruption_budget:
     return model::object_kind::pod_disruption_budget;
+  case storage_kind::service:
+    return model::object_kind::service;
+  case storage_kind::replication_controller:
+    return model::object_kind::replication_controller;
+  case storage_kind::replica_set:
+    return model::object_kind::replica_set;
+  case storage_kind::stateful_set:
+    return model::object_kind::stateful_set;
   default:
     return std::nullopt;
   }

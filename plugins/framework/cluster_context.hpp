@@ -5,7 +5,8 @@
 /// per-node `node_info`s, published by the cache as one immutable value per
 /// generation. It holds what upstream's plugins get from listers and the
 /// snapshot's cluster-level lists: namespaces (namespaceSelector), image
-/// spread (ImageLocality), PodDisruptionBudgets (preemption), the node count,
+/// spread (ImageLocality), PodDisruptionBudgets (preemption), the workload
+/// objects that give PodTopologySpread its default selector, the node count,
 /// and counters that let InterPodAffinity skip its node scan when no pod in
 /// the cluster has affinity terms.
 #pragma once
@@ -15,10 +16,42 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
 namespace tessera::plugins {
+
+/// Services, ReplicationControllers, ReplicaSets and StatefulSets, as
+/// default spreading looks them up: every Service of a namespace, and a
+/// controller by kind, namespace and name (a pod's controller reference).
+struct workload_index {
+  std::unordered_map<model::symbol, std::vector<model::workload_ptr>> services;
+  std::unordered_map<std::string, model::workload_ptr> controllers;
+
+  static std::string controller_key(model::workload_kind kind, model::symbol ns,
+                                    std::string_view name) {
+    std::string key{static_cast<char>('0' + static_cast<int>(kind))};
+    key += '/';
+    key += ns.view();
+    key += '/';
+    key += name;
+    return key;
+  }
+  /// Adds one workload (each once: the cache builds the index anew).
+  void add(const model::workload_ptr& w) {
+    if (w->kind == model::workload_kind::service)
+      services[w->ns].push_back(w);
+    else
+      controllers[controller_key(w->kind, w->ns, w->name)] = w;
+  }
+  const model::workload* controller(model::workload_kind kind, model::symbol ns,
+                                    std::string_view name) const {
+    auto it = controllers.find(controller_key(kind, ns, name));
+    return it == controllers.end() ? nullptr : it->second.get();
+  }
+};
 
 struct cluster_context {
   /// Cache generation this context was built at.
@@ -30,6 +63,8 @@ struct cluster_context {
   /// Namespaces by name.
   std::unordered_map<model::symbol, model::namespace_ptr> namespaces;
   std::vector<model::disruption_budget_ptr> disruption_budgets;
+  /// Null when the cluster has none.
+  std::shared_ptr<const workload_index> workloads;
   /// Pods (bound or assumed) with any pod affinity / anti-affinity term.
   std::int64_t pods_with_affinity = 0;
   /// Pods (bound or assumed) with required pod anti-affinity.

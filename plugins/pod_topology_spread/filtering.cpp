@@ -37,9 +37,9 @@ void move_domain(histogram_type& h, bool existed, std::int64_t before,
 pre_filter_result
 pod_topology_spread::pre_filter(cycle_state& state, const model::pod& p,
                                 const cluster_context& cluster) const {
-  (void)cluster;
   auto input = std::make_shared<filter_input>();
-  input->constraints = constraints_for(p, when_unsatisfiable::do_not_schedule);
+  input->constraints
+    = constraints_for(p, when_unsatisfiable::do_not_schedule, &cluster);
   if (input->constraints.empty())
     return {status::skip(), std::nullopt};
   for (const auto& c : input->constraints)

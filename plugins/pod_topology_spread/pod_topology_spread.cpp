@@ -3,6 +3,7 @@
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 
 #include "model/node.hpp"
+#include "plugins/pod_topology_spread/default_selector.hpp"
 
 #include <variant>
 
@@ -67,8 +68,15 @@ bool topology_values_changed(
 
 } // namespace pod_topology_spread_detail
 
-model::label_selector no_default_selector(const model::pod& p) {
-  (void)p;
+model::label_selector workload_selector(const model::pod& p,
+                                        const cluster_context& cluster) {
+  if (!cluster.workloads)
+    return model::label_selector::everything();
+  return default_selector(p, *cluster.workloads);
+}
+
+model::label_selector no_default_selector(const model::pod&,
+                                          const cluster_context&) {
   return model::label_selector::everything();
 }
 
@@ -103,7 +111,8 @@ pod_topology_spread::pod_topology_spread(
 
 std::vector<pod_topology_spread::spread_constraint>
 pod_topology_spread::constraints_for(const model::pod& p,
-                                     when_unsatisfiable action) const {
+                                     when_unsatisfiable action,
+                                     const cluster_context* cluster) const {
   using pod_topology_spread_detail::select_constraints;
   if (!p.topology_spread_constraints.empty())
     return select_constraints(p.topology_spread_constraints, action,
@@ -115,8 +124,10 @@ pod_topology_spread::constraints_for(const model::pod& p,
                            : default_soft_;
   if (defaults.empty() || !default_selector_)
     return {};
-  model::label_selector selector = default_selector_(p);
-  if (selector.is_everything())
+  model::label_selector selector = cluster == nullptr
+                                     ? model::label_selector::everything()
+                                     : default_selector_(p, *cluster);
+  if (cluster != nullptr && selector.is_everything())
     return {};
   std::vector<spread_constraint> out = defaults;
   for (auto& c : out)
@@ -127,65 +138,65 @@ pod_topology_spread::constraints_for(const model::pod& p,
 std::vector<cluster_event_with_hint>
 pod_topology_spread::events_to_register() const {
   using namespace pod_topology_spread_detail;
-  auto pod_hint
-    = [this](const model::pod& waiting, const model::object* old_object,
-             const model::object* new_object) {
-        const model::pod* before = spread_event_pod(old_object);
-        const model::pod* after = spread_event_pod(new_object);
-        if (before == nullptr && after == nullptr)
+  auto pod_hint = [this](const model::pod& waiting,
+                         const model::object* old_object,
+                         const model::object* new_object) {
+    const model::pod* before = spread_event_pod(old_object);
+    const model::pod* after = spread_event_pod(new_object);
+    if (before == nullptr && after == nullptr)
+      return queueing_hint::queue;
+    if ((after != nullptr && !involved_in_spreading(*after, waiting))
+        || (before != nullptr && !involved_in_spreading(*before, waiting)))
+      return queueing_hint::skip;
+    auto constraints
+      = constraints_for(waiting, when_unsatisfiable::do_not_schedule, nullptr);
+    if (before != nullptr && after != nullptr) {
+      // The waiting pod gained a toleration: a node excluded by a
+      // nodeTaintsPolicy: Honor constraint may count now.
+      if (after->same_identity(waiting)
+          && after->tolerations != before->tolerations
+          && any_honors_taints(constraints))
+        return queueing_hint::queue;
+      if (after->labels == before->labels)
+        return queueing_hint::skip;
+      for (const auto& c : constraints)
+        if (c.selector.matches(before->labels)
+            != c.selector.matches(after->labels))
           return queueing_hint::queue;
-        if ((after != nullptr && !involved_in_spreading(*after, waiting))
-            || (before != nullptr && !involved_in_spreading(*before, waiting)))
-          return queueing_hint::skip;
-        auto constraints
-          = constraints_for(waiting, when_unsatisfiable::do_not_schedule);
-        if (before != nullptr && after != nullptr) {
-          // The waiting pod gained a toleration: a node excluded by a
-          // nodeTaintsPolicy: Honor constraint may count now.
-          if (after->same_identity(waiting)
-              && after->tolerations != before->tolerations
-              && any_honors_taints(constraints))
-            return queueing_hint::queue;
-          if (after->labels == before->labels)
-            return queueing_hint::skip;
-          for (const auto& c : constraints)
-            if (c.selector.matches(before->labels)
-                != c.selector.matches(after->labels))
-              return queueing_hint::queue;
-          return queueing_hint::skip;
-        }
-        const model::pod* changed = after != nullptr ? after : before;
-        return any_selector_matches(constraints, changed->labels)
-                 ? queueing_hint::queue
-                 : queueing_hint::skip;
-      };
-  auto node_hint
-    = [this](const model::pod& waiting, const model::object* old_object,
-             const model::object* new_object) {
-        const model::node* before = spread_event_node(old_object);
-        const model::node* after = spread_event_node(new_object);
-        if (before == nullptr && after == nullptr)
-          return queueing_hint::queue;
-        auto constraints
-          = constraints_for(waiting, when_unsatisfiable::do_not_schedule);
-        const bool was_matching
-          = before != nullptr && has_all_keys(before->labels, constraints);
-        const bool is_matching
-          = after != nullptr && has_all_keys(after->labels, constraints);
-        if (before != nullptr && after != nullptr) {
-          if (was_matching != is_matching)
-            return queueing_hint::queue;
-          if (is_matching
-              && (topology_values_changed(before->labels, after->labels,
-                                          constraints)
-                  || before->taints != after->taints))
-            return queueing_hint::queue;
-          return queueing_hint::skip;
-        }
-        if (after != nullptr)
-          return is_matching ? queueing_hint::queue : queueing_hint::skip;
-        return was_matching ? queueing_hint::queue : queueing_hint::skip;
-      };
+      return queueing_hint::skip;
+    }
+    const model::pod* changed = after != nullptr ? after : before;
+    return any_selector_matches(constraints, changed->labels)
+             ? queueing_hint::queue
+             : queueing_hint::skip;
+  };
+  auto node_hint = [this](const model::pod& waiting,
+                          const model::object* old_object,
+                          const model::object* new_object) {
+    const model::node* before = spread_event_node(old_object);
+    const model::node* after = spread_event_node(new_object);
+    if (before == nullptr && after == nullptr)
+      return queueing_hint::queue;
+    auto constraints
+      = constraints_for(waiting, when_unsatisfiable::do_not_schedule, nullptr);
+    const bool was_matching
+      = before != nullptr && has_all_keys(before->labels, constraints);
+    const bool is_matching
+      = after != nullptr && has_all_keys(after->labels, constraints);
+    if (before != nullptr && after != nullptr) {
+      if (was_matching != is_matching)
+        return queueing_hint::queue;
+      if (is_matching
+          && (topology_values_changed(before->labels, after->labels,
+                                      constraints)
+              || before->taints != after->taints))
+        return queueing_hint::queue;
+      return queueing_hint::skip;
+    }
+    if (after != nullptr)
+      return is_matching ? queueing_hint::queue : queueing_hint::skip;
+    return was_matching ? queueing_hint::queue : queueing_hint::skip;
+  };
   return {
     {{event_resource::pod, action::add | action::update_pod_label
                              | action::update_pod_toleration | action::remove},

@@ -10,12 +10,10 @@
 /// by the decoder); a pod without constraints of its own gets the default
 /// constraints — with defaultingType System `kubernetes.io/hostname` maxSkew 3
 /// and `topology.kubernetes.io/zone` maxSkew 5, both ScheduleAnyway; with
-/// List the args' defaultConstraints — whose selector upstream builds from
-/// the Services, ReplicationControllers, ReplicaSets and StatefulSets that
-/// select the pod. tessera does not watch those kinds yet: the selector comes
-/// from a `selector_source` that by default (`no_default_selector`) returns
-/// the empty selector, and an empty selector means no default constraint
-/// applies. So today default constraints never apply.
+/// List the args' defaultConstraints — whose selector is built from the
+/// Services, ReplicationControllers, ReplicaSets and StatefulSets that select
+/// the pod (`default_selector.hpp`, over the cluster context's workloads); an
+/// empty selector means no default constraint applies.
 ///
 /// Filter (hard constraints): a node without a constraint's key fails UR
 /// `node(s) didn't match pod topology spread constraints (missing required
@@ -59,15 +57,18 @@
 
 namespace tessera::plugins {
 
-/// Builds the selector for a pod's default constraints (upstream: from the
-/// Services, ReplicationControllers, ReplicaSets and StatefulSets selecting
-/// the pod). The empty selector means "no default constraints".
-using selector_source
-  = std::function<model::label_selector(const model::pod& p)>;
+/// Builds the selector for a pod's default constraints. The empty selector
+/// means "no default constraints".
+using selector_source = std::function<model::label_selector(
+  const model::pod& p, const cluster_context& cluster)>;
 
-/// tessera's source today: it watches none of those kinds, so it always
-/// returns the empty selector.
-model::label_selector no_default_selector(const model::pod& p);
+/// The real source: `default_selector` over `cluster.workloads`.
+model::label_selector workload_selector(const model::pod& p,
+                                        const cluster_context& cluster);
+/// A source that never applies default constraints (for tests of the
+/// pod's own constraints).
+model::label_selector no_default_selector(const model::pod& p,
+                                          const cluster_context& cluster);
 
 class pod_topology_spread final : public pre_filter_plugin,
                                   public filter_plugin,
@@ -136,9 +137,9 @@ public:
   };
 
   /// A plugin with validated args; `defaults` builds the selector of the
-  /// default constraints (always empty today).
+  /// default constraints.
   explicit pod_topology_spread(const config::pod_topology_spread_args& args,
-                               selector_source defaults = no_default_selector);
+                               selector_source defaults = workload_selector);
 
   /// "PodTopologySpread".
   std::string_view name() const noexcept override {
@@ -149,9 +150,12 @@ public:
   std::vector<cluster_event_with_hint> events_to_register() const override;
 
   /// The pod's constraints with `action`: its own, or the default ones with
-  /// the default selector (none when that selector is empty).
+  /// the default selector (none when that selector is empty). Without a
+  /// cluster (queueing hints), default constraints select every pod, so a
+  /// hint errs towards requeuing.
   std::vector<spread_constraint>
-  constraints_for(const model::pod& p, when_unsatisfiable action) const;
+  constraints_for(const model::pod& p, when_unsatisfiable action,
+                  const cluster_context* cluster) const;
 
   /// Prepares the hard constraints; Skip when there are none.
   pre_filter_result pre_filter(cycle_state& state, const model::pod& p,
@@ -246,8 +250,7 @@ private:
   model::symbol reason_missing_label_;
 };
 
-/// Builds PodTopologySpread from its args (default constraints get no
-/// selector: see `no_default_selector`).
+/// Builds PodTopologySpread from its args.
 std::shared_ptr<plugin>
 make_pod_topology_spread(const config::pod_topology_spread_args& args);
 

@@ -16,7 +16,8 @@
 
 namespace tessera::plugins::pod_topology_spread_test {
 
-model::label_selector app_web_selector(const model::pod&) {
+model::label_selector app_web_selector(const model::pod&,
+                                       const cluster_context&) {
   return test::match_labels({{"app", "web"}});
 }
 
@@ -28,26 +29,31 @@ TEST(pod_topology_spread_constraints, own_and_default) {
                .spread(constraint(host_key, 4, false))
                .build();
   auto bare = test::make_pod("p").label("app", "web").build();
+  const cluster_context no_workloads;
 
   pod_topology_spread system_plain{config::pod_topology_spread_args{}};
-  auto hard = system_plain.constraints_for(*own, action::do_not_schedule);
+  auto hard = system_plain.constraints_for(*own, action::do_not_schedule,
+                                           &no_workloads);
   ASSERT_EQ(hard.size(), 1u);
   EXPECT_EQ(hard[0].max_skew, 2);
-  auto soft = system_plain.constraints_for(*own, action::schedule_anyway);
+  auto soft = system_plain.constraints_for(*own, action::schedule_anyway,
+                                           &no_workloads);
   ASSERT_EQ(soft.size(), 1u);
   EXPECT_EQ(soft[0].max_skew, 4);
   EXPECT_TRUE(soft[0].hostname);
-  // Today's default selector is empty: no default constraint applies.
+  // No workload selects the pod: no default constraint applies.
   EXPECT_TRUE(
-    system_plain.constraints_for(*bare, action::schedule_anyway).empty());
-  EXPECT_TRUE(no_default_selector(*bare).is_everything());
+    system_plain.constraints_for(*bare, action::schedule_anyway, &no_workloads)
+      .empty());
+  EXPECT_TRUE(no_default_selector(*bare, no_workloads).is_everything());
 
   pod_topology_spread system_selected{config::pod_topology_spread_args{},
                                       app_web_selector};
-  EXPECT_TRUE(
-    system_selected.constraints_for(*bare, action::do_not_schedule).empty());
-  auto defaults
-    = system_selected.constraints_for(*bare, action::schedule_anyway);
+  EXPECT_TRUE(system_selected
+                .constraints_for(*bare, action::do_not_schedule, &no_workloads)
+                .empty());
+  auto defaults = system_selected.constraints_for(
+    *bare, action::schedule_anyway, &no_workloads);
   ASSERT_EQ(defaults.size(), 2u);
   EXPECT_EQ(defaults[0].topology_key.view(), host_key);
   EXPECT_EQ(defaults[0].max_skew, 3);
@@ -64,16 +70,19 @@ TEST(pod_topology_spread_constraints, own_and_default) {
   list.default_constraints = {constraint("rack", 1, true, {{"x", "y"}}),
                               constraint(zone_key, 2, false, {})};
   pod_topology_spread list_selected{list, app_web_selector};
-  auto list_hard
-    = list_selected.constraints_for(*bare, action::do_not_schedule);
+  auto list_hard = list_selected.constraints_for(*bare, action::do_not_schedule,
+                                                 &no_workloads);
   ASSERT_EQ(list_hard.size(), 1u);
   EXPECT_EQ(list_hard[0].topology_key.view(), "rack");
   EXPECT_EQ(list_hard[0].selector, test::match_labels({{"app", "web"}}));
   EXPECT_EQ(
-    list_selected.constraints_for(*bare, action::schedule_anyway).size(), 1u);
+    list_selected.constraints_for(*bare, action::schedule_anyway, &no_workloads)
+      .size(),
+    1u);
   pod_topology_spread list_plain{list};
   EXPECT_TRUE(
-    list_plain.constraints_for(*bare, action::do_not_schedule).empty());
+    list_plain.constraints_for(*bare, action::do_not_schedule, &no_workloads)
+      .empty());
 }
 
 TEST(pod_topology_spread_events, registered) {

@@ -35,9 +35,9 @@ status pod_topology_spread::pre_score(cycle_state& state, const model::pod& p,
                                       const cluster_context& cluster) const {
   // Upstream also skips when the snapshot has no node; PreScore runs only
   // with two or more feasible nodes, so that case cannot reach here.
-  (void)cluster;
   auto input = std::make_shared<score_input>();
-  input->constraints = constraints_for(p, when_unsatisfiable::schedule_anyway);
+  input->constraints
+    = constraints_for(p, when_unsatisfiable::schedule_anyway, &cluster);
   if (input->constraints.empty())
     return status::skip();
   // Only system-default spreading tolerates nodes without every key, so

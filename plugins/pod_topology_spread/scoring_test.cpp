@@ -36,7 +36,7 @@ pick(const std::vector<model::node_info_ptr>& all,
   return out;
 }
 
-model::label_selector web_selector(const model::pod&) {
+model::label_selector web_selector(const model::pod&, const cluster_context&) {
   return test::match_labels({{"app", "web"}});
 }
 

@@ -94,6 +94,55 @@ TEST(cli, simulate_examples_match_their_expected_output) {
   }
 }
 
+// Default spreading, scores worked out by hand from kube-scheduler's rule:
+// feasible n1, n2 (zone a) and n3 (zone b), two matching pods on n1. Weights
+// ln(3 nodes + 2) and ln(2 zones + 2); raw score per node = count × weight +
+// (maxSkew − 1) per constraint, rounded: n1 2×1.609+2 + 2×1.386+4 = 12,
+// n2 0+2 + 2.773+4 = 9, n3 0+2 + 0+4 = 6; normalized 100×(max+min−s)/max:
+// n1 50, n2 75, n3 100. The same for a Service's, a ReplicaSet's and a
+// StatefulSet's pods; a pod nothing selects gets no default constraint.
+TEST(cli, simulate_spreads_workloads_by_default) {
+  std::string file = source("test/cli/default-spread.yaml");
+  auto r = run("simulate -o text --explain --shards 1 --max-inflight-cycles 1 "
+               "-f "
+               + file);
+  ASSERT_EQ(r.status, 0) << r.err;
+  // The explain block of one pod: from its line to the next pod's.
+  auto block = [&](const std::string& pod) {
+    auto from = r.out.find("\n" + pod + " ");
+    EXPECT_NE(from, std::string::npos) << pod << "\n" << r.out;
+    if (from == std::string::npos)
+      return std::string{};
+    auto to = r.out.find("\n", from + 1);
+    while (to != std::string::npos && r.out.compare(to + 1, 4, "    ") == 0)
+      to = r.out.find("\n", to + 1);
+    return r.out.substr(from + 1, to == std::string::npos ? std::string::npos
+                                                          : to - from - 1);
+  };
+  auto spread_score = [](const std::string& text, const std::string& node) {
+    auto at = text.find("score  " + node + ":");
+    if (at == std::string::npos)
+      return std::string{"<no score>"};
+    auto line = text.substr(at, text.find('\n', at) - at);
+    auto pts = line.find("PodTopologySpread ");
+    if (pts == std::string::npos)
+      return std::string{"<none>"};
+    pts += std::string{"PodTopologySpread "}.size();
+    return line.substr(pts, line.find_first_of(",)", pts) - pts);
+  };
+  for (const char* pod : {"svc/front-2", "rs/web-2", "sts/db-2"}) {
+    SCOPED_TRACE(pod);
+    std::string b = block(pod);
+    EXPECT_NE(b.find("Scheduled  n3"), std::string::npos) << b;
+    EXPECT_EQ(spread_score(b, "n1"), "50") << b;
+    EXPECT_EQ(spread_score(b, "n2"), "75") << b;
+    EXPECT_EQ(spread_score(b, "n3"), "100") << b;
+  }
+  std::string lone = block("none/lone-2");
+  for (const char* node : {"n1", "n2", "n3"})
+    EXPECT_EQ(spread_score(lone, node), "<none>") << lone;
+}
+
 TEST(cli, simulate_reports_invalid_input_with_file_doc_and_path) {
   std::string file = source("test/cli/bad-quantity.yaml");
   auto r = run("simulate -f " + file);

@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <set>
 
 namespace tessera::test {
@@ -103,6 +104,55 @@ TEST(Run, ProfilesByScheduler) {
   ASSERT_TRUE(wait_until([&] { return !c.events_of("b").empty(); }));
   EXPECT_EQ(c.events_of("b")[0].at("reportingComponent").as_string(),
             "bin-packer");
+  EXPECT_EQ(run.stop(), 0);
+}
+
+// Default spreading over the watched workloads: a ReplicaSet stored in the
+// cluster (no controller runs; its pods are created here, one at a time as a
+// controller would) and five equal nodes, four in zone a and one in zone b.
+// LeastAllocated alone puts one replica on each node and the sixth anywhere;
+// the System default constraints (hostname 3, zone 5) put the second replica
+// of zone b, the least used zone, on its node first and the sixth on the
+// last empty node.
+TEST(Run, ReplicaSetPodsSpreadOverNodesAndZones) {
+  test_cluster c;
+  auto create = [&](const char* group, const char* resource,
+                    const std::string& ns, const std::string& body) {
+    auto r = c.store().create(*apiserver::find_resource(group, "v1", resource),
+                              ns, body);
+    ASSERT_TRUE(r) << r.err().message;
+  };
+  for (int i = 1; i <= 5; ++i) {
+    std::string name = "n" + std::to_string(i);
+    create("", "nodes", "",
+           R"({"kind":"Node","apiVersion":"v1","metadata":{"name":")" + name
+             + R"(","labels":{"kubernetes.io/hostname":")" + name
+             + R"(","topology.kubernetes.io/zone":")" + (i == 5 ? "b" : "a")
+             + R"("}},"status":{"allocatable":{"cpu":"4","memory":"32Gi",)"
+               R"("pods":"110"}}})");
+  }
+  create("apps", "replicasets", "default",
+         R"({"kind":"ReplicaSet","apiVersion":"apps/v1","metadata":)"
+         R"({"name":"web"},"spec":{"replicas":6,"selector":{"matchLabels":)"
+         R"({"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},)"
+         R"("spec":{"containers":[{"name":"c","image":"nginx"}]}}}})");
+  scheduler_run run{base_args(c)};
+  ASSERT_TRUE(run.wait_started());
+  std::map<std::string, int> per_node;
+  for (int i = 0; i < 6; ++i) {
+    std::string name = "web-" + std::to_string(i);
+    create(
+      "", "pods", "default",
+      R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name
+        + R"(","labels":{"app":"web"},"ownerReferences":[{"apiVersion":)"
+          R"("apps/v1","kind":"ReplicaSet","name":"web","uid":"u",)"
+          R"("controller":true}]},"spec":{"containers":[{"name":"c",)"
+          R"("image":"nginx","resources":{"requests":{"cpu":"100m"}}}]}})");
+    ASSERT_TRUE(wait_until([&] { return !c.node_of(name)->empty(); })) << name;
+    ++per_node[*c.node_of(name)];
+  }
+  EXPECT_EQ(per_node.size(), 5u);
+  EXPECT_EQ(per_node["n5"], 2) << "zone b's node takes the second replica";
   EXPECT_EQ(run.stop(), 0);
 }
 

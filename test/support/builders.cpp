@@ -311,6 +311,14 @@ pod_builder& pod_builder::created(std::int64_t unix_seconds) {
 
 pod_builder& pod_builder::owner(std::string kind, std::string name) {
   model::owner_reference o;
+  // The group each controller kind lives in, as the API server writes it.
+  if (kind == "ReplicaSet" || kind == "StatefulSet" || kind == "DaemonSet"
+      || kind == "Deployment")
+    o.api_version = "apps/v1";
+  else if (kind == "Job")
+    o.api_version = "batch/v1";
+  else
+    o.api_version = "v1";
   o.kind = std::move(kind);
   o.name = std::move(name);
   o.uid = "uid-" + o.kind + "-" + o.name;

@@ -160,7 +160,7 @@ public:
   pod_builder& resource_version(std::string value);
   /// Sets the creation time in seconds since the epoch.
   pod_builder& created(std::int64_t unix_seconds);
-  /// Adds a controller owner reference.
+  /// Adds a controller owner reference (apiVersion from the kind's group).
   pod_builder& owner(std::string kind, std::string name);
   /// Marks the pod as being deleted (deletionTimestamp set).
   pod_builder& deleting();
