@@ -2,25 +2,27 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/object.hpp"
 
+#include "support/enum_text.hpp"
+
 #include <type_traits>
 #include <variant>
 
 namespace tessera::model {
 
+namespace {
+
+constexpr enum_names<5> object_kind_names
+  = {"Pod", "Node", "Namespace", "PriorityClass", "PodDisruptionBudget"};
+static_assert(all_named(object_kind_names));
+
+} // namespace
+
 std::string_view to_string(object_kind k) noexcept {
-  switch (k) {
-  case object_kind::pod:
-    return "Pod";
-  case object_kind::node:
-    return "Node";
-  case object_kind::namespace_:
-    return "Namespace";
-  case object_kind::priority_class:
-    return "PriorityClass";
-  case object_kind::pod_disruption_budget:
-    return "PodDisruptionBudget";
-  }
-  return "Unknown";
+  return enum_text(k, object_kind_names, "Unknown");
+}
+
+std::optional<object_kind> parse_object_kind(std::string_view s) noexcept {
+  return enum_from_text<object_kind>(s, object_kind_names);
 }
 
 object_kind kind_of(const object& o) noexcept {

@@ -10,6 +10,7 @@
 #include "model/node.hpp"
 #include "model/pod.hpp"
 
+#include <optional>
 #include <string_view>
 #include <variant>
 
@@ -25,6 +26,8 @@ enum class object_kind : std::uint8_t {
 
 /// "Pod", "Node", "Namespace", "PriorityClass", "PodDisruptionBudget".
 std::string_view to_string(object_kind k) noexcept;
+/// The kind spelled `s` (as `to_string` spells it); nullopt for anything else.
+std::optional<object_kind> parse_object_kind(std::string_view s) noexcept;
 
 using object = std::variant<pod_ptr, node_ptr, namespace_ptr,
                             priority_class_ptr, disruption_budget_ptr>;

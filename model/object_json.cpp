@@ -19,22 +19,6 @@ namespace json_detail {
 
 namespace {
 
-std::string_view kind_text(object_kind kind) noexcept {
-  switch (kind) {
-  case object_kind::pod:
-    return "Pod";
-  case object_kind::node:
-    return "Node";
-  case object_kind::namespace_:
-    return "Namespace";
-  case object_kind::priority_class:
-    return "PriorityClass";
-  case object_kind::pod_disruption_budget:
-    return "PodDisruptionBudget";
-  }
-  return "";
-}
-
 std::span<const std::string_view> api_versions(object_kind kind) noexcept {
   static constexpr std::array<std::string_view, 1> core = {"v1"};
   static constexpr std::array<std::string_view, 3> scheduling
@@ -320,7 +304,7 @@ object read_object(json_reader& r, const json_value& v, object_kind kind,
                    const decode_options& opts) {
   const auto& o = get_object(r, v);
   with_member(r, o, "kind", [&](const json_value& x) {
-    const std::string_view expected = kind_text(kind);
+    const std::string_view expected = to_string(kind);
     const auto name = get_string(r, x);
     if (name != expected)
       fail_unsupported(r, name,
