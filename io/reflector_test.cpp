@@ -129,11 +129,8 @@ protected:
     sc.seed = 11;
     store_ = std::make_unique<apiserver::store>(sc);
     apiserver::server_config cfg;
-    cfg.port = 0;
     cfg.fault_latency = latency;
-    auto s = apiserver::api_server::start(*store_, cfg);
-    ASSERT_TRUE(s) << s.err().message;
-    server_ = std::move(*s);
+    server_ = test::start_test_server(*store_, cfg);
     client_
       = std::make_unique<rest_client>(test::client_config_for(server_->url()));
   }
