@@ -16,8 +16,7 @@
 namespace tessera {
 
 /// The spellings of an enum's N values, in enumerator order.
-template <std::size_t N>
-using enum_names = std::array<std::string_view, N>;
+template <std::size_t N> using enum_names = std::array<std::string_view, N>;
 
 /// True when every entry of `names` is spelled (a table sized for more
 /// enumerators than it lists leaves the rest empty).
@@ -39,8 +38,8 @@ constexpr std::string_view enum_text(Enum e, const enum_names<N>& names,
 
 /// The value spelled `text` (exact match), or nullopt.
 template <class Enum, std::size_t N>
-constexpr std::optional<Enum> enum_from_text(std::string_view text,
-                                             const enum_names<N>& names) noexcept {
+constexpr std::optional<Enum>
+enum_from_text(std::string_view text, const enum_names<N>& names) noexcept {
   for (std::size_t i = 0; i < N; ++i)
     if (names[i] == text)
       return static_cast<Enum>(i);

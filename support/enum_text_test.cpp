@@ -25,12 +25,9 @@ TEST(enum_text, both_directions_read_one_table) {
     std::optional<colour> value;
   };
   const std::vector<test_case> cases{
-    {"first", "Red", colour::red},
-    {"middle", "Green", colour::green},
-    {"last", "Blue", colour::blue},
-    {"wrong case", "blue", std::nullopt},
-    {"empty", "", std::nullopt},
-    {"prefix", "Gre", std::nullopt},
+    {"first", "Red", colour::red},  {"middle", "Green", colour::green},
+    {"last", "Blue", colour::blue}, {"wrong case", "blue", std::nullopt},
+    {"empty", "", std::nullopt},    {"prefix", "Gre", std::nullopt},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);

@@ -14,7 +14,6 @@ namespace tessera {
 
 /// The version 4, variant 10 UUID made from 128 random bits (`high`, `low`);
 /// the version and variant bits are overwritten.
-[[nodiscard]] std::string format_uuid_v4(std::uint64_t high,
-                                         std::uint64_t low);
+[[nodiscard]] std::string format_uuid_v4(std::uint64_t high, std::uint64_t low);
 
 } // namespace tessera

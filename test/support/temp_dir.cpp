@@ -14,8 +14,7 @@ namespace fs = std::filesystem;
 temp_dir::temp_dir() {
   std::string tmpl = fs::temp_directory_path() / "tessera-test-XXXXXX";
   if (::mkdtemp(tmpl.data()) == nullptr)
-    throw std::runtime_error("cannot make a temporary directory from "
-                             + tmpl);
+    throw std::runtime_error("cannot make a temporary directory from " + tmpl);
   path_ = tmpl;
 }
 
