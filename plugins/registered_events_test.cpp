@@ -1,9 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/framework/plugin_test_cycle.hpp"
+#include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 #include "plugins/node_name/node_name.hpp"
 #include "plugins/node_ports/node_ports.hpp"
 #include "plugins/node_unschedulable/node_unschedulable.hpp"
+#include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/scheduling_gates/scheduling_gates.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
 
@@ -47,6 +49,21 @@ TEST(registered_events, of_each_plugin) {
      make_node_ports(),
      {{event_resource::pod, action::remove, true},
       {event_resource::node, action::add, false}}},
+    {"InterPodAffinity",
+     make_inter_pod_affinity({}),
+     {{event_resource::pod,
+       action::add | action::update_pod_label | action::remove, true},
+      {event_resource::node, action::add | action::update_node_label, true}}},
+    {"PodTopologySpread",
+     make_pod_topology_spread({}),
+     {{event_resource::pod,
+       action::add | action::update_pod_label | action::update_pod_toleration
+         | action::remove,
+       true},
+      {event_resource::node,
+       action::add | action::remove | action::update_node_label
+         | action::update_node_taint,
+       true}}},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);

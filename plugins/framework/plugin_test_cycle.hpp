@@ -182,6 +182,25 @@ template <class Ptr> struct hint_case {
   queueing_hint want;
 };
 
+/// A queueing-hint table row with a waiting pod of its own.
+template <class Ptr> struct waiting_hint_case {
+  std::string name;
+  model::pod_ptr waiting;
+  Ptr before;
+  Ptr after;
+  queueing_hint want;
+};
+
+/// Checks every row of `cases` against `hint`, each for its own waiting pod.
+template <class Ptr>
+void expect_hints(const hint_function& hint,
+                  const std::vector<waiting_hint_case<Ptr>>& cases) {
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    EXPECT_EQ(hint_for(hint, *tc.waiting, tc.before, tc.after), tc.want);
+  }
+}
+
 /// Checks every row of `cases` against `hint` for the pod `waiting`.
 template <class Ptr>
 void expect_hints(const hint_function& hint, const model::pod& waiting,
