@@ -84,29 +84,28 @@ public:
     std::unique_lock lock{mutex_};
     return cv_.wait_for(lock, timeout, [&] { return synced_; });
   }
-  std::map<std::string, std::string> objects() const {
+  /// A copy of `field`, read under the lock.
+  template <class T> T locked(const T& field) const {
     std::lock_guard guard{mutex_};
-    return objects_;
+    return field;
+  }
+  std::map<std::string, std::string> objects() const {
+    return locked(objects_);
   }
   std::vector<std::string> violations() const {
-    std::lock_guard guard{mutex_};
-    return violations_;
+    return locked(violations_);
   }
   std::size_t synced_size() const {
-    std::lock_guard guard{mutex_};
-    return synced_size_;
+    return locked(synced_size_);
   }
   std::size_t added() const {
-    std::lock_guard guard{mutex_};
-    return added_;
+    return locked(added_);
   }
   std::size_t deleted() const {
-    std::lock_guard guard{mutex_};
-    return deleted_;
+    return locked(deleted_);
   }
   std::size_t modified() const {
-    std::lock_guard guard{mutex_};
-    return modified_;
+    return locked(modified_);
   }
 
 private:
