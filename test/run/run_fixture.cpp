@@ -328,7 +328,7 @@ std::string child_process::stderr_text() {
 }
 
 std::string tessera_binary() {
-  return TESSERA_BIN;
+  return TESSERA_BINARY;
 }
 
 } // namespace tessera::test
