@@ -139,6 +139,7 @@ protected:
     if (server_)
       server_->stop();
   }
+  /// Starts a reflector of pods that feeds the mirror.
   void start_reflector(std::int64_t page_size = 500) {
     reflector_config cfg;
     cfg.name = "pods";
@@ -147,6 +148,10 @@ protected:
     cfg.page_size = page_size;
     cfg.backoff_initial = 50ms;
     cfg.backoff_max = 200ms;
+    start_reflector_with(cfg);
+  }
+  /// Starts a reflector with `cfg` that feeds the mirror.
+  void start_reflector_with(const reflector_config& cfg) {
     reflector::handler h;
     h.deliver
       = [this](std::vector<reflected_event> e) { mirror_.apply(std::move(e)); };
@@ -310,12 +315,7 @@ TEST_F(ReflectorTest, UnservedKindIsEmptyAndSynced) {
   cfg.kind = model::object_kind::pod;
   cfg.backoff_initial = 50ms;
   cfg.backoff_max = 100ms;
-  reflector::handler h;
-  h.deliver
-    = [this](std::vector<reflected_event> e) { mirror_.apply(std::move(e)); };
-  h.synced = [this] { mirror_.synced(); };
-  reflector_ = std::make_unique<reflector>(*client_, cfg, std::move(h));
-  reflector_->start();
+  start_reflector_with(cfg);
   ASSERT_TRUE(mirror_.wait_synced(10s));
   EXPECT_EQ(mirror_.synced_size(), 0u);
   EXPECT_TRUE(reflector_->has_synced());
