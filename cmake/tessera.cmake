@@ -24,18 +24,27 @@ function(tessera_add_library name)
   endif()
 endfunction()
 
-# tessera_add_test(NAME SOURCES ... DEPS ...) builds a GoogleTest binary and
-# registers every test in it with CTest.
+# tessera_add_test(NAME [RUNS_BINARY] SOURCES ... DEPS ...) builds a
+# GoogleTest binary and registers every test in it with CTest. RUNS_BINARY:
+# the test runs the tessera executable (TESSERA_BINARY names it).
 function(tessera_add_test name)
   if(NOT TESSERA_BUILD_TESTS)
     return()
   endif()
-  cmake_parse_arguments(arg "" "" "SOURCES;DEPS" ${ARGN})
+  cmake_parse_arguments(arg "RUNS_BINARY" "" "SOURCES;DEPS" ${ARGN})
   add_executable(${name} ${arg_SOURCES})
   target_link_libraries(${name} PRIVATE tessera_options ${arg_DEPS}
     GTest::gmock GTest::gtest_main)
   gtest_discover_tests(${name} DISCOVERY_TIMEOUT 60
     PROPERTIES ENVIRONMENT "TESSERA_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+  if(arg_RUNS_BINARY)
+    # The test runs the tessera executable: build it first, and tell the
+    # test where it and the sources are.
+    add_dependencies(${name} tessera)
+    target_compile_definitions(${name} PRIVATE
+      TESSERA_BINARY="$<TARGET_FILE:tessera>"
+      TESSERA_SOURCE_DIR="${PROJECT_SOURCE_DIR}")
+  endif()
 endfunction()
 
 # tessera_add_benchmark(NAME SOURCES ... DEPS ...) builds a Google Benchmark

@@ -66,13 +66,9 @@ struct run_options {
   std::string kubeconfig;
   std::string master;
   std::string context;
-  bool leader_elect = true;
-  std::chrono::milliseconds lease_duration{15000};
-  std::chrono::milliseconds renew_deadline{10000};
-  std::chrono::milliseconds retry_period{2000};
-  std::string resource_lock = "leases";
-  std::string resource_name = "kube-scheduler";
-  std::string resource_namespace = "kube-system";
+  /// The --leader-elect* flags, with the configuration's defaults; they
+  /// override the file only when given.
+  config::leader_election_config leader_election;
   serving_options serving;
   double qps = 50;
   int burst = 100;
@@ -119,19 +115,20 @@ void add_flags(flag_set& flags, run_options& f) {
   flags.add("master", f.master,
             "API server URL; overrides the kubeconfig's server");
   flags.add("context", f.context, "kubeconfig context to use");
-  flags.add("leader-elect", f.leader_elect,
+  flags.add("leader-elect", f.leader_election.leader_elect,
             "take a coordination.k8s.io Lease before scheduling");
-  flags.add("leader-elect-lease-duration", f.lease_duration,
+  flags.add("leader-elect-lease-duration", f.leader_election.lease_duration,
             "how long a standby waits before taking over an unrenewed lease");
-  flags.add("leader-elect-renew-deadline", f.renew_deadline,
+  flags.add("leader-elect-renew-deadline", f.leader_election.renew_deadline,
             "how long the leader retries renewing before giving up");
-  flags.add("leader-elect-retry-period", f.retry_period,
+  flags.add("leader-elect-retry-period", f.leader_election.retry_period,
             "interval between acquire and renew attempts");
-  flags.add("leader-elect-resource-lock", f.resource_lock,
+  flags.add("leader-elect-resource-lock", f.leader_election.resource_lock,
             "lock object type; only \"leases\" is supported");
-  flags.add("leader-elect-resource-name", f.resource_name, "Lease name");
-  flags.add("leader-elect-resource-namespace", f.resource_namespace,
-            "Lease namespace");
+  flags.add("leader-elect-resource-name", f.leader_election.resource_name,
+            "Lease name");
+  flags.add("leader-elect-resource-namespace",
+            f.leader_election.resource_namespace, "Lease namespace");
   flags.add("bind-address", f.serving.bind_address,
             "address of the health and metrics server");
   flags.add("secure-port", f.serving.secure_port,
@@ -163,19 +160,19 @@ void add_flags(flag_set& flags, run_options& f) {
 void apply_flag_overrides(const flag_set& flags, run_options& f) {
   auto& le = f.setup.config.leader_election;
   if (flags.was_set("leader-elect"))
-    le.leader_elect = f.leader_elect;
+    le.leader_elect = f.leader_election.leader_elect;
   if (flags.was_set("leader-elect-lease-duration"))
-    le.lease_duration = f.lease_duration;
+    le.lease_duration = f.leader_election.lease_duration;
   if (flags.was_set("leader-elect-renew-deadline"))
-    le.renew_deadline = f.renew_deadline;
+    le.renew_deadline = f.leader_election.renew_deadline;
   if (flags.was_set("leader-elect-retry-period"))
-    le.retry_period = f.retry_period;
+    le.retry_period = f.leader_election.retry_period;
   if (flags.was_set("leader-elect-resource-lock"))
-    le.resource_lock = f.resource_lock;
+    le.resource_lock = f.leader_election.resource_lock;
   if (flags.was_set("leader-elect-resource-name"))
-    le.resource_name = f.resource_name;
+    le.resource_name = f.leader_election.resource_name;
   if (flags.was_set("leader-elect-resource-namespace"))
-    le.resource_namespace = f.resource_namespace;
+    le.resource_namespace = f.leader_election.resource_namespace;
   auto& cc = f.setup.config.client_connection;
   if (flags.was_set("kube-api-qps"))
     cc.qps = static_cast<float>(f.qps);

@@ -8,15 +8,6 @@ namespace tessera::config::detail {
 
 namespace {
 
-// Reads `key` of `r` into `target` with `read`, when present.
-template <class T, class Read>
-void read_into(object_reader& r, std::string_view key, T& target, Read read,
-               field_errors& strict) {
-  if (auto n = r.get(key))
-    if (auto v = read(*n, r.path(key), strict))
-      target = *v;
-}
-
 void decode_leader_election(const YAML::Node& node, const std::string& path,
                             raw_config& out, field_errors& strict) {
   object_reader r(node, path, strict);

@@ -124,44 +124,26 @@ bool check_type_meta(object_reader& r, std::string_view plugin,
 std::vector<resource_spec> read_resources(const YAML::Node& node,
                                           const std::string& path,
                                           field_errors& strict) {
-  std::vector<resource_spec> out;
-  if (!expect_list(node, path, strict))
-    return out;
-  std::size_t i = 0;
-  for (auto it = node.begin(); it != node.end(); ++it, ++i) {
-    object_reader r(*it, index(path, i), strict);
-    resource_spec spec;
-    spec.weight = 0;
-    if (auto n = r.get("name"))
-      if (auto s = read_string(*n, r.path("name"), strict))
-        spec.name = *s;
-    if (auto n = r.get("weight"))
-      if (auto w = read_int64(*n, r.path("weight"), strict))
-        spec.weight = *w;
-    out.push_back(std::move(spec));
-  }
-  return out;
+  return read_object_list<resource_spec>(
+    node, path, strict, [&](object_reader& r) {
+      resource_spec spec;
+      spec.weight = 0;
+      read_into(r, "name", spec.name, read_string, strict);
+      read_into(r, "weight", spec.weight, read_int64, strict);
+      return spec;
+    });
 }
 
 std::vector<utilization_shape_point> read_shape(const YAML::Node& node,
                                                 const std::string& path,
                                                 field_errors& strict) {
-  std::vector<utilization_shape_point> out;
-  if (!expect_list(node, path, strict))
-    return out;
-  std::size_t i = 0;
-  for (auto it = node.begin(); it != node.end(); ++it, ++i) {
-    object_reader r(*it, index(path, i), strict);
-    utilization_shape_point point;
-    if (auto n = r.get("utilization"))
-      if (auto v = read_int32(*n, r.path("utilization"), strict))
-        point.utilization = *v;
-    if (auto n = r.get("score"))
-      if (auto v = read_int32(*n, r.path("score"), strict))
-        point.score = *v;
-    out.push_back(point);
-  }
-  return out;
+  return read_object_list<utilization_shape_point>(
+    node, path, strict, [&](object_reader& r) {
+      utilization_shape_point point;
+      read_into(r, "utilization", point.utilization, read_int32, strict);
+      read_into(r, "score", point.score, read_int32, strict);
+      return point;
+    });
 }
 
 const std::vector<resource_spec>& default_resources() {
@@ -289,12 +271,10 @@ default_preemption_args decode_default_preemption(object_reader& r,
   default_preemption_args a;
   if (!check_type_meta(r, "DefaultPreemption", strict))
     return a;
-  if (auto n = r.get("minCandidateNodesPercentage"))
-    if (auto v = read_int32(*n, r.path("minCandidateNodesPercentage"), strict))
-      a.min_candidate_nodes_percentage = *v;
-  if (auto n = r.get("minCandidateNodesAbsolute"))
-    if (auto v = read_int32(*n, r.path("minCandidateNodesAbsolute"), strict))
-      a.min_candidate_nodes_absolute = *v;
+  read_into(r, "minCandidateNodesPercentage", a.min_candidate_nodes_percentage,
+            read_int32, strict);
+  read_into(r, "minCandidateNodesAbsolute", a.min_candidate_nodes_absolute,
+            read_int32, strict);
 
   auto pct_path = r.path("minCandidateNodesPercentage");
   auto abs_path = r.path("minCandidateNodesAbsolute");
@@ -323,13 +303,10 @@ inter_pod_affinity_args decode_inter_pod_affinity(object_reader& r,
   inter_pod_affinity_args a;
   if (!check_type_meta(r, "InterPodAffinity", strict))
     return a;
-  if (auto n = r.get("hardPodAffinityWeight"))
-    if (auto v = read_int32(*n, r.path("hardPodAffinityWeight"), strict))
-      a.hard_pod_affinity_weight = *v;
-  if (auto n = r.get("ignorePreferredTermsOfExistingPods"))
-    if (auto v
-        = read_bool(*n, r.path("ignorePreferredTermsOfExistingPods"), strict))
-      a.ignore_preferred_terms_of_existing_pods = *v;
+  read_into(r, "hardPodAffinityWeight", a.hard_pod_affinity_weight, read_int32,
+            strict);
+  read_into(r, "ignorePreferredTermsOfExistingPods",
+            a.ignore_preferred_terms_of_existing_pods, read_bool, strict);
   if (a.hard_pod_affinity_weight < 0 || a.hard_pod_affinity_weight > 100)
     invalid.invalid(r.path("hardPodAffinityWeight"),
                     show(a.hard_pod_affinity_weight),
@@ -391,13 +368,10 @@ node_resources_fit_args decode_node_resources_fit(object_reader& r,
   node_resources_fit_args a;
   if (!check_type_meta(r, "NodeResourcesFit", strict))
     return a;
-  if (auto n = r.get("ignoredResources"))
-    if (auto list = read_string_list(*n, r.path("ignoredResources"), strict))
-      a.ignored_resources = std::move(*list);
-  if (auto n = r.get("ignoredResourceGroups"))
-    if (auto list
-        = read_string_list(*n, r.path("ignoredResourceGroups"), strict))
-      a.ignored_resource_groups = std::move(*list);
+  read_into(r, "ignoredResources", a.ignored_resources, read_string_list,
+            strict);
+  read_into(r, "ignoredResourceGroups", a.ignored_resource_groups,
+            read_string_list, strict);
 
   auto strategy_path = r.path("scoringStrategy");
   bool strategy_given = false;
@@ -512,16 +486,9 @@ pod_topology_spread_args decode_pod_topology_spread(object_reader& r,
       bool has_selector = false;
       {
         object_reader c(*it, path, decode_errors);
-        if (auto n = c.get("maxSkew"))
-          if (auto v = read_int32(*n, c.path("maxSkew"), decode_errors))
-            max_skew = *v;
-        if (auto n = c.get("topologyKey"))
-          if (auto v = read_string(*n, c.path("topologyKey"), decode_errors))
-            key = *v;
-        if (auto n = c.get("whenUnsatisfiable"))
-          if (auto v
-              = read_string(*n, c.path("whenUnsatisfiable"), decode_errors))
-            action = *v;
+        read_into(c, "maxSkew", max_skew, read_int32, decode_errors);
+        read_into(c, "topologyKey", key, read_string, decode_errors);
+        read_into(c, "whenUnsatisfiable", action, read_string, decode_errors);
         has_selector = c.get("labelSelector").has_value();
         for (auto field : {"minDomains", "nodeAffinityPolicy",
                            "nodeTaintsPolicy", "matchLabelKeys"})
@@ -583,9 +550,8 @@ volume_binding_args decode_volume_binding(object_reader& r,
   volume_binding_args a;
   if (!check_type_meta(r, "VolumeBinding", strict))
     return a;
-  if (auto n = r.get("bindTimeoutSeconds"))
-    if (auto v = read_int64(*n, r.path("bindTimeoutSeconds"), strict))
-      a.bind_timeout_seconds = *v;
+  read_into(r, "bindTimeoutSeconds", a.bind_timeout_seconds, read_int64,
+            strict);
   std::optional<YAML::Node> shape = r.get("shape");
   if (shape)
     a.shape = read_shape(*shape, r.path("shape"), strict);

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "config/plugin_args.hpp"
 #include "config/plugin_args_codec.hpp"
+#include "support/enum_text.hpp"
 
 #include <variant>
 
@@ -30,22 +31,10 @@ yaml_value write_shape(const std::vector<utilization_shape_point>& shape) {
 }
 
 std::string_view operator_name(model::node_selector_requirement::op op) {
-  using o = model::node_selector_requirement::op;
-  switch (op) {
-  case o::in:
-    return "In";
-  case o::not_in:
-    return "NotIn";
-  case o::exists:
-    return "Exists";
-  case o::does_not_exist:
-    return "DoesNotExist";
-  case o::gt:
-    return "Gt";
-  case o::lt:
-    return "Lt";
-  }
-  return "In";
+  static constexpr enum_names<6> names
+    = {"In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"};
+  static_assert(all_named(names));
+  return enum_text(op, names, "In");
 }
 
 yaml_value

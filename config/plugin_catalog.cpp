@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "config/plugin_catalog.hpp"
 
+#include "support/enum_text.hpp"
+
 #include <array>
 
 namespace tessera::config {
@@ -51,63 +53,21 @@ constexpr std::array<plugin_info, 18> catalog{{
 } // namespace
 
 std::string_view field_name(extension_point p) noexcept {
-  switch (p) {
-  case ep::pre_enqueue:
-    return "preEnqueue";
-  case ep::queue_sort:
-    return "queueSort";
-  case ep::pre_filter:
-    return "preFilter";
-  case ep::filter:
-    return "filter";
-  case ep::post_filter:
-    return "postFilter";
-  case ep::pre_score:
-    return "preScore";
-  case ep::score:
-    return "score";
-  case ep::reserve:
-    return "reserve";
-  case ep::permit:
-    return "permit";
-  case ep::pre_bind:
-    return "preBind";
-  case ep::bind:
-    return "bind";
-  case ep::post_bind:
-    return "postBind";
-  }
-  return "";
+  static constexpr enum_names<extension_point_count> names
+    = {"preEnqueue", "queueSort", "preFilter", "filter",
+       "postFilter", "preScore",  "score",     "reserve",
+       "permit",     "preBind",   "bind",      "postBind"};
+  static_assert(all_named(names));
+  return enum_text(p, names, "");
 }
 
 std::string_view interface_name(extension_point p) noexcept {
-  switch (p) {
-  case ep::pre_enqueue:
-    return "PreEnqueuePlugin";
-  case ep::queue_sort:
-    return "QueueSortPlugin";
-  case ep::pre_filter:
-    return "PreFilterPlugin";
-  case ep::filter:
-    return "FilterPlugin";
-  case ep::post_filter:
-    return "PostFilterPlugin";
-  case ep::pre_score:
-    return "PreScorePlugin";
-  case ep::score:
-    return "ScorePlugin";
-  case ep::reserve:
-    return "ReservePlugin";
-  case ep::permit:
-    return "PermitPlugin";
-  case ep::pre_bind:
-    return "PreBindPlugin";
-  case ep::bind:
-    return "BindPlugin";
-  case ep::post_bind:
-    return "PostBindPlugin";
-  }
-  return "";
+  static constexpr enum_names<extension_point_count> names = {
+    "PreEnqueuePlugin", "QueueSortPlugin", "PreFilterPlugin", "FilterPlugin",
+    "PostFilterPlugin", "PreScorePlugin",  "ScorePlugin",     "ReservePlugin",
+    "PermitPlugin",     "PreBindPlugin",   "BindPlugin",      "PostBindPlugin"};
+  static_assert(all_named(names));
+  return enum_text(p, names, "");
 }
 
 std::span<const plugin_info> in_tree_plugins() noexcept {

@@ -3,6 +3,7 @@
 #include "config/yaml_reader.hpp"
 
 #include "support/flags.hpp"
+#include "support/yaml_words.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -17,22 +18,6 @@ constexpr std::string_view tag_prefix = "tag:yaml.org,2002:";
 
 bool is_digit(char c) noexcept {
   return c >= '0' && c <= '9';
-}
-
-bool plain_null(std::string_view t) noexcept {
-  return t.empty() || t == "~" || t == "null" || t == "Null" || t == "NULL";
-}
-
-std::optional<bool> plain_bool(std::string_view t) noexcept {
-  for (auto s : {"true", "True", "TRUE", "yes", "Yes", "YES", "on", "On", "ON",
-                 "y", "Y"})
-    if (t == s)
-      return true;
-  for (auto s : {"false", "False", "FALSE", "no", "No", "NO", "off", "Off",
-                 "OFF", "n", "N"})
-    if (t == s)
-      return false;
-  return std::nullopt;
 }
 
 // Decimal ([-+]?[0-9]+) or hexadecimal (0x...) integer text.
@@ -86,13 +71,8 @@ bool huge_int(std::string_view t) noexcept {
 
 // [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? and the infinities.
 std::optional<double> plain_float(std::string_view t) noexcept {
-  if (t == ".inf" || t == ".Inf" || t == ".INF" || t == "+.inf" || t == "+.Inf"
-      || t == "+.INF")
-    return std::numeric_limits<double>::infinity();
-  if (t == "-.inf" || t == "-.Inf" || t == "-.INF")
-    return -std::numeric_limits<double>::infinity();
-  if (t == ".nan" || t == ".NaN" || t == ".NAN")
-    return std::numeric_limits<double>::quiet_NaN();
+  if (auto special = yaml_special_float(t))
+    return special;
   std::string_view s = t;
   if (!s.empty() && (s[0] == '-' || s[0] == '+'))
     s.remove_prefix(1);
@@ -156,7 +136,7 @@ std::string scalar_json(const YAML::Node& node, scalar_type type) {
   case scalar_type::null:
     return "null";
   case scalar_type::boolean:
-    return *plain_bool(t) ? "true" : "false";
+    return *yaml_bool(t) ? "true" : "false";
   case scalar_type::integer:
     if (auto v = plain_int(t))
       return std::to_string(*v);
@@ -238,9 +218,9 @@ long position_of(const YAML::Node& node) {
 }
 
 scalar_type resolve_plain(std::string_view t) {
-  if (plain_null(t))
+  if (is_yaml_null(t))
     return scalar_type::null;
-  if (plain_bool(t))
+  if (yaml_bool(t))
     return scalar_type::boolean;
   if (plain_int(t) || huge_int(t))
     return scalar_type::integer;
@@ -267,7 +247,7 @@ scalar_type resolve(const YAML::Node& node) {
       return scalar_type::string;
     if (kind == "null")
       return scalar_type::null;
-    if (kind == "bool" && plain_bool(node.Scalar()))
+    if (kind == "bool" && yaml_bool(node.Scalar()))
       return scalar_type::boolean;
     if (kind == "int" && plain_int(node.Scalar()))
       return scalar_type::integer;
@@ -432,7 +412,7 @@ std::optional<double> read_number(const YAML::Node& node, std::string_view path,
 std::optional<bool> read_bool(const YAML::Node& node, std::string_view path,
                               field_errors& errors) {
   if (resolve(node) == scalar_type::boolean)
-    return plain_bool(node.Scalar());
+    return yaml_bool(node.Scalar());
   wrong_type(node, path, errors, "must be a boolean");
   return std::nullopt;
 }

@@ -20,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace tessera::config::detail {
@@ -122,5 +123,33 @@ std::optional<std::vector<std::string>> read_string_list(const YAML::Node& node,
 /// True when `node` is a sequence; otherwise reports "must be a list".
 bool expect_list(const YAML::Node& node, std::string_view path,
                  field_errors& errors);
+
+/// Reads `key` of `r` with `read` (one of the typed readers above) into
+/// `target` when the key is present and its value well typed; `target` keeps
+/// its value otherwise.
+template <class T, class Read>
+void read_into(object_reader& r, std::string_view key, T& target, Read read,
+               field_errors& errors) {
+  if (auto n = r.get(key))
+    if (auto v = read(*n, r.path(key), errors))
+      target = std::move(*v);
+}
+
+/// The items of the list of objects `node` at `path`, each read by
+/// `read(object_reader&)` from a reader at `path[i]`; empty (and "must be a
+/// list" reported) when `node` is not a sequence.
+template <class T, class Read>
+std::vector<T> read_object_list(const YAML::Node& node, const std::string& path,
+                                field_errors& errors, Read read) {
+  std::vector<T> out;
+  if (!expect_list(node, path, errors))
+    return out;
+  std::size_t i = 0;
+  for (auto it = node.begin(); it != node.end(); ++it, ++i) {
+    object_reader r(*it, index(path, i), errors);
+    out.push_back(read(r));
+  }
+  return out;
+}
 
 } // namespace tessera::config::detail

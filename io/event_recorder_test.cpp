@@ -21,11 +21,7 @@ using namespace std::chrono_literals;
 class EventRecorderTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    apiserver::server_config sc;
-    sc.port = 0;
-    auto s = apiserver::api_server::start(store_, sc);
-    ASSERT_TRUE(s) << s.err().message;
-    server_ = std::move(*s);
+    server_ = test::start_test_server(store_);
     client_
       = std::make_unique<rest_client>(test::client_config_for(server_->url()));
   }
@@ -169,11 +165,9 @@ TEST_F(EventRecorderTest, WritesOfOneKeyStayInOrder) {
   // overtake its create (it would get 404, create the Event itself, and
   // the original create would then fail with 409).
   apiserver::server_config sc;
-  sc.port = 0;
   sc.fault_latency = 30ms;
-  auto slow = apiserver::api_server::start(store_, sc);
-  ASSERT_TRUE(slow) << slow.err().message;
-  rest_client client{test::client_config_for((*slow)->url())};
+  auto slow = test::start_test_server(store_, sc);
+  rest_client client{test::client_config_for(slow->url())};
   event_recorder_config cfg;
   cfg.writers = 4;
   event_recorder rec{client, cfg};
@@ -192,7 +186,7 @@ TEST_F(EventRecorderTest, WritesOfOneKeyStayInOrder) {
     EXPECT_EQ(count_of(evs[0]), 2); // the third occurrence is only counted
   }
   rec.stop();
-  (*slow)->stop();
+  slow->stop();
 }
 
 TEST_F(EventRecorderTest, FullQueueDrops) {

@@ -388,50 +388,49 @@ expected<http_response> http_client::request(const http_request& r) {
   return make_error(ec::unavailable, "request failed after reconnecting");
 }
 
-expected<http_response> http_client::get(std::string target) {
+namespace {
+
+// The request of the shorthand methods: `method` on `target` with `body`
+// (`content_type` omitted when empty).
+http_request make_request(std::string method, std::string target,
+                          std::string body = {},
+                          std::string content_type = {}) {
   http_request r;
+  r.method = std::move(method);
   r.target = std::move(target);
-  return request(r);
+  r.body = std::move(body);
+  r.content_type = std::move(content_type);
+  return r;
+}
+
+} // namespace
+
+expected<http_response> http_client::get(std::string target) {
+  return request(make_request("GET", std::move(target)));
 }
 
 expected<http_response> http_client::post(std::string target, std::string body,
                                           std::string content_type) {
-  http_request r;
-  r.method = "POST";
-  r.target = std::move(target);
-  r.body = std::move(body);
-  r.content_type = std::move(content_type);
-  return request(r);
+  return request(make_request("POST", std::move(target), std::move(body),
+                              std::move(content_type)));
 }
 
 expected<http_response> http_client::put(std::string target, std::string body,
                                          std::string content_type) {
-  http_request r;
-  r.method = "PUT";
-  r.target = std::move(target);
-  r.body = std::move(body);
-  r.content_type = std::move(content_type);
-  return request(r);
+  return request(make_request("PUT", std::move(target), std::move(body),
+                              std::move(content_type)));
 }
 
 expected<http_response> http_client::patch(std::string target, std::string body,
                                            std::string content_type) {
-  http_request r;
-  r.method = "PATCH";
-  r.target = std::move(target);
-  r.body = std::move(body);
-  r.content_type = std::move(content_type);
-  return request(r);
+  return request(make_request("PATCH", std::move(target), std::move(body),
+                              std::move(content_type)));
 }
 
 expected<http_response> http_client::del(std::string target, std::string body) {
-  http_request r;
-  r.method = "DELETE";
-  r.target = std::move(target);
-  if (!body.empty())
-    r.content_type = "application/json";
-  r.body = std::move(body);
-  return request(r);
+  std::string content_type = body.empty() ? "" : "application/json";
+  return request(make_request("DELETE", std::move(target), std::move(body),
+                              std::move(content_type)));
 }
 
 // line_stream

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/kubeconfig.hpp"
 #include "support/base64.hpp"
+#include "test/support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
 
@@ -13,32 +14,7 @@
 namespace tessera::io {
 namespace {
 
-namespace fs = std::filesystem;
-
-/// A private temporary directory, removed at the end of the test.
-class temp_dir {
-public:
-  temp_dir() {
-    std::string tmpl = (fs::temp_directory_path() / "tessera-kc-XXXXXX");
-    path_ = ::mkdtemp(tmpl.data());
-  }
-  ~temp_dir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string write(const std::string& name, const std::string& text) const {
-    std::string p = path_ + "/" + name;
-    fs::create_directories(fs::path(p).parent_path());
-    std::ofstream{p} << text;
-    return p;
-  }
-  const std::string& path() const {
-    return path_;
-  }
-
-private:
-  std::string path_;
-};
+using test::temp_dir;
 
 const std::string ca_pem = "-----BEGIN CERTIFICATE-----\nCA\n-----END "
                            "CERTIFICATE-----\n";

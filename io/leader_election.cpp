@@ -5,6 +5,7 @@
 #include "io/rest_client.hpp"
 #include "support/flags.hpp"
 #include "support/log.hpp"
+#include "support/uuid.hpp"
 
 #include <cstdio>
 #include <random>
@@ -65,16 +66,7 @@ std::string make_leader_identity() {
   std::mt19937_64 gen{(static_cast<std::uint64_t>(rd()) << 32) ^ rd()};
   std::uint64_t a = gen();
   std::uint64_t b = gen();
-  // RFC 4122 version 4, variant 10.
-  a = (a & 0xffffffffffff0fffULL) | 0x0000000000004000ULL;
-  b = (b & 0x3fffffffffffffffULL) | 0x8000000000000000ULL;
-  char uuid[40];
-  std::snprintf(
-    uuid, sizeof uuid, "%08x-%04x-%04x-%04x-%012llx",
-    static_cast<unsigned>(a >> 32), static_cast<unsigned>((a >> 16) & 0xffff),
-    static_cast<unsigned>(a & 0xffff), static_cast<unsigned>(b >> 48),
-    static_cast<unsigned long long>(b & 0xffffffffffffULL));
-  return std::string{host} + "_" + uuid;
+  return std::string{host} + "_" + format_uuid_v4(a, b);
 }
 
 // leader_elector

@@ -164,11 +164,8 @@ TEST(LeaderElection, IdentityIsHostnameUnderscoreUuid) {
 /// Two electors through the embedded API server in real time.
 TEST(LeaderElection, RunLoopsAgainstTheApiServer) {
   apiserver::store st;
-  apiserver::server_config sc;
-  sc.port = 0;
-  auto srv = apiserver::api_server::start(st, sc);
-  ASSERT_TRUE(srv) << srv.err().message;
-  auto rc = test::client_config_for((*srv)->url());
+  auto srv = test::start_test_server(st);
+  auto rc = test::client_config_for(srv->url());
   rc.request_timeout = 2s;
   rest_client client{rc};
   rest_lease_client lease{client, "kube-system", "tessera-test"};
@@ -231,7 +228,7 @@ TEST(LeaderElection, RunLoopsAgainstTheApiServer) {
   ASSERT_TRUE(lease.update(r));
   tb.join();
   EXPECT_EQ(b_out, leader_elector::outcome::lost);
-  (*srv)->stop();
+  srv->stop();
 }
 
 } // namespace

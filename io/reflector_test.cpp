@@ -84,29 +84,28 @@ public:
     std::unique_lock lock{mutex_};
     return cv_.wait_for(lock, timeout, [&] { return synced_; });
   }
-  std::map<std::string, std::string> objects() const {
+  /// A copy of `field`, read under the lock.
+  template <class T> T locked(const T& field) const {
     std::lock_guard guard{mutex_};
-    return objects_;
+    return field;
+  }
+  std::map<std::string, std::string> objects() const {
+    return locked(objects_);
   }
   std::vector<std::string> violations() const {
-    std::lock_guard guard{mutex_};
-    return violations_;
+    return locked(violations_);
   }
   std::size_t synced_size() const {
-    std::lock_guard guard{mutex_};
-    return synced_size_;
+    return locked(synced_size_);
   }
   std::size_t added() const {
-    std::lock_guard guard{mutex_};
-    return added_;
+    return locked(added_);
   }
   std::size_t deleted() const {
-    std::lock_guard guard{mutex_};
-    return deleted_;
+    return locked(deleted_);
   }
   std::size_t modified() const {
-    std::lock_guard guard{mutex_};
-    return modified_;
+    return locked(modified_);
   }
 
 private:
@@ -129,11 +128,8 @@ protected:
     sc.seed = 11;
     store_ = std::make_unique<apiserver::store>(sc);
     apiserver::server_config cfg;
-    cfg.port = 0;
     cfg.fault_latency = latency;
-    auto s = apiserver::api_server::start(*store_, cfg);
-    ASSERT_TRUE(s) << s.err().message;
-    server_ = std::move(*s);
+    server_ = test::start_test_server(*store_, cfg);
     client_
       = std::make_unique<rest_client>(test::client_config_for(server_->url()));
   }
@@ -143,6 +139,7 @@ protected:
     if (server_)
       server_->stop();
   }
+  /// Starts a reflector of pods that feeds the mirror.
   void start_reflector(std::int64_t page_size = 500) {
     reflector_config cfg;
     cfg.name = "pods";
@@ -151,6 +148,10 @@ protected:
     cfg.page_size = page_size;
     cfg.backoff_initial = 50ms;
     cfg.backoff_max = 200ms;
+    start_reflector_with(cfg);
+  }
+  /// Starts a reflector with `cfg` that feeds the mirror.
+  void start_reflector_with(const reflector_config& cfg) {
     reflector::handler h;
     h.deliver
       = [this](std::vector<reflected_event> e) { mirror_.apply(std::move(e)); };
@@ -314,12 +315,7 @@ TEST_F(ReflectorTest, UnservedKindIsEmptyAndSynced) {
   cfg.kind = model::object_kind::pod;
   cfg.backoff_initial = 50ms;
   cfg.backoff_max = 100ms;
-  reflector::handler h;
-  h.deliver
-    = [this](std::vector<reflected_event> e) { mirror_.apply(std::move(e)); };
-  h.synced = [this] { mirror_.synced(); };
-  reflector_ = std::make_unique<reflector>(*client_, cfg, std::move(h));
-  reflector_->start();
+  start_reflector_with(cfg);
   ASSERT_TRUE(mirror_.wait_synced(10s));
   EXPECT_EQ(mirror_.synced_size(), 0u);
   EXPECT_TRUE(reflector_->has_synced());

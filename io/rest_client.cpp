@@ -13,6 +13,14 @@ namespace tessera::io {
 
 namespace {
 
+// `r` with the credentials' bearer token, when they have one.
+http_request with_bearer_token(const http_request& r, const credentials& c) {
+  http_request req = r;
+  if (!c.token.empty())
+    req.headers.push_back({"Authorization", "Bearer " + c.token});
+  return req;
+}
+
 std::string pod_path(std::string_view ns, std::string_view name) {
   std::string p = "/api/v1/namespaces/";
   p += ns;
@@ -208,9 +216,7 @@ expected<http_response> rest_client::request(const http_request& r,
     auto creds = credentials_->get();
     if (!creds)
       return creds.err();
-    http_request req = r;
-    if (!creds->token.empty())
-      req.headers.push_back({"Authorization", "Bearer " + creds->token});
+    http_request req = with_bearer_token(r, *creds);
     pooled p = acquire(*creds);
     http_client* c = p.client.get();
     if (scope != nullptr && !scope->attach(c))
@@ -288,9 +294,7 @@ rest_client::stream(const http_request& r, cancel_scope* scope) {
     auto creds = credentials_->get();
     if (!creds)
       return creds.err();
-    http_request req = r;
-    if (!creds->token.empty())
-      req.headers.push_back({"Authorization", "Bearer " + creds->token});
+    http_request req = with_bearer_token(r, *creds);
     http_client opener{make_client_config(*creds)};
     if (scope != nullptr && !scope->attach(&opener))
       return make_error(ec::unavailable, "request cancelled");

@@ -8,6 +8,7 @@
 #include "io/apiserver/store.hpp"
 #include "io/rest_client.hpp"
 #include "test/support/api_client.hpp"
+#include "test/support/temp_dir.hpp"
 
 #include <arpa/inet.h>
 #include <boost/json.hpp>
@@ -41,33 +42,8 @@ std::string minimal_pod_json(const std::string& name) {
          + R"("},"spec":{"containers":[{"name":"c","image":"busybox"}]}})";
 }
 
-/// A private temporary directory (token files, plugins, certificates),
-/// removed at the end of the test.
-class work_dir {
-public:
-  work_dir() {
-    std::string tmpl = fs::temp_directory_path() / "tessera-rc-XXXXXX";
-    path_ = ::mkdtemp(tmpl.data());
-  }
-  ~work_dir() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  std::string file(const std::string& name) const {
-    return path_ + "/" + name;
-  }
-  std::string write(const std::string& name, const std::string& text,
-                    bool executable = false) const {
-    std::string p = file(name);
-    std::ofstream{p} << text;
-    if (executable)
-      fs::permissions(p, fs::perms::owner_all);
-    return p;
-  }
-
-private:
-  std::string path_;
-};
+/// A private directory for token files, plugins and certificates.
+using work_dir = test::temp_dir;
 
 std::string read_text(const std::string& path) {
   std::ifstream in{path};
@@ -194,10 +170,7 @@ std::string answer(int code, const std::string& body,
 class RestClientTest : public ::testing::Test {
 protected:
   void start(apiserver::server_config cfg = {}) {
-    cfg.port = 0;
-    auto s = apiserver::api_server::start(store_, cfg);
-    ASSERT_TRUE(s) << s.err().message;
-    server_ = std::move(*s);
+    server_ = test::start_test_server(store_, std::move(cfg));
   }
   void TearDown() override {
     if (server_)

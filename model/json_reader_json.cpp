@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "model/json_reader.hpp"
+#include "support/time_format.hpp"
 
 #include <boost/json.hpp>
 
@@ -123,71 +124,22 @@ std::int64_t get_integer(const json_reader& r, const json_value& v,
   }
 }
 
-bool all_digits(std::string_view s, std::size_t pos, std::size_t n) noexcept {
-  if (pos + n > s.size())
-    return false;
-  for (std::size_t i = pos; i < pos + n; ++i)
-    if (s[i] < '0' || s[i] > '9')
-      return false;
-  return true;
-}
-
-int number_at(std::string_view s, std::size_t pos, std::size_t n) noexcept {
-  int x = 0;
-  for (std::size_t i = pos; i < pos + n; ++i)
-    x = x * 10 + (s[i] - '0');
-  return x;
-}
-
 /// RFC 3339 (`2026-08-07T05:54:51Z`, optional fraction, `Z` or `±hh:mm`)
-/// to seconds since the epoch; fractions are truncated.
+/// to seconds since the epoch, as strictly as Go's time.Parse: `T` or `t`
+/// only, no leap second, a real calendar date, an offset of at most
+/// 23:59; fractions are truncated.
 std::optional<std::int64_t> parse_rfc3339(std::string_view s) noexcept {
-  if (s.size() < 20 || !all_digits(s, 0, 4) || s[4] != '-'
-      || !all_digits(s, 5, 2) || s[7] != '-' || !all_digits(s, 8, 2)
-      || (s[10] != 'T' && s[10] != 't') || !all_digits(s, 11, 2) || s[13] != ':'
-      || !all_digits(s, 14, 2) || s[16] != ':' || !all_digits(s, 17, 2))
+  auto f = scan_rfc3339(s);
+  if (!f || f->separator == ' ' || f->hour > 23 || f->minute > 59
+      || f->second > 59 || f->offset_hours > 23 || f->offset_minutes > 59)
     return std::nullopt;
-  const int year = number_at(s, 0, 4);
-  const int mon = number_at(s, 5, 2);
-  const int mday = number_at(s, 8, 2);
-  const int hour = number_at(s, 11, 2);
-  const int min = number_at(s, 14, 2);
-  const int sec = number_at(s, 17, 2);
-  std::size_t pos = 19;
-  if (s[pos] == '.') {
-    ++pos;
-    const std::size_t start = pos;
-    while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9')
-      ++pos;
-    if (pos == start)
-      return std::nullopt;
-  }
-  std::int64_t offset = 0;
-  if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
-    ++pos;
-  } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
-    if (!all_digits(s, pos + 1, 2) || pos + 3 >= s.size() || s[pos + 3] != ':'
-        || !all_digits(s, pos + 4, 2))
-      return std::nullopt;
-    const int oh = number_at(s, pos + 1, 2);
-    const int om = number_at(s, pos + 4, 2);
-    if (oh > 23 || om > 59)
-      return std::nullopt;
-    offset = (s[pos] == '-' ? -1 : 1) * (oh * 3600 + om * 60);
-    pos += 6;
-  } else {
-    return std::nullopt;
-  }
-  if (pos != s.size() || hour > 23 || min > 59 || sec > 59)
-    return std::nullopt;
-  using namespace std::chrono;
-  const year_month_day ymd{std::chrono::year{year},
-                           std::chrono::month{static_cast<unsigned>(mon)},
-                           std::chrono::day{static_cast<unsigned>(mday)}};
+  const std::chrono::year_month_day ymd{
+    std::chrono::year{f->year},
+    std::chrono::month{static_cast<unsigned>(f->month)},
+    std::chrono::day{static_cast<unsigned>(f->day)}};
   if (!ymd.ok())
     return std::nullopt;
-  const std::int64_t days = sys_days{ymd}.time_since_epoch().count();
-  return days * 86400 + hour * 3600 + min * 60 + sec - offset;
+  return f->epoch_seconds();
 }
 
 constexpr std::array<std::string_view, 9> kind_names = {"Namespace",
@@ -562,25 +514,6 @@ json_value parse_json(std::string_view text, const boost::json::storage_ptr& sp,
 
 namespace {
 
-/// Upstream of the scratch memory: the heap, counting what it hands out so
-/// that the next document on this thread can start with a larger block.
-class counting_resource final : public boost::json::memory_resource {
-public:
-  std::size_t allocated = 0;
-
-private:
-  void* do_allocate(std::size_t n, std::size_t align) override {
-    allocated += n;
-    return ::operator new (n, std::align_val_t{align});
-  }
-  void do_deallocate(void* p, std::size_t n, std::size_t align) override {
-    ::operator delete (p, n, std::align_val_t{align});
-  }
-  bool do_is_equal(const memory_resource& other) const noexcept override {
-    return this == &other;
-  }
-};
-
 /// The per-thread block. Bounded so that one huge list does not pin its
 /// memory for the life of the thread.
 struct scratch_block {
@@ -596,6 +529,27 @@ thread_local scratch_block scratch;
 } // namespace
 
 struct json_document::impl {
+  // A member type rather than one of the unnamed namespace: impl has
+  // external linkage, so its fields must not use internal-linkage types.
+  /// Upstream of the scratch memory: the heap, counting what it hands out so
+  /// that the next document on this thread can start with a larger block.
+  class counting_resource final : public boost::json::memory_resource {
+  public:
+    std::size_t allocated = 0;
+
+  private:
+    void* do_allocate(std::size_t n, std::size_t align) override {
+      allocated += n;
+      return ::operator new (n, std::align_val_t{align});
+    }
+    void do_deallocate(void* p, std::size_t n, std::size_t align) override {
+      ::operator delete (p, n, std::align_val_t{align});
+    }
+    bool do_is_equal(const memory_resource& other) const noexcept override {
+      return this == &other;
+    }
+  };
+
   impl(std::string_view text, std::size_t base_offset, bool use_scratch,
        bool first_value)
     : uses_scratch(use_scratch),
@@ -671,11 +625,7 @@ std::size_t json_document::consumed() const noexcept {
 }
 
 std::optional<object_kind> kind_from_name(std::string_view name) noexcept {
-  for (auto k = static_cast<std::uint8_t>(object_kind::pod);
-       k <= static_cast<std::uint8_t>(object_kind::stateful_set); ++k)
-    if (to_string(static_cast<object_kind>(k)) == name)
-      return static_cast<object_kind>(k);
-  return std::nullopt;
+  return parse_object_kind(name);
 }
 
 std::span<const std::string_view> supported_kind_names() noexcept {

@@ -2,33 +2,34 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/object.hpp"
 
+#include "support/enum_text.hpp"
+
 #include <type_traits>
 #include <variant>
 
 namespace tessera::model {
 
+namespace {
+
+constexpr enum_names<9> object_kind_names = {"Pod",
+                                             "Node",
+                                             "Namespace",
+                                             "PriorityClass",
+                                             "PodDisruptionBudget",
+                                             "Service",
+                                             "ReplicationController",
+                                             "ReplicaSet",
+                                             "StatefulSet"};
+static_assert(all_named(object_kind_names));
+
+} // namespace
+
 std::string_view to_string(object_kind k) noexcept {
-  switch (k) {
-  case object_kind::pod:
-    return "Pod";
-  case object_kind::node:
-    return "Node";
-  case object_kind::namespace_:
-    return "Namespace";
-  case object_kind::priority_class:
-    return "PriorityClass";
-  case object_kind::pod_disruption_budget:
-    return "PodDisruptionBudget";
-  case object_kind::service:
-    return "Service";
-  case object_kind::replication_controller:
-    return "ReplicationController";
-  case object_kind::replica_set:
-    return "ReplicaSet";
-  case object_kind::stateful_set:
-    return "StatefulSet";
-  }
-  return "Unknown";
+  return enum_text(k, object_kind_names, "Unknown");
+}
+
+std::optional<object_kind> parse_object_kind(std::string_view s) noexcept {
+  return enum_from_text<object_kind>(s, object_kind_names);
 }
 
 object_kind kind_of(const object& o) noexcept {

@@ -32,6 +32,8 @@ enum class object_kind : std::uint8_t {
 /// "PodDisruptionBudget", "Service", "ReplicationController", "ReplicaSet",
 /// "StatefulSet".
 std::string_view to_string(object_kind k) noexcept;
+/// The kind spelled `s` (as `to_string` spells it); nullopt for anything else.
+std::optional<object_kind> parse_object_kind(std::string_view s) noexcept;
 
 /// One alternative per kind up to PodDisruptionBudget; the four workload
 /// kinds share `workload_ptr` (its `kind` tells them apart).

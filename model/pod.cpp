@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/pod.hpp"
 
+#include "support/enum_text.hpp"
+
 #include <string_view>
 #include <tuple>
 
@@ -129,19 +131,10 @@ bool has_terms(const std::optional<pod_affinity>& a) noexcept {
 } // namespace
 
 std::string_view to_string(pod_phase p) noexcept {
-  switch (p) {
-  case pod_phase::pending:
-    return "Pending";
-  case pod_phase::running:
-    return "Running";
-  case pod_phase::succeeded:
-    return "Succeeded";
-  case pod_phase::failed:
-    return "Failed";
-  case pod_phase::unknown:
-    return "Unknown";
-  }
-  return "Unknown";
+  static constexpr enum_names<5> names
+    = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
+  static_assert(all_named(names));
+  return enum_text(p, names, "Unknown");
 }
 
 bool conflicts(const host_port& a, const host_port& b) noexcept {

@@ -198,91 +198,80 @@ TEST(resource_list_test, scalars_sorted_by_symbol_id) {
   EXPECT_EQ(resource_list{}.scalar(gpu), 0);
 }
 
-TEST(resource_list_test, add) {
+// add, subtract and max_with: `a` changed in place by `b`.
+TEST(resource_list_test, in_place_arithmetic) {
+  enum class op { add, subtract, max_with };
   struct test_case {
     std::string name;
+    op operation;
     resource_list a;
     resource_list b;
     resource_list expected;
   };
   const std::vector<test_case> cases = {
-    {"empty", {}, {}, {}},
-    {"sums", make_list(100, 1000, 10, 1, {{gpu, 1}}),
+    {"add: empty", op::add, {}, {}, {}},
+    {"add: sums", op::add, make_list(100, 1000, 10, 1, {{gpu, 1}}),
      make_list(200, 24, 5, 2, {{gpu, 2}}),
      make_list(300, 1024, 15, 3, {{gpu, 3}})},
-    {"new scalars are inserted in order",
+    {"add: new scalars are inserted in order", op::add,
      make_list(0, 0, 0, 0, {{hugepages, 1}}),
      make_list(0, 0, 0, 0, {{fpga, 2}, {gpu, 3}}),
      make_list(0, 0, 0, 0, {{gpu, 3}, {fpga, 2}, {hugepages, 1}})},
-    {"saturates at max", make_list(int64_max, 1000, 1, 1, {{gpu, int64_max}}),
+    {"add: saturates at max", op::add,
+     make_list(int64_max, 1000, 1, 1, {{gpu, int64_max}}),
      make_list(1, int64_max, 0, 0, {{gpu, 1}}),
      make_list(int64_max, int64_max, 1, 1, {{gpu, int64_max}})},
-    {"saturates at min", make_list(int64_min, 0, 0, 0, {{gpu, int64_min}}),
+    {"add: saturates at min", op::add,
+     make_list(int64_min, 0, 0, 0, {{gpu, int64_min}}),
      make_list(-1, 0, 0, 0, {{gpu, -1}}),
      make_list(int64_min, 0, 0, 0, {{gpu, int64_min}})},
-  };
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    resource_list r = tc.a;
-    r.add(tc.b);
-    EXPECT_EQ(r, tc.expected);
-  }
-}
-
-TEST(resource_list_test, subtract) {
-  struct test_case {
-    std::string name;
-    resource_list a;
-    resource_list b;
-    resource_list expected;
-  };
-  const std::vector<test_case> cases = {
-    {"differences", make_list(300, 1024, 15, 3, {{gpu, 3}}),
+    {"subtract: differences", op::subtract,
+     make_list(300, 1024, 15, 3, {{gpu, 3}}),
      make_list(200, 24, 5, 2, {{gpu, 2}}),
      make_list(100, 1000, 10, 1, {{gpu, 1}})},
-    {"back to zero keeps entries", make_list(100, 0, 0, 1, {{gpu, 1}}),
-     make_list(100, 0, 0, 1, {{gpu, 1}}), make_list(0, 0, 0, 0, {{gpu, 0}})},
-    {"missing scalar goes negative", make_list(0, 0, 0, 0, {}),
-     make_list(0, 0, 0, 0, {{fpga, 2}}), make_list(0, 0, 0, 0, {{fpga, -2}})},
-    {"saturates at min", make_list(int64_min, -5, 0, 0, {{gpu, int64_min}}),
+    {"subtract: back to zero keeps entries", op::subtract,
+     make_list(100, 0, 0, 1, {{gpu, 1}}), make_list(100, 0, 0, 1, {{gpu, 1}}),
+     make_list(0, 0, 0, 0, {{gpu, 0}})},
+    {"subtract: missing scalar goes negative", op::subtract,
+     make_list(0, 0, 0, 0, {}), make_list(0, 0, 0, 0, {{fpga, 2}}),
+     make_list(0, 0, 0, 0, {{fpga, -2}})},
+    {"subtract: saturates at min", op::subtract,
+     make_list(int64_min, -5, 0, 0, {{gpu, int64_min}}),
      make_list(1, int64_max, 0, 0, {{gpu, 1}}),
      make_list(int64_min, int64_min, 0, 0, {{gpu, int64_min}})},
-    {"saturates at max", make_list(int64_max, 0, 0, 0, {}),
+    {"subtract: saturates at max", op::subtract,
+     make_list(int64_max, 0, 0, 0, {}),
      make_list(-1, int64_min, 0, 0, {{gpu, int64_min}}),
      make_list(int64_max, int64_max, 0, 0, {{gpu, int64_max}})},
-  };
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    resource_list r = tc.a;
-    r.subtract(tc.b);
-    EXPECT_EQ(r, tc.expected);
-  }
-}
-
-TEST(resource_list_test, max_with) {
-  struct test_case {
-    std::string name;
-    resource_list a;
-    resource_list b;
-    resource_list expected;
-  };
-  const std::vector<test_case> cases = {
-    {"per resource", make_list(100, 2000, 5, 1, {{gpu, 1}}),
+    {"max_with: per resource", op::max_with,
+     make_list(100, 2000, 5, 1, {{gpu, 1}}),
      make_list(200, 1000, 5, 3, {{gpu, 4}}),
      make_list(200, 2000, 5, 3, {{gpu, 4}})},
-    {"scalar only here is kept", make_list(0, 0, 0, 0, {{gpu, -3}}),
-     make_list(0, 0, 0, 0, {}), make_list(0, 0, 0, 0, {{gpu, -3}})},
-    {"scalar only there is max with zero", make_list(0, 0, 0, 0, {}),
-     make_list(0, 0, 0, 0, {{gpu, -3}, {fpga, 2}}),
+    {"max_with: scalar only here is kept", op::max_with,
+     make_list(0, 0, 0, 0, {{gpu, -3}}), make_list(0, 0, 0, 0, {}),
+     make_list(0, 0, 0, 0, {{gpu, -3}})},
+    {"max_with: scalar only there is max with zero", op::max_with,
+     make_list(0, 0, 0, 0, {}), make_list(0, 0, 0, 0, {{gpu, -3}, {fpga, 2}}),
      make_list(0, 0, 0, 0, {{gpu, 0}, {fpga, 2}})},
-    {"extremes", make_list(int64_min, int64_max, 0, 0, {}),
+    {"max_with: extremes", op::max_with,
+     make_list(int64_min, int64_max, 0, 0, {}),
      make_list(int64_max, int64_min, 0, 0, {}),
      make_list(int64_max, int64_max, 0, 0, {})},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
     resource_list r = tc.a;
-    r.max_with(tc.b);
+    switch (tc.operation) {
+    case op::add:
+      r.add(tc.b);
+      break;
+    case op::subtract:
+      r.subtract(tc.b);
+      break;
+    case op::max_with:
+      r.max_with(tc.b);
+      break;
+    }
     EXPECT_EQ(r, tc.expected);
   }
 }

@@ -2,28 +2,24 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/taint.hpp"
 
+#include "support/enum_text.hpp"
+
 namespace tessera::model {
 
+namespace {
+
+constexpr enum_names<3> taint_effect_names
+  = {"NoSchedule", "PreferNoSchedule", "NoExecute"};
+static_assert(all_named(taint_effect_names));
+
+} // namespace
+
 std::string_view to_string(taint_effect e) noexcept {
-  switch (e) {
-  case taint_effect::no_schedule:
-    return "NoSchedule";
-  case taint_effect::prefer_no_schedule:
-    return "PreferNoSchedule";
-  case taint_effect::no_execute:
-    return "NoExecute";
-  }
-  return "NoSchedule";
+  return enum_text(e, taint_effect_names, "NoSchedule");
 }
 
 std::optional<taint_effect> parse_taint_effect(std::string_view s) noexcept {
-  if (s == "NoSchedule")
-    return taint_effect::no_schedule;
-  if (s == "PreferNoSchedule")
-    return taint_effect::prefer_no_schedule;
-  if (s == "NoExecute")
-    return taint_effect::no_execute;
-  return std::nullopt;
+  return enum_from_text<taint_effect>(s, taint_effect_names);
 }
 
 bool toleration::tolerates(const taint& t) const noexcept {

@@ -23,6 +23,7 @@
 // `true`); null and collection keys are errors.
 #include "model/decode.hpp"
 #include "model/json_reader.hpp"
+#include "support/yaml_words.hpp"
 
 #include <boost/json.hpp>
 #include <yaml-cpp/eventhandler.h>
@@ -54,14 +55,6 @@ std::string number_text(std::int64_t x) {
 }
 
 // --- scalar typing ---------------------------------------------------------
-
-bool is_one_of(std::string_view s,
-               std::initializer_list<std::string_view> options) noexcept {
-  for (auto o : options)
-    if (s == o)
-      return true;
-  return false;
-}
 
 /// An integer scalar: a 64-bit value, or the magnitude of a larger one.
 struct parsed_integer {
@@ -205,16 +198,11 @@ struct resolved {
 
 /// Types a plain scalar. `special` is .inf / .nan, which JSON cannot hold.
 resolved resolve_plain(std::string_view s) {
-  if (is_one_of(s, {"", "~", "null", "Null", "NULL"}))
+  if (is_yaml_null(s))
     return {resolved_kind::null, nullptr};
-  if (is_one_of(s, {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on",
-                    "On", "ON"}))
-    return {resolved_kind::boolean, true};
-  if (is_one_of(s, {"n", "N", "no", "No", "NO", "false", "False", "FALSE",
-                    "off", "Off", "OFF"}))
-    return {resolved_kind::boolean, false};
-  if (is_one_of(s, {".nan", ".NaN", ".NAN", ".inf", ".Inf", ".INF", "+.inf",
-                    "+.Inf", "+.INF", "-.inf", "-.Inf", "-.INF"}))
+  if (auto b = yaml_bool(s))
+    return {resolved_kind::boolean, *b};
+  if (yaml_special_float(s))
     return {resolved_kind::special, nullptr};
   const scalar_hint hint = hint_of(s[0]);
   auto as_double = [](std::string_view text, double& out) {

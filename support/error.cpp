@@ -2,30 +2,17 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "support/error.hpp"
 
+#include "support/enum_text.hpp"
+
 namespace tessera {
 
 const char* to_string(ec code) noexcept {
-  switch (code) {
-  case ec::ok:
-    return "ok";
-  case ec::invalid_input:
-    return "invalid_input";
-  case ec::not_found:
-    return "not_found";
-  case ec::conflict:
-    return "conflict";
-  case ec::unavailable:
-    return "unavailable";
-  case ec::timeout:
-    return "timeout";
-  case ec::unsupported:
-    return "unsupported";
-  case ec::exhausted:
-    return "exhausted";
-  case ec::internal:
-    return "internal";
-  }
-  return "unknown";
+  // Each spelling is a literal, so the view's data() ends in a NUL.
+  static constexpr enum_names<9> names
+    = {"ok",      "invalid_input", "not_found", "conflict", "unavailable",
+       "timeout", "unsupported",   "exhausted", "internal"};
+  static_assert(all_named(names));
+  return enum_text(code, names, "unknown").data();
 }
 
 } // namespace tessera

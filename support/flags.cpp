@@ -29,6 +29,22 @@ template <class Int> bool parse_int(std::string_view text, Int& out) {
   return err == std::errc{} && ptr == text.data() + text.size();
 }
 
+// The long name of a flag declared as "long" or "long,short".
+std::string long_name(std::string_view names) {
+  return std::string{names.substr(0, names.find(','))};
+}
+
+// Sets `target` from an integer flag's value; an error names flag `name`.
+template <class Int>
+std::function<error(std::string_view)> integer_setter(Int& target,
+                                                      std::string name) {
+  return [&target, name = std::move(name)](std::string_view v) {
+    if (!parse_int(v, target))
+      return bad_value(name, v, "not an integer");
+    return error{};
+  };
+}
+
 } // namespace
 
 flag_set::flag_set(std::string usage) : usage_(std::move(usage)) {
@@ -61,7 +77,7 @@ void flag_set::add(std::string_view names, std::string& target,
 }
 
 void flag_set::add(std::string_view names, bool& target, std::string help) {
-  std::string name{names.substr(0, names.find(','))};
+  std::string name = long_name(names);
   define(names, std::move(help), target ? "true" : "", true,
          [&target, name](std::string_view v) {
            if (v == "true" || v == "1" || v == "t" || v == "T" || v == "TRUE"
@@ -79,28 +95,18 @@ void flag_set::add(std::string_view names, bool& target, std::string help) {
 }
 
 void flag_set::add(std::string_view names, int& target, std::string help) {
-  std::string name{names.substr(0, names.find(','))};
   define(names, std::move(help), std::to_string(target), false,
-         [&target, name](std::string_view v) {
-           if (!parse_int(v, target))
-             return bad_value(name, v, "not an integer");
-           return error{};
-         });
+         integer_setter(target, long_name(names)));
 }
 
 void flag_set::add(std::string_view names, std::int64_t& target,
                    std::string help) {
-  std::string name{names.substr(0, names.find(','))};
   define(names, std::move(help), std::to_string(target), false,
-         [&target, name](std::string_view v) {
-           if (!parse_int(v, target))
-             return bad_value(name, v, "not an integer");
-           return error{};
-         });
+         integer_setter(target, long_name(names)));
 }
 
 void flag_set::add(std::string_view names, double& target, std::string help) {
-  std::string name{names.substr(0, names.find(','))};
+  std::string name = long_name(names);
   std::ostringstream def;
   def << target;
   define(names, std::move(help), def.str(), false,
@@ -125,7 +131,7 @@ void flag_set::add(std::string_view names, std::vector<std::string>& target,
 
 void flag_set::add(std::string_view names, std::chrono::milliseconds& target,
                    std::string help) {
-  std::string name{names.substr(0, names.find(','))};
+  std::string name = long_name(names);
   define(names, std::move(help), format_duration(target), false,
          [&target, name](std::string_view v) {
            auto d = parse_duration(v);
@@ -138,7 +144,7 @@ void flag_set::add(std::string_view names, std::chrono::milliseconds& target,
 
 void flag_set::add(std::string_view names, std::optional<int>& target,
                    std::string help) {
-  std::string name{names.substr(0, names.find(','))};
+  std::string name = long_name(names);
   define(names, std::move(help), "", false,
          [&target, name](std::string_view v) {
            int x = 0;

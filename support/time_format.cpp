@@ -71,7 +71,8 @@ std::string format(wall_clock_time t, bool micros) {
   return buf;
 }
 
-bool digits(std::string_view s, std::size_t pos, std::size_t n, int& out) {
+bool digits(std::string_view s, std::size_t pos, std::size_t n,
+            int& out) noexcept {
   if (pos + n > s.size())
     return false;
   int v = 0;
@@ -95,25 +96,33 @@ std::string format_micro_time(wall_clock_time t) {
   return format(t, true);
 }
 
-std::optional<wall_clock_time> parse_time(std::string_view s) {
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, se = 0;
-  if (!digits(s, 0, 4, y) || s.size() < 20 || s[4] != '-'
-      || !digits(s, 5, 2, mo) || s[7] != '-' || !digits(s, 8, 2, d)
-      || (s[10] != 'T' && s[10] != 't' && s[10] != ' ') || !digits(s, 11, 2, h)
-      || s[13] != ':' || !digits(s, 14, 2, mi) || s[16] != ':'
-      || !digits(s, 17, 2, se))
+std::int64_t rfc3339_fields::epoch_seconds() const noexcept {
+  const std::int64_t offset
+    = offset_sign * (offset_hours * 3600 + offset_minutes * 60);
+  return days_from_civil(year, static_cast<unsigned>(month),
+                         static_cast<unsigned>(day))
+           * 86400
+         + hour * 3600 + minute * 60 + second - offset;
+}
+
+std::optional<rfc3339_fields> scan_rfc3339(std::string_view s) noexcept {
+  rfc3339_fields f;
+  if (!digits(s, 0, 4, f.year) || s.size() < 20 || s[4] != '-'
+      || !digits(s, 5, 2, f.month) || s[7] != '-' || !digits(s, 8, 2, f.day)
+      || (s[10] != 'T' && s[10] != 't' && s[10] != ' ')
+      || !digits(s, 11, 2, f.hour) || s[13] != ':'
+      || !digits(s, 14, 2, f.minute) || s[16] != ':'
+      || !digits(s, 17, 2, f.second))
     return std::nullopt;
-  if (mo < 1 || mo > 12 || d < 1 || d > 31 || h > 23 || mi > 59 || se > 60)
-    return std::nullopt;
+  f.separator = s[10];
   std::size_t pos = 19;
-  std::int64_t micros = 0;
   if (pos < s.size() && s[pos] == '.') {
     ++pos;
     std::int64_t scale = 100000;
     std::size_t start = pos;
     while (pos < s.size() && s[pos] >= '0' && s[pos] <= '9') {
       if (scale > 0) {
-        micros += (s[pos] - '0') * scale;
+        f.micros += (s[pos] - '0') * scale;
         scale /= 10;
       }
       ++pos;
@@ -121,27 +130,29 @@ std::optional<wall_clock_time> parse_time(std::string_view s) {
     if (pos == start)
       return std::nullopt;
   }
-  std::int64_t offset = 0;
   if (pos < s.size() && (s[pos] == 'Z' || s[pos] == 'z')) {
     ++pos;
   } else if (pos < s.size() && (s[pos] == '+' || s[pos] == '-')) {
-    int oh = 0, om = 0;
-    if (!digits(s, pos + 1, 2, oh) || pos + 3 >= s.size() || s[pos + 3] != ':'
-        || !digits(s, pos + 4, 2, om))
+    if (!digits(s, pos + 1, 2, f.offset_hours) || pos + 3 >= s.size()
+        || s[pos + 3] != ':' || !digits(s, pos + 4, 2, f.offset_minutes))
       return std::nullopt;
-    offset = (oh * 3600 + om * 60) * (s[pos] == '+' ? 1 : -1);
+    f.offset_sign = s[pos] == '+' ? 1 : -1;
     pos += 6;
   } else {
     return std::nullopt;
   }
   if (pos != s.size())
     return std::nullopt;
-  std::int64_t secs
-    = days_from_civil(y, static_cast<unsigned>(mo), static_cast<unsigned>(d))
-        * 86400
-      + h * 3600 + mi * 60 + se - offset;
+  return f;
+}
+
+std::optional<wall_clock_time> parse_time(std::string_view s) {
+  auto f = scan_rfc3339(s);
+  if (!f || f->month < 1 || f->month > 12 || f->day < 1 || f->day > 31
+      || f->hour > 23 || f->minute > 59 || f->second > 60)
+    return std::nullopt;
   return wall_clock_time{std::chrono::duration_cast<wall_clock_time::duration>(
-    std::chrono::microseconds(secs * 1000000 + micros))};
+    std::chrono::microseconds(f->epoch_seconds() * 1000000 + f->micros))};
 }
 
 } // namespace tessera

@@ -6,6 +6,7 @@
 #include "model/pod_key.hpp"
 #include "test/support/builders.hpp"
 #include "test/support/default_profile.hpp"
+#include "test/support/recording_sink.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,32 +19,11 @@ namespace tessera::actors {
 namespace {
 
 using test::default_profile;
+using test::recording_sink;
 
 model::node_ptr node(const std::string& name, const char* cpu = "4") {
   return test::make_node(name).cpu(cpu).memory("16Gi").pods(110).build();
 }
-
-class recording_sink final : public cluster_sink {
-public:
-  void bind(const model::pod_ptr&, model::symbol,
-            std::function<void(error)>) override {
-  }
-  void scheduled(const model::pod_ptr&, model::symbol) override {
-  }
-  void unschedulable(const model::pod_ptr& p,
-                     const failure_report& r) override {
-    failures.push_back(p->name + " " + r.reason + ": " + r.message);
-  }
-  void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
-               model::symbol node) override {
-    preempted.push_back(victim->name + " for " + preemptor->name + " on "
-                        + node.str());
-  }
-  void clear_nomination(const model::pod_ptr&) override {
-  }
-  std::vector<std::string> failures;
-  std::vector<std::string> preempted;
-};
 
 // The coordinator wired synchronously to a real cache_state and real
 // shard_states. Requests and assumes are queued and run in FIFO order by
@@ -234,7 +214,7 @@ TEST(CoordinatorState, HoldsWorkUntilTheFirstView) {
   h.run();
   EXPECT_TRUE(h.filters.empty());
   EXPECT_TRUE(h.outcomes.empty());
-  EXPECT_TRUE(h.sink_.failures.empty());
+  EXPECT_TRUE(h.sink_.of("failed").empty());
   h.publish();
   h.run();
   ASSERT_EQ(h.outcomes.size(), 1u);
@@ -282,7 +262,7 @@ TEST(CoordinatorState, ConcurrentCyclesConflictAtAssume) {
   EXPECT_EQ(h.outcome_of("b")->type, kind::retry);
   EXPECT_EQ(h.coord_.conflicts(), 1u);
   EXPECT_EQ(h.cache_.stats().conflicts, 1u);
-  EXPECT_TRUE(h.sink_.failures.empty()) << "a conflict is not a failure";
+  EXPECT_TRUE(h.sink_.of("failed").empty()) << "a conflict is not a failure";
 }
 
 // After an assume on a shard, the next cycle asks that shard for at least
@@ -398,8 +378,8 @@ TEST(CoordinatorState, ReportsAFitErrorWhenNoNodeFits) {
             plugins.end());
   EXPECT_NE(std::find(plugins.begin(), plugins.end(), "TaintToleration"),
             plugins.end());
-  ASSERT_EQ(h.sink_.failures.size(), 1u);
-  EXPECT_EQ(h.sink_.failures[0],
+  ASSERT_EQ(h.sink_.of("failed").size(), 1u);
+  EXPECT_EQ(h.sink_.of("failed")[0],
             "p Unschedulable: 0/3 nodes are available: 1 node(s) had "
             "untolerated taint(s), 2 Insufficient cpu. preemption: 0/3 nodes "
             "are available: 3 Preemption is not helpful for scheduling.")
@@ -420,7 +400,8 @@ TEST(CoordinatorState, PreemptsLowerPriorityPods) {
   EXPECT_EQ(out.nominated_node.str(), "n1");
   ASSERT_EQ(out.victims.size(), 1u);
   EXPECT_EQ(out.victims[0], model::pod_key(*test::make_pod("low").build()));
-  EXPECT_EQ(h.sink_.preempted, std::vector<std::string>{"low for high on n1"});
+  EXPECT_EQ(h.sink_.of("preempt"),
+            std::vector<std::string>{"low for high on n1"});
 }
 
 // The shard's view moves on between a cycle's Filter and its preemption
@@ -449,9 +430,9 @@ TEST(CoordinatorState, ADryRunOnAViewThatMovedOnIsAConflict) {
   EXPECT_EQ(h.outcomes[0]->type, kind::retry);
   EXPECT_TRUE(h.outcomes[0]->victims.empty());
   EXPECT_EQ(h.coord_.conflicts(), 1u);
-  EXPECT_TRUE(h.sink_.preempted.empty());
-  EXPECT_TRUE(h.sink_.failures.empty())
-    << "a stale cycle is not a failure: " << h.sink_.failures.front();
+  EXPECT_TRUE(h.sink_.of("preempt").empty());
+  EXPECT_TRUE(h.sink_.of("failed").empty())
+    << "a stale cycle is not a failure: " << h.sink_.of("failed").front();
 }
 
 // Two overlapping cycles both find the same victim. Acting on both views
@@ -465,15 +446,15 @@ TEST(CoordinatorState, APreemptionFromOverlappedCyclesIsRedoneAlone) {
   h.work({test::make_pod("high-a").cpu("2").priority(100).build(),
           test::make_pod("high-b").cpu("2").priority(100).build()});
   h.run();
-  EXPECT_TRUE(h.sink_.preempted.empty())
-    << "preempted on an overlapped view: " << h.sink_.preempted.front();
+  EXPECT_TRUE(h.sink_.of("preempt").empty())
+    << "preempted on an overlapped view: " << h.sink_.of("preempt").front();
   ASSERT_EQ(h.outcomes.size(), 2u);
   for (const auto& o : h.outcomes)
     EXPECT_EQ(o->type, kind::retry) << o->pod->name;
   // Redone alone, one preempts; the other then sees nothing left to take.
   h.work({test::make_pod("high-a").cpu("2").priority(100).build()});
   h.run();
-  EXPECT_EQ(h.sink_.preempted,
+  EXPECT_EQ(h.sink_.of("preempt"),
             std::vector<std::string>{"low for high-a on n1"});
 }
 
@@ -491,7 +472,7 @@ TEST(CoordinatorState, ANominationHoldsTheNodeBeforeTheApiEchoesIt) {
   h.publish();
   h.work({high_a});
   h.run();
-  ASSERT_EQ(h.sink_.preempted,
+  ASSERT_EQ(h.sink_.of("preempt"),
             std::vector<std::string>{"low for high-a on n1"});
   ASSERT_EQ(h.outcomes.size(), 1u);
   EXPECT_EQ(h.outcomes[0]->nominated_node.str(), "n1");
@@ -578,8 +559,8 @@ TEST(CoordinatorState, AShardThatDoesNotAnswerFailsTheCycle) {
   h.run();
   ASSERT_EQ(h.outcomes.size(), 1u);
   EXPECT_EQ(h.outcomes[0]->type, kind::error);
-  ASSERT_EQ(h.sink_.failures.size(), 1u);
-  EXPECT_EQ(h.sink_.failures[0].rfind("p SchedulerError: ", 0), 0u);
+  ASSERT_EQ(h.sink_.of("failed").size(), 1u);
+  EXPECT_EQ(h.sink_.of("failed")[0].rfind("p SchedulerError: ", 0), 0u);
 }
 
 TEST(CoordinatorState, DropsPodsItDoesNotSchedule) {

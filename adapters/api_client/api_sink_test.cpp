@@ -30,11 +30,7 @@ const apiserver::resource_info& events() {
 class ApiSinkTest : public ::testing::Test {
 protected:
   void SetUp() override {
-    apiserver::server_config sc;
-    sc.port = 0;
-    auto s = apiserver::api_server::start(store_, sc);
-    ASSERT_TRUE(s) << s.err().message;
-    server_ = std::move(*s);
+    server_ = test::start_test_server(store_);
     client_ = std::make_unique<io::rest_client>(
       test::client_config_for(server_->url()));
     recorder_ = std::make_unique<io::event_recorder>(

@@ -76,11 +76,8 @@ TEST(ApiSource, InitialStateInOneBatchThenLiveEvents) {
   ASSERT_TRUE(st.create(res("policy", "poddisruptionbudgets"), "default",
                         R"({"kind":"PodDisruptionBudget","metadata":{"name":)"
                         R"("pdb"},"spec":{"minAvailable":1}})"));
-  apiserver::server_config sc;
-  sc.port = 0;
-  auto srv = apiserver::api_server::start(st, sc);
-  ASSERT_TRUE(srv) << srv.err().message;
-  io::rest_client client{test::client_config_for((*srv)->url())};
+  auto srv = test::start_test_server(st);
+  io::rest_client client{test::client_config_for(srv->url())};
   api_source source{client};
   recording_receiver rec;
   source.start(rec.make());
@@ -128,7 +125,7 @@ TEST(ApiSource, InitialStateInOneBatchThenLiveEvents) {
   }));
   source.stop();
   EXPECT_FALSE(rec.overlapped);
-  (*srv)->stop();
+  srv->stop();
 }
 
 } // namespace

@@ -79,6 +79,24 @@ json::array kubelet_conditions(const std::string& now,
   return conds;
 }
 
+/// One containerStatus per container of the pod spec `spec`, each ready
+/// and started as `ready` says, and in `state`.
+json::array container_statuses(const json::object* spec, bool ready,
+                               const json::object& state) {
+  json::array out;
+  if (auto* cs = array_at(spec, "containers"))
+    for (const auto& c : *cs)
+      if (auto* co = c.if_object())
+        out.push_back(json::object{{"name", string_at(co, "name")},
+                                   {"image", string_at(co, "image")},
+                                   {"imageID", ""},
+                                   {"ready", ready},
+                                   {"started", ready},
+                                   {"restartCount", 0},
+                                   {"state", state}});
+  return out;
+}
+
 } // namespace
 
 struct kwok_controller::impl {
@@ -407,20 +425,8 @@ struct kwok_controller::impl {
                                    {"lastProbeTime", nullptr},
                                    {"lastTransitionTime", now}});
     s["conditions"] = std::move(conds);
-    json::array statuses;
-    if (auto* cs = array_at(spec, "containers"))
-      for (const auto& c : *cs)
-        if (auto* co = c.if_object())
-          statuses.push_back(json::object{
-            {"name", string_at(co, "name")},
-            {"image", string_at(co, "image")},
-            {"imageID", ""},
-            {"ready", true},
-            {"started", true},
-            {"restartCount", 0},
-            {"state",
-             json::object{{"running", json::object{{"startedAt", now}}}}}});
-    s["containerStatuses"] = std::move(statuses);
+    s["containerStatuses"] = container_statuses(
+      spec, true, json::object{{"running", json::object{{"startedAt", now}}}});
     bool host_network = false;
     if (spec)
       if (auto* h = spec->if_contains("hostNetwork"); h && h->is_bool())
@@ -448,23 +454,12 @@ struct kwok_controller::impl {
     const json::object* spec = object_at(&root, "spec");
     auto now = format_time(st.time().wall_now());
     json::object s;
-    json::array statuses;
-    if (auto* cs = array_at(spec, "containers"))
-      for (const auto& c : *cs)
-        if (auto* co = c.if_object())
-          statuses.push_back(json::object{
-            {"name", string_at(co, "name")},
-            {"image", string_at(co, "image")},
-            {"imageID", ""},
-            {"ready", false},
-            {"started", false},
-            {"restartCount", 0},
-            {"state",
-             json::object{{"terminated", json::object{{"exitCode", 0},
-                                                      {"reason", "Completed"},
-                                                      {"startedAt", now},
-                                                      {"finishedAt", now}}}}}});
-    s["containerStatuses"] = std::move(statuses);
+    s["containerStatuses"] = container_statuses(
+      spec, false,
+      json::object{{"terminated", json::object{{"exitCode", 0},
+                                               {"reason", "Completed"},
+                                               {"startedAt", now},
+                                               {"finishedAt", now}}}});
     json::array conds;
     for (std::string_view t : {"Ready", "ContainersReady"})
       conds.push_back(json::object{{"type", t},

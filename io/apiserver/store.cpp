@@ -6,6 +6,7 @@
 #include "io/apiserver/store_state.hpp"
 #include "io/apiserver/time_format.hpp"
 #include "model/json_access.hpp"
+#include "support/uuid.hpp"
 
 #include <boost/json.hpp>
 
@@ -193,15 +194,7 @@ store_state::store_state(store_config c) : cfg(std::move(c)) {
 std::string store_state::new_uid() {
   std::uint64_t a = rng();
   std::uint64_t b = rng();
-  a = (a & 0xffffffffffff0fffull) | 0x0000000000004000ull;
-  b = (b & 0x3fffffffffffffffull) | 0x8000000000000000ull;
-  char buf[40];
-  std::snprintf(
-    buf, sizeof buf, "%08x-%04x-%04x-%04x-%012llx",
-    static_cast<unsigned>(a >> 32), static_cast<unsigned>((a >> 16) & 0xffff),
-    static_cast<unsigned>(a & 0xffff), static_cast<unsigned>(b >> 48),
-    static_cast<unsigned long long>(b & 0xffffffffffffull));
-  return buf;
+  return format_uuid_v4(a, b);
 }
 
 object_ptr store_state::commit(storage_kind storage, event_type type,

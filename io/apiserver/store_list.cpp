@@ -19,6 +19,27 @@ std::optional<std::uint64_t> parse_resource_version(std::string_view s) {
   return n;
 }
 
+api_result<selection>
+parse_selection(const resource_info& res, std::string_view label_selector,
+                std::string_view field_selector,
+                const std::optional<std::string>& resource_version) {
+  auto labels = selector::parse_labels(label_selector);
+  if (!labels)
+    return labels.err();
+  auto fields = selector::parse_fields(field_selector, res);
+  if (!fields)
+    return fields.err();
+  std::optional<std::uint64_t> rv;
+  const std::string rv_text = resource_version.value_or("");
+  if (!rv_text.empty()) {
+    rv = parse_resource_version(rv_text);
+    if (!rv)
+      return status::bad_request("invalid resource version \"" + rv_text
+                                 + "\"");
+  }
+  return selection{std::move(*labels), std::move(*fields), rv};
+}
+
 namespace {
 
 constexpr std::string_view continue_too_old
@@ -67,25 +88,19 @@ api_result<list_result> store::list(const resource_info& res,
     return list_options_invalid(std::move(causes));
   if (opts.limit < 0)
     return status::bad_request("limit must be non-negative");
-  auto labels = selector::parse_labels(opts.label_selector);
-  if (!labels)
-    return labels.err();
-  auto fields = selector::parse_fields(opts.field_selector, res);
-  if (!fields)
-    return fields.err();
-  std::optional<std::uint64_t> rv;
-  if (!rv_text.empty()) {
-    rv = parse_resource_version(rv_text);
-    if (!rv)
-      return status::bad_request("invalid resource version \"" + rv_text
-                                 + "\"");
-  }
+  auto picked = parse_selection(res, opts.label_selector, opts.field_selector,
+                                opts.resource_version);
+  if (!picked)
+    return picked.err();
+  const selector& labels = picked->labels;
+  const selector& fields = picked->fields;
+  const std::optional<std::uint64_t>& rv = picked->rv;
   auto& st = *state_;
   list_result out;
   auto keep = [&](const stored_object& o) {
     if (res.namespaced && !ns.empty() && o.ns() != ns)
       return false;
-    return labels->matches(o.attrs()) && fields->matches(o.attrs());
+    return labels.matches(o.attrs()) && fields.matches(o.attrs());
   };
 
   std::lock_guard lock{st.mu};

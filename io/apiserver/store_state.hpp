@@ -121,4 +121,20 @@ object_ptr make_status_object(const api_status& s);
 /// digits only; nullopt otherwise.
 std::optional<std::uint64_t> parse_resource_version(std::string_view text);
 
+/// What a list or a watch selects: its label and field selectors and the
+/// resourceVersion it names (nullopt when it names none).
+struct selection {
+  selector labels;
+  selector fields;
+  std::optional<std::uint64_t> rv;
+};
+
+/// Parses a list's or a watch's selectors and resourceVersion, in that
+/// order; the first malformed one is the error (400 for a resourceVersion
+/// that is not a number).
+api_result<selection>
+parse_selection(const resource_info& res, std::string_view label_selector,
+                std::string_view field_selector,
+                const std::optional<std::string>& resource_version);
+
 } // namespace tessera::apiserver

@@ -5,6 +5,7 @@
 #include "io/apiserver/admission.hpp"
 #include "io/apiserver/store.hpp"
 #include "io/apiserver/store_state.hpp"
+#include "support/enum_text.hpp"
 
 #include <boost/json.hpp>
 
@@ -166,27 +167,19 @@ api_result<std::shared_ptr<watcher>> store::watch(const resource_info& res,
   }
   if (!causes.empty())
     return status::invalid("ListOptions", "meta.k8s.io", "", std::move(causes));
-  auto labels = selector::parse_labels(opts.label_selector);
-  if (!labels)
-    return labels.err();
-  auto fields = selector::parse_fields(opts.field_selector, res);
-  if (!fields)
-    return fields.err();
-  std::optional<std::uint64_t> from;
+  auto picked = parse_selection(res, opts.label_selector, opts.field_selector,
+                                opts.resource_version);
+  if (!picked)
+    return picked.err();
+  const std::optional<std::uint64_t> from = picked->rv;
   const std::string rv_text = opts.resource_version.value_or("");
-  if (!rv_text.empty()) {
-    from = parse_resource_version(rv_text);
-    if (!from)
-      return status::bad_request("invalid resource version \"" + rv_text
-                                 + "\"");
-  }
 
   struct maker : watcher {};
   std::shared_ptr<watcher> w = std::make_shared<maker>();
   w->resource_ = &res;
   w->ns_ = res.namespaced ? std::string{ns} : std::string{};
-  w->labels_ = std::move(*labels);
-  w->fields_ = std::move(*fields);
+  w->labels_ = std::move(picked->labels);
+  w->fields_ = std::move(picked->fields);
   w->allow_bookmarks_ = opts.allow_bookmarks;
   w->limit_ = opts.queue_limit ? opts.queue_limit : st.cfg.watch_queue_limit;
   if (w->limit_ == 0)
@@ -380,19 +373,10 @@ object_ptr make_status_object(const api_status& s) {
 }
 
 std::string_view to_string(event_type t) noexcept {
-  switch (t) {
-  case event_type::added:
-    return "ADDED";
-  case event_type::modified:
-    return "MODIFIED";
-  case event_type::deleted:
-    return "DELETED";
-  case event_type::bookmark:
-    return "BOOKMARK";
-  case event_type::error:
-    return "ERROR";
-  }
-  return "ERROR";
+  static constexpr enum_names<5> names
+    = {"ADDED", "MODIFIED", "DELETED", "BOOKMARK", "ERROR"};
+  static_assert(all_named(names));
+  return enum_text(t, names, "ERROR");
 }
 
 } // namespace tessera::apiserver

@@ -64,4 +64,13 @@ std::string cluster_event::label() const {
   return resource_name + action_label(actions);
 }
 
+queueing_hint hint_own_update(const model::pod& waiting, const model::object*,
+                              const model::object* new_object) {
+  const model::pod* updated = object_as<model::pod_ptr>(new_object);
+  if (updated == nullptr)
+    return queueing_hint::queue;
+  return updated->same_identity(waiting) ? queueing_hint::queue
+                                         : queueing_hint::skip;
+}
+
 } // namespace tessera::plugins

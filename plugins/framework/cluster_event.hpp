@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <variant>
 #include <vector>
 
 namespace tessera::plugins {
@@ -89,5 +90,21 @@ struct cluster_event_with_hint {
   /// Empty: always queue.
   hint_function hint;
 };
+
+/// The object a hint is passed, as the kind `Ptr` points to (`model::pod_ptr`
+/// gives a `const model::pod*`): null when no object is passed, when it is of
+/// another kind, or when its pointer is null.
+template <class Ptr>
+const typename Ptr::element_type* object_as(const model::object* o) noexcept {
+  const auto* held = o != nullptr ? std::get_if<Ptr>(o) : nullptr;
+  return held != nullptr ? held->get() : nullptr;
+}
+
+/// The hint for an update of the waiting pod itself (a gate removed, a
+/// toleration added): Queue when the updated pod is the waiting one, Skip for
+/// any other pod, and Queue when no pod is passed.
+queueing_hint hint_own_update(const model::pod& waiting,
+                              const model::object* old_object,
+                              const model::object* new_object);
 
 } // namespace tessera::plugins

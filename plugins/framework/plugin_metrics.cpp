@@ -3,6 +3,7 @@
 #include "plugins/framework/plugin_metrics.hpp"
 
 #include "metrics/scheduler_metrics.hpp"
+#include "support/enum_text.hpp"
 
 #include <algorithm>
 #include <array>
@@ -15,37 +16,23 @@
 namespace tessera::plugins {
 
 std::string_view to_string(metric_extension_point p) noexcept {
-  switch (p) {
-  case metric_extension_point::pre_filter:
-    return "PreFilter";
-  case metric_extension_point::pre_filter_add_pod:
-    return "PreFilterExtensionAddPod";
-  case metric_extension_point::pre_filter_remove_pod:
-    return "PreFilterExtensionRemovePod";
-  case metric_extension_point::filter:
-    return "Filter";
-  case metric_extension_point::post_filter:
-    return "PostFilter";
-  case metric_extension_point::pre_score:
-    return "PreScore";
-  case metric_extension_point::score:
-    return "Score";
-  case metric_extension_point::normalize_score:
-    return "ScoreExtensionNormalize";
-  case metric_extension_point::reserve:
-    return "Reserve";
-  case metric_extension_point::unreserve:
-    return "Unreserve";
-  case metric_extension_point::permit:
-    return "Permit";
-  case metric_extension_point::pre_bind:
-    return "PreBind";
-  case metric_extension_point::bind:
-    return "Bind";
-  case metric_extension_point::post_bind:
-    return "PostBind";
-  }
-  return "Unknown";
+  static constexpr enum_names<metric_extension_point_count> names
+    = {"PreFilter",
+       "PreFilterExtensionAddPod",
+       "PreFilterExtensionRemovePod",
+       "Filter",
+       "PostFilter",
+       "PreScore",
+       "Score",
+       "ScoreExtensionNormalize",
+       "Reserve",
+       "Unreserve",
+       "Permit",
+       "PreBind",
+       "Bind",
+       "PostBind"};
+  static_assert(all_named(names));
+  return enum_text(p, names, "Unknown");
 }
 
 namespace {

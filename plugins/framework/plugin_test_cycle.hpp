@@ -5,11 +5,15 @@
 /// only): one scheduling cycle of a single plugin — PreFilter, PreScore, its
 /// node scan split over a number of shards and merged — and the per-node
 /// Filter and Score outcomes, so a test can check that any shard split gives
-/// the single-shard result.
+/// the single-shard result; and a plugin's registered events and queueing
+/// hints checked against a table.
 #pragma once
 
 #include "plugins/framework/plugin.hpp"
 #include "plugins/framework/status.hpp"
+#include "test/support/builders.hpp"
+
+#include <gtest/gtest.h>
 
 #include <cstdint>
 #include <string>
@@ -60,6 +64,22 @@ prepared_cycle prepare_cycle(const Plugin& plugin, const model::pod& p,
   return out;
 }
 
+/// A node_info for each of `nodes`, in order, holding the pods of `pods`
+/// whose spec.nodeName names it.
+inline std::vector<model::node_info_ptr>
+place_pods(const std::vector<model::node_ptr>& nodes,
+           const std::vector<model::pod_ptr>& pods) {
+  std::vector<model::node_info_ptr> out;
+  for (const auto& n : nodes) {
+    std::vector<model::pod_ptr> here;
+    for (const auto& p : pods)
+      if (p->node_name == n->name)
+        here.push_back(p);
+    out.push_back(test::make_node_info_ptr(n, here));
+  }
+  return out;
+}
+
 /// Filter outcomes of every node (Success when the Filter is skipped).
 template <class Plugin>
 std::vector<std::string>
@@ -71,6 +91,31 @@ filter_all(const Plugin& plugin, const cycle_state& state, const model::pod& p,
                     ? "Success"
                     : describe(plugin.filter(state, p, *ni)));
   return out;
+}
+
+/// Filter outcomes of every node on a copy of `state` after the PreFilter
+/// extensions add `added` and remove `removed` (each on the node its
+/// `node_name` names, else the first node), as preemption's dry run does;
+/// `state` itself is left as it was.
+template <class Plugin>
+std::vector<std::string>
+filter_after_extensions(const Plugin& plugin, const cycle_state& state,
+                        const model::pod& p,
+                        const std::vector<model::node_info_ptr>& nodes,
+                        const std::vector<model::pod_ptr>& added,
+                        const std::vector<model::pod_ptr>& removed) {
+  cycle_state copy = state;
+  auto node_of = [&](const model::pod& other) -> const model::node_info& {
+    for (const auto& ni : nodes)
+      if (ni->name() == other.node_name)
+        return *ni;
+    return *nodes.front();
+  };
+  for (const auto& a : added)
+    EXPECT_TRUE(plugin.add_pod(copy, p, *a, node_of(*a)).ok());
+  for (const auto& r : removed)
+    EXPECT_TRUE(plugin.remove_pod(copy, p, *r, node_of(*r)).ok());
+  return filter_all(plugin, copy, p, nodes);
 }
 
 /// Raw and normalized scores of a list of nodes.
@@ -106,6 +151,64 @@ queueing_hint hint_for(const hint_function& hint, const model::pod& waiting,
   model::object after_object = after;
   return hint(waiting, before ? &before_object : nullptr,
               after ? &after_object : nullptr);
+}
+
+/// A registered event as a test compares it: what it covers and whether it
+/// carries a hint (no hint: always queue).
+struct registered_event {
+  event_resource resource = event_resource::wildcard;
+  action actions = action::all;
+  bool hinted = false;
+
+  bool operator==(const registered_event&) const = default;
+};
+
+/// The events `plugin` registers, in its order.
+template <class Plugin>
+std::vector<registered_event> registered_events(const Plugin& plugin) {
+  std::vector<registered_event> out;
+  for (const auto& e : plugin.events_to_register())
+    out.push_back(
+      {e.event.resource, e.event.actions, static_cast<bool>(e.hint)});
+  return out;
+}
+
+/// One row of a queueing-hint table: the changed object before and after
+/// (null for none, as for an add or a delete) and the hint wanted.
+template <class Ptr> struct hint_case {
+  std::string name;
+  Ptr before;
+  Ptr after;
+  queueing_hint want;
+};
+
+/// A queueing-hint table row with a waiting pod of its own.
+template <class Ptr> struct waiting_hint_case {
+  std::string name;
+  model::pod_ptr waiting;
+  Ptr before;
+  Ptr after;
+  queueing_hint want;
+};
+
+/// Checks every row of `cases` against `hint`, each for its own waiting pod.
+template <class Ptr>
+void expect_hints(const hint_function& hint,
+                  const std::vector<waiting_hint_case<Ptr>>& cases) {
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    EXPECT_EQ(hint_for(hint, *tc.waiting, tc.before, tc.after), tc.want);
+  }
+}
+
+/// Checks every row of `cases` against `hint` for the pod `waiting`.
+template <class Ptr>
+void expect_hints(const hint_function& hint, const model::pod& waiting,
+                  const std::vector<hint_case<Ptr>>& cases) {
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    EXPECT_EQ(hint_for(hint, waiting, tc.before, tc.after), tc.want);
+  }
 }
 
 } // namespace tessera::plugins::plugin_testing

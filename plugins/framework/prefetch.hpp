@@ -14,6 +14,7 @@
 #include "model/node_info.hpp"
 
 #include <cstddef>
+#include <span>
 
 namespace tessera::plugins {
 
@@ -74,6 +75,23 @@ public:
           if (!first.empty())
             fetch_three_lines(&*first.begin());
         }
+  }
+
+  /// A node scan's loop: calls `visit(node_info, node)` for each of `nodes`
+  /// in order, prefetching ahead, and skips node infos without a node object
+  /// (the pods of a node the cache does not know take no part, as upstream
+  /// lists only nodes with a node object).
+  template <class Visit>
+  [[gnu::always_inline]] static inline void
+  scan(std::span<const model::node_info_ptr> nodes, Visit&& visit) {
+    auto node_at = [&](std::size_t j) { return nodes[j].get(); };
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+      ahead_of_scan(i, nodes.size(), node_at);
+      const model::node_info* ni = nodes[i].get();
+      const model::node* n = ni ? ni->get_node() : nullptr;
+      if (n != nullptr)
+        visit(*ni, *n);
+    }
   }
 
 private:

@@ -2,26 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/framework/status.hpp"
 
+#include "support/enum_text.hpp"
+
 namespace tessera::plugins {
 
 std::string_view to_string(code c) noexcept {
-  switch (c) {
-  case code::success:
-    return "Success";
-  case code::error:
-    return "Error";
-  case code::unschedulable:
-    return "Unschedulable";
-  case code::unschedulable_and_unresolvable:
-    return "UnschedulableAndUnresolvable";
-  case code::wait:
-    return "Wait";
-  case code::skip:
-    return "Skip";
-  case code::pending:
-    return "Pending";
-  }
-  return "Unknown";
+  static constexpr enum_names<7> names
+    = {"Success", "Error", "Unschedulable", "UnschedulableAndUnresolvable",
+       "Wait",    "Skip",  "Pending"};
+  static_assert(all_named(names));
+  return enum_text(c, names, "Unknown");
 }
 
 status::status(code c, std::initializer_list<model::symbol> reasons)

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // InterPodAffinity: PreFilter, AddPod / RemovePod and Filter.
+#include "plugins/framework/slot_rewrite.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 
 #include <algorithm>
@@ -49,12 +50,10 @@ inter_pod_affinity::pre_filter(cycle_state& state, const model::pod& p,
     input->namespace_labels = *labels;
   input->matches_own_affinity = matches_all(input->required_affinity, p);
 
-  auto next = std::make_shared<cycle_data>();
-  if (const cycle_data* current = data(state))
-    *next = *current;
-  next->filter = std::move(input);
-  next->counts.reset();
-  state.write(slot(), std::move(next));
+  rewrite_slot<cycle_data>(state, slot(), [&](cycle_data& d) {
+    d.filter = std::move(input);
+    d.counts.reset();
+  });
   return {};
 }
 

@@ -1,8 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-// InterPodAffinity: registered events and queueing hints, and the sharding
-// property — any split of the nodes into scan shards gives the same filter
-// outcomes and scores as one shard.
+// InterPodAffinity: queueing hints (the registered events are in
+// plugins/registered_events_test.cpp), and the sharding property — any
+// split of the nodes into scan shards gives the same filter outcomes and
+// scores as one shard.
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 #include "plugins/inter_pod_affinity/test_cycle.hpp"
 #include "test/support/builders.hpp"
@@ -15,27 +16,7 @@
 
 namespace tessera::plugins::inter_pod_affinity_test {
 
-TEST(inter_pod_affinity_events, registered) {
-  inter_pod_affinity plugin{config::inter_pod_affinity_args{}};
-  auto events = plugin.events_to_register();
-  ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0].event.resource, event_resource::pod);
-  EXPECT_EQ(events[0].event.actions,
-            action::add | action::update_pod_label | action::remove);
-  EXPECT_TRUE(static_cast<bool>(events[0].hint));
-  EXPECT_EQ(events[1].event.resource, event_resource::node);
-  EXPECT_EQ(events[1].event.actions, action::add | action::update_node_label);
-  EXPECT_TRUE(static_cast<bool>(events[1].hint));
-}
-
 TEST(inter_pod_affinity_events, pod_hint) {
-  struct test_case {
-    std::string name;
-    model::pod_ptr waiting;
-    model::pod_ptr before;
-    model::pod_ptr after;
-    queueing_hint want;
-  };
   auto waiting = test::make_pod("w")
                    .required_affinity("app", "db", zone)
                    .required_anti_affinity("app", "web", hostname)
@@ -46,51 +27,40 @@ TEST(inter_pod_affinity_events, pod_hint) {
   auto other = bound("other", "n1", {{"app", "other"}});
   auto pending_db = test::make_pod("db").label("app", "db").build();
   auto db_elsewhere = bound("db", "n1", {{"app", "db"}}, "other-ns");
-  const std::vector<test_case> cases = {
-    {"an unscheduled pod added", waiting, nullptr, pending_db,
-     queueing_hint::skip},
-    {"an assigned pod matching the affinity added", waiting, nullptr, db,
-     queueing_hint::queue},
-    {"an assigned pod not matching the affinity added", waiting, nullptr, other,
-     queueing_hint::skip},
-    {"an assigned pod matching only the anti-affinity added", waiting, nullptr,
-     web, queueing_hint::skip},
-    {"a matching pod of another namespace added", waiting, nullptr,
-     db_elsewhere, queueing_hint::skip},
-    {"labels updated to match the affinity", waiting, other, db,
-     queueing_hint::queue},
-    {"labels updated to stop matching the anti-affinity", waiting, web, other,
-     queueing_hint::queue},
-    {"labels updated, still matching the affinity", waiting, db, db,
-     queueing_hint::skip},
-    {"labels updated from unrelated to anti-affinity match", waiting, other,
-     web, queueing_hint::skip},
-    {"a pod matching the anti-affinity deleted", waiting, web, nullptr,
-     queueing_hint::queue},
-    {"a pod not matching the anti-affinity deleted", waiting, db, nullptr,
-     queueing_hint::skip},
-    {"an unscheduled pod deleted", waiting, pending_db, nullptr,
-     queueing_hint::skip},
-    {"a waiting pod without terms ignores additions", plain, nullptr, db,
-     queueing_hint::skip},
-  };
   inter_pod_affinity plugin{config::inter_pod_affinity_args{}};
-  auto hint = plugin.events_to_register()[0].hint;
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    EXPECT_EQ(plugin_testing::hint_for(hint, *tc.waiting, tc.before, tc.after),
-              tc.want);
-  }
+  plugin_testing::expect_hints<model::pod_ptr>(
+    plugin.events_to_register()[0].hint,
+    {
+      {"an unscheduled pod added", waiting, nullptr, pending_db,
+       queueing_hint::skip},
+      {"an assigned pod matching the affinity added", waiting, nullptr, db,
+       queueing_hint::queue},
+      {"an assigned pod not matching the affinity added", waiting, nullptr,
+       other, queueing_hint::skip},
+      {"an assigned pod matching only the anti-affinity added", waiting,
+       nullptr, web, queueing_hint::skip},
+      {"a matching pod of another namespace added", waiting, nullptr,
+       db_elsewhere, queueing_hint::skip},
+      {"labels updated to match the affinity", waiting, other, db,
+       queueing_hint::queue},
+      {"labels updated to stop matching the anti-affinity", waiting, web, other,
+       queueing_hint::queue},
+      {"labels updated, still matching the affinity", waiting, db, db,
+       queueing_hint::skip},
+      {"labels updated from unrelated to anti-affinity match", waiting, other,
+       web, queueing_hint::skip},
+      {"a pod matching the anti-affinity deleted", waiting, web, nullptr,
+       queueing_hint::queue},
+      {"a pod not matching the anti-affinity deleted", waiting, db, nullptr,
+       queueing_hint::skip},
+      {"an unscheduled pod deleted", waiting, pending_db, nullptr,
+       queueing_hint::skip},
+      {"a waiting pod without terms ignores additions", plain, nullptr, db,
+       queueing_hint::skip},
+    });
 }
 
 TEST(inter_pod_affinity_events, node_hint) {
-  struct test_case {
-    std::string name;
-    model::pod_ptr waiting;
-    model::node_ptr before;
-    model::node_ptr after;
-    queueing_hint want;
-  };
   auto affinity = test::make_pod("w").required_affinity("a", "b", zone).build();
   auto anti
     = test::make_pod("w").required_anti_affinity("a", "b", zone).build();
@@ -99,34 +69,33 @@ TEST(inter_pod_affinity_events, node_hint) {
   auto z1 = test::make_node("n").zone("z1").build();
   auto z2 = test::make_node("n").zone("z2").build();
   auto z1_more = test::make_node("n").zone("z1").label("x", "y").build();
-  const std::vector<test_case> cases = {
-    {"affinity: node added with the key", affinity, nullptr, z1,
-     queueing_hint::queue},
-    {"affinity: node added without the key", affinity, nullptr, bare,
-     queueing_hint::skip},
-    {"affinity: node gains the key", affinity, bare, z1, queueing_hint::queue},
-    {"affinity: node changes the value", affinity, z1, z2,
-     queueing_hint::queue},
-    {"affinity: node loses the key", affinity, z1, bare, queueing_hint::skip},
-    {"affinity: unrelated label change", affinity, z1, z1_more,
-     queueing_hint::skip},
-    {"anti-affinity: any node added", anti, nullptr, bare,
-     queueing_hint::queue},
-    {"anti-affinity: node loses the key", anti, z1, bare, queueing_hint::queue},
-    {"anti-affinity: node gains the key", anti, bare, z1, queueing_hint::skip},
-    {"anti-affinity: node changes the value", anti, z1, z2,
-     queueing_hint::queue},
-    {"anti-affinity: unrelated label change", anti, z1, z1_more,
-     queueing_hint::skip},
-    {"no terms: node added", plain, nullptr, z1, queueing_hint::skip},
-  };
   inter_pod_affinity plugin{config::inter_pod_affinity_args{}};
-  auto hint = plugin.events_to_register()[1].hint;
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    EXPECT_EQ(plugin_testing::hint_for(hint, *tc.waiting, tc.before, tc.after),
-              tc.want);
-  }
+  plugin_testing::expect_hints<model::node_ptr>(
+    plugin.events_to_register()[1].hint,
+    {
+      {"affinity: node added with the key", affinity, nullptr, z1,
+       queueing_hint::queue},
+      {"affinity: node added without the key", affinity, nullptr, bare,
+       queueing_hint::skip},
+      {"affinity: node gains the key", affinity, bare, z1,
+       queueing_hint::queue},
+      {"affinity: node changes the value", affinity, z1, z2,
+       queueing_hint::queue},
+      {"affinity: node loses the key", affinity, z1, bare, queueing_hint::skip},
+      {"affinity: unrelated label change", affinity, z1, z1_more,
+       queueing_hint::skip},
+      {"anti-affinity: any node added", anti, nullptr, bare,
+       queueing_hint::queue},
+      {"anti-affinity: node loses the key", anti, z1, bare,
+       queueing_hint::queue},
+      {"anti-affinity: node gains the key", anti, bare, z1,
+       queueing_hint::skip},
+      {"anti-affinity: node changes the value", anti, z1, z2,
+       queueing_hint::queue},
+      {"anti-affinity: unrelated label change", anti, z1, z1_more,
+       queueing_hint::skip},
+      {"no terms: node added", plain, nullptr, z1, queueing_hint::skip},
+    });
 }
 
 // A deterministic mixed cluster: 15 nodes over 3 zones (one node without a

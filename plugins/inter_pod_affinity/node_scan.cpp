@@ -147,21 +147,14 @@ inter_pod_affinity::scan(const cycle_state& state, const model::pod& p,
   const cycle_data* d = data(state);
   const bool filtering = filter_scan_wanted(state);
   const bool scoring = score_scan_wanted(state);
-  auto node_at = [&](std::size_t i) { return nodes[i].get(); };
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    node_prefetcher::ahead_of_scan(i, nodes.size(), node_at);
-    const model::node_info* ni = nodes[i].get();
-    // Pods of a node the cache does not know take no part (upstream lists
-    // only nodes with a node object).
-    const model::node* n = ni ? ni->get_node() : nullptr;
-    if (n == nullptr)
-      continue;
-    if (filtering)
-      scan_filter_node(*d->filter, p, *ni, *n, *out);
-    if (scoring)
-      scan_score_node(*d->scoring, args_.hard_pod_affinity_weight, p, *ni, *n,
-                      *out);
-  }
+  node_prefetcher::scan(
+    nodes, [&](const model::node_info& ni, const model::node& n) {
+      if (filtering)
+        scan_filter_node(*d->filter, p, ni, n, *out);
+      if (scoring)
+        scan_score_node(*d->scoring, args_.hard_pod_affinity_weight, p, ni, n,
+                        *out);
+    });
   return out;
 }
 

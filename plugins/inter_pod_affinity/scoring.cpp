@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // InterPodAffinity: PreScore, Score and NormalizeScore.
+#include "plugins/framework/slot_rewrite.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 
 #include <limits>
@@ -36,12 +37,10 @@ status inter_pod_affinity::pre_score(cycle_state& state, const model::pod& p,
   if (const model::label_set* labels = cluster.namespace_labels(p.ns))
     input->namespace_labels = *labels;
 
-  auto next = std::make_shared<cycle_data>();
-  if (const cycle_data* current = data(state))
-    *next = *current;
-  next->scoring = std::move(input);
-  next->scores.reset();
-  state.write(slot(), std::move(next));
+  rewrite_slot<cycle_data>(state, slot(), [&](cycle_data& d) {
+    d.scoring = std::move(input);
+    d.scores.reset();
+  });
   return {};
 }
 

@@ -45,18 +45,14 @@ struct node_spec {
 inline std::vector<model::node_info_ptr>
 nodes_with_zones(const std::vector<node_spec>& specs,
                  const std::vector<model::pod_ptr>& pods) {
-  std::vector<model::node_info_ptr> out;
+  std::vector<model::node_ptr> nodes;
   for (const auto& s : specs) {
     auto b = test::make_node(s.name);
     if (!s.zone.empty())
       b.zone(s.zone);
-    std::vector<model::pod_ptr> here;
-    for (const auto& p : pods)
-      if (p->node_name == s.name)
-        here.push_back(p);
-    out.push_back(test::make_node_info_ptr(b.build(), here));
+    nodes.push_back(b.build());
   }
-  return out;
+  return plugin_testing::place_pods(nodes, pods);
 }
 
 /// A term on pods labelled `labels`, with optional namespaces and

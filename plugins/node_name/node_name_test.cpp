@@ -40,15 +40,6 @@ TEST(node_name, filter) {
   }
 }
 
-TEST(node_name, events) {
-  node_name plugin;
-  auto events = plugin.events_to_register();
-  ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].event.resource, event_resource::node);
-  EXPECT_EQ(events[0].event.actions, action::add);
-  EXPECT_FALSE(events[0].hint) << "Node/Add always queues";
-}
-
 TEST(node_name, name_and_factory) {
   auto p = make_node_name();
   EXPECT_EQ(p->name(), "NodeName");

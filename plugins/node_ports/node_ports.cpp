@@ -2,8 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/node_ports/node_ports.hpp"
 
-#include <variant>
-
 namespace tessera::plugins {
 
 node_ports::node_ports()
@@ -28,10 +26,10 @@ std::vector<cluster_event_with_hint> node_ports::events_to_register() const {
                         const model::object* old_object,
                         const model::object* new_object) {
     const model::object* obj = old_object != nullptr ? old_object : new_object;
-    const auto* deleted = obj ? std::get_if<model::pod_ptr>(obj) : nullptr;
-    if (deleted == nullptr || *deleted == nullptr)
+    const model::pod* deleted = object_as<model::pod_ptr>(obj);
+    if (deleted == nullptr)
       return queueing_hint::queue;
-    const model::pod& gone = **deleted;
+    const model::pod& gone = *deleted;
     if (gone.node_name.empty() && gone.nominated_node_name.empty())
       return queueing_hint::skip;
     if (gone.host_ports.empty())

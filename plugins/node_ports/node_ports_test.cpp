@@ -134,12 +134,6 @@ TEST(node_ports, pod_deleted_hint) {
   node_ports plugin;
   auto events = plugin.events_to_register();
   ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0].event.resource, event_resource::pod);
-  EXPECT_EQ(events[0].event.actions, action::remove);
-  ASSERT_TRUE(events[0].hint);
-  EXPECT_EQ(events[1].event.resource, event_resource::node);
-  EXPECT_EQ(events[1].event.actions, action::add);
-  EXPECT_FALSE(events[1].hint) << "Node/Add always queues";
 
   auto waiting = test::make_pod("w").host_port(80).build();
   struct test_case {

@@ -3,6 +3,7 @@
 #include "plugins/node_resources/fit.hpp"
 
 #include "model/resource_list.hpp"
+#include "plugins/framework/slot_rewrite.hpp"
 
 #include <algorithm>
 #include <string>
@@ -239,11 +240,8 @@ status node_resources_fit::pre_score(cycle_state& state, const model::pod& p,
   if (resources_.empty())
     return status::make_error("resources not found");
   // Keep PreFilter's part: copy it into a new state with the score part.
-  const auto* current = state.read<cycle_data>(slot());
-  auto data = current != nullptr ? std::make_shared<cycle_data>(*current)
-                                 : std::make_shared<cycle_data>();
-  prepare_score(*data, p);
-  state.write(slot(), std::move(data));
+  rewrite_slot<cycle_data>(state, slot(),
+                           [&](cycle_data& d) { prepare_score(d, p); });
   return {};
 }
 

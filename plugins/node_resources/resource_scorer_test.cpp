@@ -23,51 +23,38 @@ make_strategy(strategy type,
   return s;
 }
 
-TEST(resource_scorer, least_requested_per_resource) {
+TEST(resource_scorer, per_resource_scores) {
+  using score_function = std::int64_t (*)(std::int64_t, std::int64_t);
+  const score_function least = &resource_scorer::least_requested;
+  const score_function most = &resource_scorer::most_requested;
   struct test_case {
     std::string name;
+    score_function score;
     std::int64_t requested;
     std::int64_t allocatable;
     std::int64_t expected;
   };
   const std::vector<test_case> cases = {
-    {"nothing requested", 0, 4000, 100},
-    {"a quarter free", 3000, 4000, 25},
-    {"exactly full", 4000, 4000, 0},
-    {"over-committed scores 0", 5000, 4000, 0},
-    {"division truncates", 1, 3, 66},
-    {"no allocatable", 10, 0, 0},
+    {"least: nothing requested", least, 0, 4000, 100},
+    {"least: a quarter free", least, 3000, 4000, 25},
+    {"least: exactly full", least, 4000, 4000, 0},
+    {"least: over-committed scores 0", least, 5000, 4000, 0},
+    {"least: division truncates", least, 1, 3, 66},
+    {"least: no allocatable", least, 10, 0, 0},
     // (4e18 - 1e18) * 100 overflows int64; the exact quotient is 75.
-    {"huge allocatable does not overflow", 1'000'000'000'000'000'000,
-     4'000'000'000'000'000'000, 75},
+    {"least: huge allocatable does not overflow", least,
+     1'000'000'000'000'000'000, 4'000'000'000'000'000'000, 75},
+    {"most: nothing requested", most, 0, 4000, 0},
+    {"most: three quarters used", most, 3000, 4000, 75},
+    {"most: over-committed is capped at full", most, 5000, 4000, 100},
+    {"most: division truncates", most, 2, 3, 66},
+    {"most: no allocatable", most, 10, 0, 0},
+    {"most: huge allocatable does not overflow", most,
+     3'000'000'000'000'000'000, 4'000'000'000'000'000'000, 75},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    EXPECT_EQ(resource_scorer::least_requested(tc.requested, tc.allocatable),
-              tc.expected);
-  }
-}
-
-TEST(resource_scorer, most_requested_per_resource) {
-  struct test_case {
-    std::string name;
-    std::int64_t requested;
-    std::int64_t allocatable;
-    std::int64_t expected;
-  };
-  const std::vector<test_case> cases = {
-    {"nothing requested", 0, 4000, 0},
-    {"three quarters used", 3000, 4000, 75},
-    {"over-committed is capped at full", 5000, 4000, 100},
-    {"division truncates", 2, 3, 66},
-    {"no allocatable", 10, 0, 0},
-    {"huge allocatable does not overflow", 3'000'000'000'000'000'000,
-     4'000'000'000'000'000'000, 75},
-  };
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    EXPECT_EQ(resource_scorer::most_requested(tc.requested, tc.allocatable),
-              tc.expected);
+    EXPECT_EQ(tc.score(tc.requested, tc.allocatable), tc.expected);
   }
 }
 

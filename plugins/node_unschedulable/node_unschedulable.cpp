@@ -2,8 +2,6 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/node_unschedulable/node_unschedulable.hpp"
 
-#include <variant>
-
 namespace tessera::plugins {
 
 node_unschedulable::node_unschedulable()
@@ -19,16 +17,13 @@ node_unschedulable::events_to_register() const {
   // tolerations), and so does this hint.
   auto node_hint = [](const model::pod&, const model::object* old_object,
                       const model::object* new_object) {
-    const auto* after
-      = new_object ? std::get_if<model::node_ptr>(new_object) : nullptr;
-    if (after == nullptr || *after == nullptr)
+    const model::node* after = object_as<model::node_ptr>(new_object);
+    if (after == nullptr)
       return queueing_hint::queue;
-    const auto* before
-      = old_object ? std::get_if<model::node_ptr>(old_object) : nullptr;
-    const bool was_unschedulable
-      = before != nullptr && *before != nullptr && (*before)->unschedulable;
-    const bool added = before == nullptr || *before == nullptr;
-    if ((*after)->unschedulable)
+    const model::node* before = object_as<model::node_ptr>(old_object);
+    const bool was_unschedulable = before != nullptr && before->unschedulable;
+    const bool added = before == nullptr;
+    if (after->unschedulable)
       return queueing_hint::skip;
     return added || was_unschedulable ? queueing_hint::queue
                                       : queueing_hint::skip;
@@ -39,15 +34,13 @@ node_unschedulable::events_to_register() const {
   auto pod_hint = [taint = unschedulable_taint_](
                     const model::pod& waiting, const model::object*,
                     const model::object* new_object) {
-    const auto* updated
-      = new_object ? std::get_if<model::pod_ptr>(new_object) : nullptr;
-    if (updated == nullptr || *updated == nullptr)
+    const model::pod* updated = object_as<model::pod_ptr>(new_object);
+    if (updated == nullptr)
       return queueing_hint::queue;
-    if (!(*updated)->same_identity(waiting))
+    if (!updated->same_identity(waiting))
       return queueing_hint::skip;
-    return model::tolerated(taint, (*updated)->tolerations)
-             ? queueing_hint::queue
-             : queueing_hint::skip;
+    return model::tolerated(taint, updated->tolerations) ? queueing_hint::queue
+                                                         : queueing_hint::skip;
   };
   return {
     {{event_resource::node, action::add | action::update_node_taint},

@@ -71,62 +71,39 @@ TEST(node_unschedulable, node_hint) {
   node_unschedulable plugin;
   auto events = plugin.events_to_register();
   ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0].event.resource, event_resource::node);
-  EXPECT_EQ(events[0].event.actions, action::add | action::update_node_taint);
   auto pod = test::make_pod("p").build();
   auto cordoned = test::make_node("n").unschedulable().build();
   auto open = test::make_node("n").build();
-  struct test_case {
-    std::string name;
-    model::node_ptr before;
-    model::node_ptr after;
-    queueing_hint want;
-  };
-  const std::vector<test_case> cases = {
-    {"added schedulable", nullptr, open, queueing_hint::queue},
-    {"added cordoned", nullptr, cordoned, queueing_hint::skip},
-    {"uncordoned", cordoned, open, queueing_hint::queue},
-    {"cordoned", open, cordoned, queueing_hint::skip},
-    {"stays schedulable", open, open, queueing_hint::skip},
-    {"stays cordoned", cordoned, cordoned, queueing_hint::skip},
-  };
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    EXPECT_EQ(
-      plugin_testing::hint_for(events[0].hint, *pod, tc.before, tc.after),
-      tc.want);
-  }
+  plugin_testing::expect_hints<model::node_ptr>(
+    events[0].hint, *pod,
+    {
+      {"added schedulable", nullptr, open, queueing_hint::queue},
+      {"added cordoned", nullptr, cordoned, queueing_hint::skip},
+      {"uncordoned", cordoned, open, queueing_hint::queue},
+      {"cordoned", open, cordoned, queueing_hint::skip},
+      {"stays schedulable", open, open, queueing_hint::skip},
+      {"stays cordoned", cordoned, cordoned, queueing_hint::skip},
+    });
 }
 
 TEST(node_unschedulable, pod_toleration_hint) {
   node_unschedulable plugin;
   auto events = plugin.events_to_register();
   ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[1].event.resource, event_resource::pod);
-  EXPECT_EQ(events[1].event.actions, action::update_pod_toleration);
   auto waiting = test::make_pod("w").build();
-  struct test_case {
-    std::string name;
-    model::pod_ptr updated;
-    queueing_hint want;
-  };
-  const std::vector<test_case> cases = {
-    {"waiting pod now tolerates the unschedulable taint",
-     test::make_pod("w").toleration_exists(key, "NoSchedule").build(),
-     queueing_hint::queue},
-    {"waiting pod gained an unrelated toleration",
-     test::make_pod("w").toleration_exists("gpu", "NoSchedule").build(),
-     queueing_hint::skip},
-    {"another pod tolerates the taint",
-     test::make_pod("other").toleration_exists(key, "NoSchedule").build(),
-     queueing_hint::skip},
-  };
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    EXPECT_EQ(
-      plugin_testing::hint_for(events[1].hint, *waiting, waiting, tc.updated),
-      tc.want);
-  }
+  plugin_testing::expect_hints<model::pod_ptr>(
+    events[1].hint, *waiting,
+    {
+      {"waiting pod now tolerates the unschedulable taint", waiting,
+       test::make_pod("w").toleration_exists(key, "NoSchedule").build(),
+       queueing_hint::queue},
+      {"waiting pod gained an unrelated toleration", waiting,
+       test::make_pod("w").toleration_exists("gpu", "NoSchedule").build(),
+       queueing_hint::skip},
+      {"another pod tolerates the taint", waiting,
+       test::make_pod("other").toleration_exists(key, "NoSchedule").build(),
+       queueing_hint::skip},
+    });
 }
 
 TEST(node_unschedulable, name_and_factory) {

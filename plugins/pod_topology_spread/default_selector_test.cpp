@@ -16,9 +16,9 @@ namespace {
 
 using model::workload_kind;
 
-model::workload_ptr
-map_workload(workload_kind kind, std::string name, test::label_pairs selector,
-             std::string ns = "default") {
+model::workload_ptr map_workload(workload_kind kind, std::string name,
+                                 test::label_pairs selector,
+                                 std::string ns = "default") {
   auto w = std::make_shared<model::workload>();
   w->kind = kind;
   w->ns = model::symbol{ns};

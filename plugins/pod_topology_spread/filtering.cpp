@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // PodTopologySpread: PreFilter, AddPod / RemovePod and Filter.
+#include "plugins/framework/slot_rewrite.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 
 #include <algorithm>
@@ -44,12 +45,10 @@ pod_topology_spread::pre_filter(cycle_state& state, const model::pod& p,
     return {status::skip(), std::nullopt};
   for (const auto& c : input->constraints)
     input->self_match.push_back(c.selector.matches(p.labels) ? 1 : 0);
-  auto next = std::make_shared<cycle_data>();
-  if (const cycle_data* current = data(state))
-    *next = *current;
-  next->filter = std::move(input);
-  next->counts.reset();
-  state.write(slot(), std::move(next));
+  rewrite_slot<cycle_data>(state, slot(), [&](cycle_data& d) {
+    d.filter = std::move(input);
+    d.counts.reset();
+  });
   return {};
 }
 

@@ -319,18 +319,9 @@ TEST(pod_topology_spread_filter, add_and_remove_pod) {
     auto nodes = filter_nodes(tc.existing, true);
     auto run = prepare(plugin, *tc.pod, nodes);
     EXPECT_EQ(filter_all(plugin, run.state, *tc.pod, nodes), tc.before);
-    cycle_state copy = run.state;
-    auto node_of = [&](const model::pod& p) -> const model::node_info& {
-      for (const auto& ni : nodes)
-        if (ni->name() == p.node_name)
-          return *ni;
-      return *nodes.front();
-    };
-    for (const auto& p : tc.added)
-      EXPECT_TRUE(plugin.add_pod(copy, *tc.pod, *p, node_of(*p)).ok());
-    for (const auto& p : tc.removed)
-      EXPECT_TRUE(plugin.remove_pod(copy, *tc.pod, *p, node_of(*p)).ok());
-    EXPECT_EQ(filter_all(plugin, copy, *tc.pod, nodes), tc.after);
+    EXPECT_EQ(plugin_testing::filter_after_extensions(
+                plugin, run.state, *tc.pod, nodes, tc.added, tc.removed),
+              tc.after);
     EXPECT_EQ(filter_all(plugin, run.state, *tc.pod, nodes), tc.before);
   }
 }

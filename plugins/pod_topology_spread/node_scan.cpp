@@ -87,18 +87,13 @@ pod_topology_spread::scan(const cycle_state& state, const model::pod& p,
   const cycle_data* d = data(state);
   const bool filtering = filter_scan_wanted(state);
   const bool scoring = score_scan_wanted(state);
-  auto node_at = [&](std::size_t i) { return nodes[i].get(); };
-  for (std::size_t i = 0; i < nodes.size(); ++i) {
-    node_prefetcher::ahead_of_scan(i, nodes.size(), node_at);
-    const model::node_info* ni = nodes[i].get();
-    const model::node* n = ni ? ni->get_node() : nullptr;
-    if (n == nullptr)
-      continue;
-    if (filtering)
-      scan_hard_node(d->filter->constraints, p, *ni, *n, out->hard);
-    if (scoring)
-      scan_soft_node(*d->scoring, p, *ni, *n, out->soft);
-  }
+  node_prefetcher::scan(
+    nodes, [&](const model::node_info& ni, const model::node& n) {
+      if (filtering)
+        scan_hard_node(d->filter->constraints, p, ni, n, out->hard);
+      if (scoring)
+        scan_soft_node(*d->scoring, p, ni, n, out->soft);
+    });
   return out;
 }
 

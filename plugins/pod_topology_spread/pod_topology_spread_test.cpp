@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // PodTopologySpread: constraint preparation (own and default constraints),
-// registered events and queueing hints, and the sharding property — any
+// queueing hints (the registered events are in
+// plugins/registered_events_test.cpp), and the sharding property — any
 // split of the scan and of the feasible-set summaries gives the same filter
 // outcomes and scores as one shard.
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
@@ -85,28 +86,7 @@ TEST(pod_topology_spread_constraints, own_and_default) {
       .empty());
 }
 
-TEST(pod_topology_spread_events, registered) {
-  pod_topology_spread plugin{config::pod_topology_spread_args{}};
-  auto events = plugin.events_to_register();
-  ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0].event.resource, event_resource::pod);
-  EXPECT_EQ(events[0].event.actions, action::add | action::update_pod_label
-                                       | action::update_pod_toleration
-                                       | action::remove);
-  EXPECT_EQ(events[1].event.resource, event_resource::node);
-  EXPECT_EQ(events[1].event.actions, action::add | action::remove
-                                       | action::update_node_label
-                                       | action::update_node_taint);
-}
-
 TEST(pod_topology_spread_events, pod_hint) {
-  struct test_case {
-    std::string name;
-    model::pod_ptr waiting;
-    model::pod_ptr before;
-    model::pod_ptr after;
-    queueing_hint want;
-  };
   auto waiting = test::make_pod("w")
                    .label("app", "web")
                    .spread(constraint(zone_key, 1, true))
@@ -131,45 +111,35 @@ TEST(pod_topology_spread_events, pod_hint) {
   auto pending = test::make_pod("x").label("app", "web").build();
   auto elsewhere
     = test::make_pod("x").ns("other").label("app", "web").node("n1").build();
-  const std::vector<test_case> cases = {
-    {"an unscheduled pod added", waiting, nullptr, pending,
-     queueing_hint::skip},
-    {"an assigned pod of another namespace added", waiting, nullptr, elsewhere,
-     queueing_hint::skip},
-    {"an assigned matching pod added", waiting, nullptr, web,
-     queueing_hint::queue},
-    {"an assigned pod not matching added", waiting, nullptr, api,
-     queueing_hint::skip},
-    {"a matching pod deleted", waiting, web, nullptr, queueing_hint::queue},
-    {"a pod not matching deleted", waiting, api, nullptr, queueing_hint::skip},
-    {"labels updated to stop matching", waiting, web, api,
-     queueing_hint::queue},
-    {"labels updated to match", waiting, api, web, queueing_hint::queue},
-    {"labels unchanged", waiting, web, web, queueing_hint::skip},
-    {"labels changed, matching unchanged", waiting, web, web2,
-     queueing_hint::skip},
-    {"the waiting pod gets a toleration, taints honored", waiting_honor,
-     waiting_honor, waiting_honor_tolerant, queueing_hint::queue},
-    {"only soft constraints: nothing to match", soft_only, nullptr, web,
-     queueing_hint::skip},
-  };
   pod_topology_spread plugin{config::pod_topology_spread_args{}};
-  auto hint = plugin.events_to_register()[0].hint;
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    EXPECT_EQ(plugin_testing::hint_for(hint, *tc.waiting, tc.before, tc.after),
-              tc.want);
-  }
+  plugin_testing::expect_hints<model::pod_ptr>(
+    plugin.events_to_register()[0].hint,
+    {
+      {"an unscheduled pod added", waiting, nullptr, pending,
+       queueing_hint::skip},
+      {"an assigned pod of another namespace added", waiting, nullptr,
+       elsewhere, queueing_hint::skip},
+      {"an assigned matching pod added", waiting, nullptr, web,
+       queueing_hint::queue},
+      {"an assigned pod not matching added", waiting, nullptr, api,
+       queueing_hint::skip},
+      {"a matching pod deleted", waiting, web, nullptr, queueing_hint::queue},
+      {"a pod not matching deleted", waiting, api, nullptr,
+       queueing_hint::skip},
+      {"labels updated to stop matching", waiting, web, api,
+       queueing_hint::queue},
+      {"labels updated to match", waiting, api, web, queueing_hint::queue},
+      {"labels unchanged", waiting, web, web, queueing_hint::skip},
+      {"labels changed, matching unchanged", waiting, web, web2,
+       queueing_hint::skip},
+      {"the waiting pod gets a toleration, taints honored", waiting_honor,
+       waiting_honor, waiting_honor_tolerant, queueing_hint::queue},
+      {"only soft constraints: nothing to match", soft_only, nullptr, web,
+       queueing_hint::skip},
+    });
 }
 
 TEST(pod_topology_spread_events, node_hint) {
-  struct test_case {
-    std::string name;
-    model::pod_ptr waiting;
-    model::node_ptr before;
-    model::node_ptr after;
-    queueing_hint want;
-  };
   auto waiting = test::make_pod("w")
                    .label("app", "web")
                    .spread(constraint(zone_key, 1, true))
@@ -183,30 +153,27 @@ TEST(pod_topology_spread_events, node_hint) {
   auto z1_more = test::make_node("n").zone("z1").label("x", "y").build();
   auto z1_tainted
     = test::make_node("n").zone("z1").taint("t", "v", "NoSchedule").build();
-  const std::vector<test_case> cases = {
-    {"node added with the key", waiting, nullptr, z1, queueing_hint::queue},
-    {"node added without the key", waiting, nullptr, bare, queueing_hint::skip},
-    {"node with the key deleted", waiting, z1, nullptr, queueing_hint::queue},
-    {"node without the key deleted", waiting, bare, nullptr,
-     queueing_hint::skip},
-    {"node gains the key", waiting, bare, z1, queueing_hint::queue},
-    {"node loses the key", waiting, z1, bare, queueing_hint::queue},
-    {"node changes the value", waiting, z1, z2, queueing_hint::queue},
-    {"node with the key changes taints", waiting, z1, z1_tainted,
-     queueing_hint::queue},
-    {"unrelated label change", waiting, z1, z1_more, queueing_hint::skip},
-    {"taint change on a node without the key", waiting, bare, bare_tainted,
-     queueing_hint::skip},
-    {"no hard constraints: every node matches vacuously", unconstrained,
-     nullptr, bare, queueing_hint::queue},
-  };
   pod_topology_spread plugin{config::pod_topology_spread_args{}};
-  auto hint = plugin.events_to_register()[1].hint;
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    EXPECT_EQ(plugin_testing::hint_for(hint, *tc.waiting, tc.before, tc.after),
-              tc.want);
-  }
+  plugin_testing::expect_hints<model::node_ptr>(
+    plugin.events_to_register()[1].hint,
+    {
+      {"node added with the key", waiting, nullptr, z1, queueing_hint::queue},
+      {"node added without the key", waiting, nullptr, bare,
+       queueing_hint::skip},
+      {"node with the key deleted", waiting, z1, nullptr, queueing_hint::queue},
+      {"node without the key deleted", waiting, bare, nullptr,
+       queueing_hint::skip},
+      {"node gains the key", waiting, bare, z1, queueing_hint::queue},
+      {"node loses the key", waiting, z1, bare, queueing_hint::queue},
+      {"node changes the value", waiting, z1, z2, queueing_hint::queue},
+      {"node with the key changes taints", waiting, z1, z1_tainted,
+       queueing_hint::queue},
+      {"unrelated label change", waiting, z1, z1_more, queueing_hint::skip},
+      {"taint change on a node without the key", waiting, bare, bare_tainted,
+       queueing_hint::skip},
+      {"no hard constraints: every node matches vacuously", unconstrained,
+       nullptr, bare, queueing_hint::queue},
+    });
 }
 
 // A deterministic mixed cluster: 16 nodes over 3 zones (one node without a

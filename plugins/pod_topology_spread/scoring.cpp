@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // PodTopologySpread: PreScore, the feasible-set summaries, Score and
 // NormalizeScore.
+#include "plugins/framework/slot_rewrite.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 
 #include <boost/unordered/unordered_flat_set.hpp>
@@ -46,13 +47,11 @@ status pod_topology_spread::pre_score(cycle_state& state, const model::pod& p,
     = !p.topology_spread_constraints.empty() || !system_defaulted_;
   for (const auto& c : input->constraints)
     input->needs_counts = input->needs_counts || !c.hostname;
-  auto next = std::make_shared<cycle_data>();
-  if (const cycle_data* current = data(state))
-    *next = *current;
-  next->scoring = std::move(input);
-  next->soft_counts.reset();
-  next->weights.reset();
-  state.write(slot(), std::move(next));
+  rewrite_slot<cycle_data>(state, slot(), [&](cycle_data& d) {
+    d.scoring = std::move(input);
+    d.soft_counts.reset();
+    d.weights.reset();
+  });
   return {};
 }
 

@@ -54,7 +54,7 @@ struct spread_node {
 inline std::vector<model::node_info_ptr>
 spread_nodes(const std::vector<spread_node>& specs,
              const std::vector<model::pod_ptr>& pods) {
-  std::vector<model::node_info_ptr> out;
+  std::vector<model::node_ptr> nodes;
   for (const auto& s : specs) {
     auto b = test::make_node(s.name);
     if (!s.zone.empty())
@@ -63,13 +63,9 @@ spread_nodes(const std::vector<spread_node>& specs,
       b.label(k, v);
     if (s.tainted)
       b.taint("dedicated", "x", "NoSchedule");
-    std::vector<model::pod_ptr> here;
-    for (const auto& p : pods)
-      if (p->node_name == s.name)
-        here.push_back(p);
-    out.push_back(test::make_node_info_ptr(b.build(), here));
+    nodes.push_back(b.build());
   }
-  return out;
+  return plugin_testing::place_pods(nodes, pods);
 }
 
 /// `count` pods labelled app=<app> on `node` in `ns`.

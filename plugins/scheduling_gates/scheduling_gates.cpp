@@ -3,24 +3,14 @@
 #include "plugins/scheduling_gates/scheduling_gates.hpp"
 
 #include <string>
-#include <variant>
 
 namespace tessera::plugins {
 
 std::vector<cluster_event_with_hint>
 scheduling_gates::events_to_register() const {
-  auto hint = [](const model::pod& waiting, const model::object*,
-                 const model::object* new_object) {
-    const auto* updated
-      = new_object ? std::get_if<model::pod_ptr>(new_object) : nullptr;
-    if (updated == nullptr || *updated == nullptr)
-      return queueing_hint::queue;
-    return (*updated)->same_identity(waiting) ? queueing_hint::queue
-                                              : queueing_hint::skip;
-  };
   return {
     {{event_resource::pod, action::update_pod_scheduling_gates_eliminated},
-     hint}};
+     hint_own_update}};
 }
 
 status scheduling_gates::pre_enqueue(const model::pod& p) const {

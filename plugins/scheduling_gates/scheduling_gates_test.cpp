@@ -45,31 +45,17 @@ TEST(scheduling_gates, queueing_hint) {
   scheduling_gates plugin;
   auto events = plugin.events_to_register();
   ASSERT_EQ(events.size(), 1u);
-  EXPECT_EQ(events[0].event.resource, event_resource::pod);
-  EXPECT_EQ(events[0].event.actions,
-            action::update_pod_scheduling_gates_eliminated);
-  ASSERT_TRUE(events[0].hint);
-
   auto waiting = test::make_pod("gated").gate("g").build();
-  struct test_case {
-    std::string name;
-    model::pod_ptr updated;
-    queueing_hint want;
-  };
-  const std::vector<test_case> cases = {
-    {"the gated pod lost its gates", test::make_pod("gated").build(),
-     queueing_hint::queue},
-    {"another pod lost its gates", test::make_pod("other").build(),
-     queueing_hint::skip},
-    {"same name in another namespace",
-     test::make_pod("gated").ns("elsewhere").build(), queueing_hint::skip},
-  };
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    EXPECT_EQ(
-      plugin_testing::hint_for(events[0].hint, *waiting, waiting, tc.updated),
-      tc.want);
-  }
+  plugin_testing::expect_hints<model::pod_ptr>(
+    events[0].hint, *waiting,
+    {
+      {"the gated pod lost its gates", waiting, test::make_pod("gated").build(),
+       queueing_hint::queue},
+      {"another pod lost its gates", waiting, test::make_pod("other").build(),
+       queueing_hint::skip},
+      {"same name in another namespace", waiting,
+       test::make_pod("gated").ns("elsewhere").build(), queueing_hint::skip},
+    });
 }
 
 TEST(scheduling_gates, name_and_factory) {

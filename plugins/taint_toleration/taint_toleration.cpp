@@ -5,8 +5,6 @@
 #include "model/taint.hpp"
 #include "plugins/framework/normalize.hpp"
 
-#include <variant>
-
 namespace tessera::plugins {
 
 taint_toleration::taint_toleration()
@@ -20,36 +18,24 @@ taint_toleration::events_to_register() const {
   auto node_hint = [](const model::pod& waiting,
                       const model::object* old_object,
                       const model::object* new_object) {
-    const auto* after
-      = new_object ? std::get_if<model::node_ptr>(new_object) : nullptr;
-    if (after == nullptr || *after == nullptr)
+    const model::node* after = object_as<model::node_ptr>(new_object);
+    if (after == nullptr)
       return queueing_hint::queue;
-    const auto* before
-      = old_object ? std::get_if<model::node_ptr>(old_object) : nullptr;
-    bool was_untolerated = true;
-    if (before != nullptr && *before != nullptr)
-      was_untolerated = model::find_untolerated_hard_taint((*before)->taints,
-                                                           waiting.tolerations)
-                        != nullptr;
-    const bool is_untolerated = model::find_untolerated_hard_taint(
-                                  (*after)->taints, waiting.tolerations)
-                                != nullptr;
+    const model::node* before = object_as<model::node_ptr>(old_object);
+    const bool was_untolerated = before == nullptr
+                                 || model::find_untolerated_hard_taint(
+                                      before->taints, waiting.tolerations)
+                                      != nullptr;
+    const bool is_untolerated
+      = model::find_untolerated_hard_taint(after->taints, waiting.tolerations)
+        != nullptr;
     return was_untolerated && !is_untolerated ? queueing_hint::queue
-                                              : queueing_hint::skip;
-  };
-  auto pod_hint = [](const model::pod& waiting, const model::object*,
-                     const model::object* new_object) {
-    const auto* updated
-      = new_object ? std::get_if<model::pod_ptr>(new_object) : nullptr;
-    if (updated == nullptr || *updated == nullptr)
-      return queueing_hint::queue;
-    return (*updated)->same_identity(waiting) ? queueing_hint::queue
                                               : queueing_hint::skip;
   };
   return {
     {{event_resource::node, action::add | action::update_node_taint},
      node_hint},
-    {{event_resource::pod, action::update_pod_toleration}, pod_hint},
+    {{event_resource::pod, action::update_pod_toleration}, hint_own_update},
   };
 }
 

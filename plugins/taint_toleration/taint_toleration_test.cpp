@@ -248,64 +248,43 @@ TEST(taint_toleration, node_hint) {
   taint_toleration plugin;
   auto events = plugin.events_to_register();
   ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[0].event.resource, event_resource::node);
-  EXPECT_EQ(events[0].event.actions, action::add | action::update_node_taint);
   auto pod = test::make_pod("p").toleration_exists("ok").build();
   auto clean = test::make_node("n").build();
   auto hard = test::make_node("n").taint("bad", "1", "NoSchedule").build();
   auto tolerated = test::make_node("n").taint("ok", "1", "NoSchedule").build();
   auto soft
     = test::make_node("n").taint("bad", "1", "PreferNoSchedule").build();
-  struct test_case {
-    std::string name;
-    model::node_ptr before;
-    model::node_ptr after;
-    queueing_hint want;
-  };
-  const std::vector<test_case> cases = {
-    {"added without taints", nullptr, clean, queueing_hint::queue},
-    {"added with a tolerated taint", nullptr, tolerated, queueing_hint::queue},
-    {"added with an untolerated taint", nullptr, hard, queueing_hint::skip},
-    {"untolerated taint removed", hard, clean, queueing_hint::queue},
-    {"untolerated taint became tolerated", hard, tolerated,
-     queueing_hint::queue},
-    {"untolerated taint became PreferNoSchedule", hard, soft,
-     queueing_hint::queue},
-    {"was already tolerated", clean, tolerated, queueing_hint::skip},
-    {"untolerated taint added", clean, hard, queueing_hint::skip},
-  };
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    EXPECT_EQ(
-      plugin_testing::hint_for(events[0].hint, *pod, tc.before, tc.after),
-      tc.want);
-  }
+  plugin_testing::expect_hints<model::node_ptr>(
+    events[0].hint, *pod,
+    {
+      {"added without taints", nullptr, clean, queueing_hint::queue},
+      {"added with a tolerated taint", nullptr, tolerated,
+       queueing_hint::queue},
+      {"added with an untolerated taint", nullptr, hard, queueing_hint::skip},
+      {"untolerated taint removed", hard, clean, queueing_hint::queue},
+      {"untolerated taint became tolerated", hard, tolerated,
+       queueing_hint::queue},
+      {"untolerated taint became PreferNoSchedule", hard, soft,
+       queueing_hint::queue},
+      {"was already tolerated", clean, tolerated, queueing_hint::skip},
+      {"untolerated taint added", clean, hard, queueing_hint::skip},
+    });
 }
 
 TEST(taint_toleration, pod_toleration_hint) {
   taint_toleration plugin;
   auto events = plugin.events_to_register();
   ASSERT_EQ(events.size(), 2u);
-  EXPECT_EQ(events[1].event.resource, event_resource::pod);
-  EXPECT_EQ(events[1].event.actions, action::update_pod_toleration);
   auto waiting = test::make_pod("w").build();
-  struct test_case {
-    std::string name;
-    model::pod_ptr updated;
-    queueing_hint want;
-  };
-  const std::vector<test_case> cases = {
-    {"the waiting pod gained a toleration",
-     test::make_pod("w").toleration_exists("k").build(), queueing_hint::queue},
-    {"another pod gained a toleration",
-     test::make_pod("x").toleration_exists("k").build(), queueing_hint::skip},
-  };
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    EXPECT_EQ(
-      plugin_testing::hint_for(events[1].hint, *waiting, waiting, tc.updated),
-      tc.want);
-  }
+  plugin_testing::expect_hints<model::pod_ptr>(
+    events[1].hint, *waiting,
+    {
+      {"the waiting pod gained a toleration", waiting,
+       test::make_pod("w").toleration_exists("k").build(),
+       queueing_hint::queue},
+      {"another pod gained a toleration", waiting,
+       test::make_pod("x").toleration_exists("k").build(), queueing_hint::skip},
+    });
 }
 
 } // namespace tessera::plugins::taint_toleration_test

@@ -10,35 +10,11 @@
 
 #include <gtest/gtest.h>
 
-#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <unistd.h>
 
 namespace tessera::perf::testing {
-
-namespace fs = std::filesystem;
-
-temp_dir::temp_dir() {
-  static std::atomic<int> n{0};
-  path_ = fs::temp_directory_path()
-          / ("tessera-perf-test-" + std::to_string(::getpid()) + "-"
-             + std::to_string(n++));
-  fs::create_directories(path_);
-}
-
-temp_dir::~temp_dir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
-std::string temp_dir::write(const std::string& name,
-                            const std::string& text) const {
-  fs::path p = path_ / name;
-  fs::create_directories(p.parent_path());
-  std::ofstream{p} << text;
-  return p.string();
-}
 
 std::string write_small_workload(const temp_dir& dir, const std::string& text) {
   dir.write("templates/node.yaml", R"(apiVersion: v1

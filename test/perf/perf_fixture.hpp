@@ -10,6 +10,7 @@
 #include "io/apiserver/fwd.hpp"
 #include "io/apiserver/resources.hpp"
 #include "perf/harness/runner.hpp"
+#include "test/support/temp_dir.hpp"
 
 #include <filesystem>
 #include <memory>
@@ -18,22 +19,7 @@
 
 namespace tessera::perf::testing {
 
-/// A temporary directory removed at the end of the test.
-class temp_dir {
-public:
-  temp_dir();
-  ~temp_dir();
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-  const std::filesystem::path& path() const {
-    return path_;
-  }
-  /// Writes `text` to `name` inside the directory; returns the full path.
-  std::string write(const std::string& name, const std::string& text) const;
-
-private:
-  std::filesystem::path path_;
-};
+using test::temp_dir;
 
 /// Writes `templates/node.yaml` and `templates/pod.yaml` (a default node,
 /// a 100m pod) and `workload.yaml` with `text`; returns the workload path.

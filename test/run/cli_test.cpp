@@ -4,6 +4,7 @@
 // run` as child processes, signals, exit codes and error messages.
 #include "io/http_client.hpp"
 #include "test/run/run_fixture.hpp"
+#include "test/support/api_client.hpp"
 
 #include <gtest/gtest.h>
 
@@ -136,14 +137,6 @@ std::size_t bound(io::http_client& client) {
   return n;
 }
 
-io::http_client client_for(const std::string& url) {
-  auto u = io::parse_server_url(url);
-  io::client_config cfg;
-  cfg.host = u->host;
-  cfg.port = u->port;
-  return io::http_client{cfg};
-}
-
 TEST(RunCli, SchedulesATesseraClusterAndStopsOnSigterm) {
   // Every request takes 100 ms and one thread binds, so the SIGTERM lands while
   // bindings are in flight or queued; with no grace period the first instance
@@ -153,7 +146,7 @@ TEST(RunCli, SchedulesATesseraClusterAndStopsOnSigterm) {
   std::string line = cluster.wait_for_line("listening on ");
   ASSERT_FALSE(line.empty()) << cluster.stderr_text();
   std::string url = line.substr(std::string{"listening on "}.size());
-  auto client = client_for(url);
+  auto client = http_client_for(url);
   const int pods = 20;
   create_pods(client, "p", pods);
   // --secure-port=0: no health server (tests run in parallel).
@@ -197,7 +190,7 @@ TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
   std::string line = cluster.wait_for_line("listening on ");
   ASSERT_FALSE(line.empty()) << cluster.stderr_text();
   std::string url = line.substr(std::string{"listening on "}.size());
-  auto client = client_for(url);
+  auto client = http_client_for(url);
   std::vector<std::string> args = {tessera_binary(),
                                    "run",
                                    "--master",

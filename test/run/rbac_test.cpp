@@ -7,6 +7,7 @@
 // authorizer would.
 #include "io/http_client.hpp"
 #include "test/run/run_fixture.hpp"
+#include "test/support/api_client.hpp"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
@@ -158,14 +159,6 @@ bool allows(const rbac_rule& rule, const api_request& r) {
          && by_name;
 }
 
-io::http_client client_of(const std::string& url) {
-  auto u = io::parse_server_url(url);
-  io::client_config cfg;
-  cfg.host = u->host;
-  cfg.port = u->port;
-  return io::http_client{cfg};
-}
-
 void post(io::http_client& c, const std::string& path,
           const std::string& body) {
   auto r = c.post(path, body);
@@ -199,7 +192,7 @@ TEST(RunRbac, MinimalRbacGrantsEveryRequestTheSchedulerMakes) {
   std::string line = cluster.wait_for_line("listening on ");
   ASSERT_FALSE(line.empty()) << cluster.stderr_text();
   std::string url = line.substr(std::string{"listening on "}.size());
-  auto client = client_of(url);
+  auto client = http_client_for(url);
   // The cluster logs every request: keep reading its stderr so the pipe
   // never fills.
   std::string log;

@@ -36,27 +36,6 @@ bool wait_until(const std::function<bool()>& pred,
 
 // files
 
-temp_dir::temp_dir() {
-  std::string tmpl = fs::temp_directory_path() / "tessera-run-XXXXXX";
-  path_ = ::mkdtemp(tmpl.data());
-}
-
-temp_dir::~temp_dir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
-std::string temp_dir::file(const std::string& name) const {
-  return path_ + "/" + name;
-}
-
-std::string temp_dir::write(const std::string& name,
-                            const std::string& text) const {
-  std::string p = file(name);
-  std::ofstream{p} << text;
-  return p;
-}
-
 std::string read_text(const std::string& path) {
   std::ifstream in{path};
   std::stringstream s;
@@ -349,7 +328,7 @@ std::string child_process::stderr_text() {
 }
 
 std::string tessera_binary() {
-  return TESSERA_BIN;
+  return TESSERA_BINARY;
 }
 
 } // namespace tessera::test

@@ -11,6 +11,7 @@
 #include "cmd/run.hpp"
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
+#include "test/support/temp_dir.hpp"
 
 #include <boost/json.hpp>
 
@@ -30,20 +31,6 @@ using namespace std::chrono_literals;
 /// Polls `pred` every 10 ms until it holds or `timeout` passes.
 bool wait_until(const std::function<bool()>& pred,
                 std::chrono::milliseconds timeout = 20s);
-
-/// A private temporary directory, removed at the end.
-class temp_dir {
-public:
-  temp_dir();
-  ~temp_dir();
-  temp_dir(const temp_dir&) = delete;
-  temp_dir& operator=(const temp_dir&) = delete;
-  std::string file(const std::string& name) const;
-  std::string write(const std::string& name, const std::string& text) const;
-
-private:
-  std::string path_;
-};
 
 std::string read_text(const std::string& path);
 

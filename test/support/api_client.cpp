@@ -7,6 +7,15 @@
 
 namespace tessera::test {
 
+std::unique_ptr<apiserver::api_server>
+start_test_server(apiserver::store& st, apiserver::server_config cfg) {
+  cfg.port = 0;
+  auto s = apiserver::api_server::start(st, std::move(cfg));
+  if (!s)
+    builder_failure("cannot start the test API server: " + s.err().message);
+  return std::move(*s);
+}
+
 io::rest_client_config client_config_for(const std::string& url) {
   auto parsed = io::parse_server_url(url);
   if (!parsed)
@@ -17,6 +26,16 @@ io::rest_client_config client_config_for(const std::string& url) {
   rc.target.tls.enabled = rc.target.url.tls;
   rc.qps = 0;
   return rc;
+}
+
+io::http_client http_client_for(const std::string& url) {
+  auto parsed = io::parse_server_url(url);
+  if (!parsed)
+    builder_failure("bad server URL \"" + url + "\": " + parsed.err().message);
+  io::client_config cfg;
+  cfg.host = parsed->host;
+  cfg.port = parsed->port;
+  return io::http_client{cfg};
 }
 
 // A plain loop rather than std::regex: GCC 12 warns falsely inside
