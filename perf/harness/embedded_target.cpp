@@ -31,6 +31,9 @@ public:
     // reads them: buffer generously rather than drop watchers.
     sc.watch_queue_limit = std::size_t{1} << 22;
     sc.history_size = 1u << 20;
+    // Upstream's scheduler_perf API server runs without the Priority
+    // admission plugin: its templates set spec.priority without a class.
+    sc.priority_admission = false;
     st_ = std::make_unique<apiserver::store>(sc);
     // Without the fake kubelet, bound pods stay Pending and a graceful
     // deletion of a bound pod waits for its grace period, as on upstream's

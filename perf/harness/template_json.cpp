@@ -6,6 +6,8 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -26,15 +28,115 @@ expected<json::value> parse(const object_template& t) {
   return v;
 }
 
+/// Field names of the objects templates describe, for the
+/// case-insensitive match upstream's decoder does.
+constexpr std::string_view known_fields[] = {
+  "apiVersion",
+  "kind",
+  "metadata",
+  "name",
+  "generateName",
+  "namespace",
+  "labels",
+  "annotations",
+  "finalizers",
+  "spec",
+  "status",
+  "containers",
+  "initContainers",
+  "image",
+  "ports",
+  "containerPort",
+  "hostPort",
+  "protocol",
+  "resources",
+  "requests",
+  "limits",
+  "affinity",
+  "nodeAffinity",
+  "podAffinity",
+  "podAntiAffinity",
+  "requiredDuringSchedulingIgnoredDuringExecution",
+  "preferredDuringSchedulingIgnoredDuringExecution",
+  "nodeSelectorTerms",
+  "matchExpressions",
+  "matchFields",
+  "key",
+  "operator",
+  "values",
+  "weight",
+  "podAffinityTerm",
+  "labelSelector",
+  "matchLabels",
+  "topologyKey",
+  "namespaces",
+  "namespaceSelector",
+  "matchLabelKeys",
+  "mismatchLabelKeys",
+  "topologySpreadConstraints",
+  "maxSkew",
+  "whenUnsatisfiable",
+  "minDomains",
+  "nodeAffinityPolicy",
+  "nodeTaintsPolicy",
+  "nodeSelector",
+  "nodeName",
+  "tolerations",
+  "effect",
+  "value",
+  "tolerationSeconds",
+  "taints",
+  "priority",
+  "priorityClassName",
+  "preemptionPolicy",
+  "schedulingGates",
+  "schedulerName",
+  "terminationGracePeriodSeconds",
+  "overhead",
+  "capacity",
+  "allocatable",
+  "conditions",
+  "type",
+  "phase",
+  "unschedulable",
+  "volumes",
+  "persistentVolumeClaim",
+  "claimName",
+  "selector",
+  "targetPort",
+  "port",
+};
+
+void canonical_keys(json::value& v) {
+  if (auto* a = v.if_array()) {
+    for (auto& e : *a)
+      canonical_keys(e);
+    return;
+  }
+  auto* o = v.if_object();
+  if (o == nullptr)
+    return;
+  json::object out;
+  for (auto& [key, value] : *o) {
+    canonical_keys(value);
+    std::string_view name = key;
+    for (auto known : known_fields)
+      if (known.size() == key.size() && known != key
+          && std::equal(known.begin(), known.end(), key.begin(),
+                        [](char a, char b) {
+                          return std::tolower(static_cast<unsigned char>(a))
+                                 == std::tolower(static_cast<unsigned char>(b));
+                        }))
+        name = known;
+    out[name] = std::move(value);
+  }
+  *o = std::move(out);
+}
+
 } // namespace
 
 expected<object_template> parse_template(std::string_view text,
                                          const std::string& file) {
-  if (text.find("{{") != std::string_view::npos)
-    return make_error(ec::invalid_input,
-                      file
-                        + ": Go template actions ({{ ... }}) are not "
-                          "supported by tessera perf");
   std::string doc;
   auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {
@@ -56,6 +158,7 @@ expected<object_template> parse_template(std::string_view text,
                       file + ": invalid JSON: " + ec.message());
   if (!v.is_object())
     return make_error(ec::invalid_input, file + ": must be an object");
+  canonical_keys(v);
   auto& o = v.as_object();
   object_template t;
   t.file = file;
@@ -106,6 +209,52 @@ object_template default_node_template() {
   return std::move(*t);
 }
 
+object_template default_pod_template() {
+  auto t = parse_template(
+    R"({"apiVersion":"v1","kind":"Pod","metadata":{"generateName":"pod-"},)"
+    R"("spec":{"containers":[{"name":"pause",)"
+    R"("image":"registry.k8s.io/pause:3.10","ports":[{"containerPort":80}],)"
+    R"("resources":{"limits":{"cpu":"100m","memory":"500Mi"},)"
+    R"("requests":{"cpu":"100m","memory":"500Mi"}}}]}})",
+    "<base pod>");
+  return std::move(*t);
+}
+
+label_match labels_of(const object_template& t) {
+  label_match out;
+  auto v = parse(t);
+  if (!v)
+    return out;
+  if (const auto* m = v->as_object().if_contains("metadata");
+      m && m->is_object())
+    if (const auto* l = m->as_object().if_contains("labels");
+        l && l->is_object())
+      for (const auto& [k, val] : l->as_object())
+        if (val.is_string())
+          out.emplace(std::string{k}, std::string{val.as_string()});
+  return out;
+}
+
+bool is_gated(const object_template& t) {
+  auto v = parse(t);
+  if (!v)
+    return false;
+  const auto* spec = v->as_object().if_contains("spec");
+  if (spec == nullptr || !spec->is_object())
+    return false;
+  const auto* gates = spec->as_object().if_contains("schedulingGates");
+  return gates != nullptr && gates->is_array() && !gates->as_array().empty();
+}
+
+bool matches(const label_match& selector, const label_match& labels) {
+  for (const auto& [k, v] : selector) {
+    auto it = labels.find(k);
+    if (it == labels.end() || it->second != v)
+      return false;
+  }
+  return true;
+}
+
 expected<std::string> render_node(const object_template& t,
                                   const node_label_strategy& s,
                                   std::size_t index, const node_marks& marks) {
@@ -118,6 +267,18 @@ expected<std::string> render_node(const object_template& t,
   auto meta = [&]() -> json::object& { return ensure_object(o, "metadata"); };
   auto labels
     = [&]() -> json::object& { return ensure_object(meta(), "labels"); };
+  // Named here rather than by the server so that the hostname label can
+  // carry the name, as upstream's node preparer does.
+  std::string name{string_at(meta(), "name")};
+  if (name.empty()) {
+    std::string prefix{string_at(meta(), "generateName")};
+    name = (prefix.empty() ? std::string{"node-"} : prefix)
+           + std::to_string(index);
+    meta()["name"] = name;
+    meta().erase("generateName");
+  }
+  if (!labels().contains("kubernetes.io/hostname"))
+    labels()["kubernetes.io/hostname"] = name;
   switch (s.type) {
   case node_label_strategy::kind::values:
     labels()[s.key] = s.values[index % s.values.size()];

@@ -30,8 +30,7 @@ struct object_template {
   std::string json;
 };
 
-/// Reads a template file; errors name the file. Go template actions
-/// (`{{ }}`) are not supported and are reported as such.
+/// Reads a template file; errors name the file.
 [[nodiscard]] expected<object_template> load_template(const std::string& path);
 
 /// Parses template text (`file` names it in messages).
@@ -41,6 +40,21 @@ struct object_template {
 /// The node createNodes uses without a nodeTemplatePath, as upstream's
 /// harness: `generateName: node-`, 4 cpu, 32Gi memory, 110 pods, Ready.
 object_template default_node_template();
+
+/// The pod createPods uses when neither the op nor the test case names a
+/// template: upstream's base pod (`generateName: pod-`, one pause
+/// container with port 80, 100m CPU and 500Mi memory requested and
+/// limited).
+object_template default_pod_template();
+
+/// metadata.labels of a template.
+label_match labels_of(const object_template& t);
+
+/// Whether a pod template has spec.schedulingGates.
+bool is_gated(const object_template& t);
+
+/// Whether every `key: value` of `selector` is among `labels`.
+bool matches(const label_match& selector, const label_match& labels);
 
 /// What a rendered node carries beyond its template.
 struct node_marks {
