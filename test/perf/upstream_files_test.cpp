@@ -1,0 +1,184 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+// kube-scheduler's own scheduler_perf files (perf/upstream, unchanged):
+// the smallest workload of every test case is classified as upstream's
+// files demand (runs, or is skipped naming what tessera lacks) and, when
+// it runs in-process, binds every measured pod; and hostname-keyed
+// anti-affinity binds only what fits.
+#include "perf/harness/runner.hpp"
+#include "test/perf/perf_fixture.hpp"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+namespace tessera::perf {
+namespace {
+
+struct upstream_case {
+  std::string file;
+  std::string test_case;
+  std::string workload;
+  /// Empty = runs; otherwise a part of the skip reason.
+  std::string skipped_for;
+};
+
+std::string upstream_file(const std::string& folder) {
+  return testing::source_dir() + "/perf/upstream/" + folder
+         + "/performance-config.yaml";
+}
+
+class upstream_workload : public ::testing::TestWithParam<upstream_case> {};
+
+TEST_P(upstream_workload, is_classified_and_runs_when_supported) {
+  const auto& tc = GetParam();
+  auto p = testing::only_plan(upstream_file(tc.file), tc.test_case,
+                              tc.workload);
+  if (p.skip_reason.empty())
+    p.skip_reason = unsupported_by_target(p, target_kind::inprocess);
+  if (!tc.skipped_for.empty()) {
+    EXPECT_NE(p.skip_reason.find(tc.skipped_for), std::string::npos)
+      << p.skip_reason;
+    return;
+  }
+  ASSERT_EQ(p.skip_reason, "");
+  ASSERT_FALSE(error{check_templates(p)}) << check_templates(p).message;
+  auto o = testing::test_options(target_kind::inprocess);
+  o.op_timeout = std::chrono::seconds(30);
+  progress quiet{progress_mode::off};
+  auto out = run_plan(p, o, quiet);
+  EXPECT_EQ(out.failure, "");
+  ASSERT_FALSE(out.results.empty());
+  for (const auto& r : out.results) {
+    EXPECT_EQ(r.failure, "");
+    EXPECT_GT(r.measured_pods, 0u);
+    EXPECT_EQ(r.bound_pods, r.measured_pods);
+  }
+}
+
+std::vector<upstream_case> cases() {
+  const std::string service = "v1 Service";
+  return {
+    {"misc", "SchedulingBasic", "5Nodes", ""},
+    {"misc", "SchedulingDaemonset", "5Nodes", ""},
+    {"misc", "PreemptionBasic", "5Nodes", ""},
+    {"misc", "PreemptionAsync", "5Nodes", ""},
+    {"misc", "Unschedulable", "5Nodes/1Init/10Pods", ""},
+    {"misc", "SchedulingWithMixedChurn", "10Nodes", service},
+    {"misc", "SchedulingWhileGated", "1Node_10GatedPods", ""},
+    {"misc", "SchedulingDeletedPodsWithFinalizers", "10Node_100DeletingPods",
+     ""},
+    {"misc", "SchedulingWithExtendedResource", "fast", ""},
+    {"affinity", "SchedulingPodAntiAffinity", "5Nodes", ""},
+    {"affinity", "SchedulingPodMatchingAntiAffinity", "5Nodes", ""},
+    {"affinity", "SchedulingPodAffinity", "5Nodes", ""},
+    {"affinity", "SchedulingPreferredPodAffinity", "5Nodes", ""},
+    {"affinity", "SchedulingPreferredPodAntiAffinity", "5Nodes", ""},
+    {"affinity", "SchedulingNodeAffinity", "5Nodes", ""},
+    {"affinity", "MixedSchedulingBasePod", "5Nodes", ""},
+    {"affinity", "SchedulingRequiredPodAntiAffinityWithNSSelector", "10Nodes",
+     ""},
+    {"affinity", "SchedulingPreferredAntiAffinityWithNSSelector", "10Nodes",
+     ""},
+    {"affinity", "SchedulingRequiredPodAffinityWithNSSelector", "10Nodes", ""},
+    {"affinity", "SchedulingPreferredAffinityWithNSSelector", "10Nodes", ""},
+    {"affinity", "SchedulingGatedPodsWithPodAffinityImpactForThroughput",
+     "1Node_10GatedPods", ""},
+    {"topology_spreading", "TopologySpreading", "5Nodes", ""},
+    {"topology_spreading", "PreferredTopologySpreading", "5Nodes", ""},
+    {"topology_spreading", "DefaultTopologySpreading", "5Nodes", service},
+    {"topology_spreading", "SchedulingWithNodeInclusionPolicy", "5Nodes", ""},
+    {"default_preemption", "PreemptionBasic", "5Nodes", ""},
+    {"default_preemption", "PreemptionAsync", "5Nodes", ""},
+    {"default_preemption", "Unschedulable", "5Nodes/1Init/10Pods", ""},
+    {"batching", "HostPortConflict", "10Nodes_10Pods_10BatchSize", ""},
+    {"batching", "ResourceSaturation", "10Nodes_10Pods_10BatchSize", ""},
+  };
+}
+
+std::string case_name(const ::testing::TestParamInfo<upstream_case>& info) {
+  std::string out = info.param.file + "_" + info.param.test_case;
+  for (char& c : out)
+    if (std::isalnum(static_cast<unsigned char>(c)) == 0)
+      c = '_';
+  return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(upstream, upstream_workload,
+                         ::testing::ValuesIn(cases()), case_name);
+
+// An op tessera lacks skips its own test case only, naming the op.
+TEST(upstream_selection, unsupported_op_skips_only_its_test_case) {
+  testing::temp_dir dir;
+  auto file = testing::write_small_workload(
+    dir, testing::small_workload_text(2, 0, 2) + R"(
+- name: Updates
+  workloadTemplate:
+  - opcode: createNodes
+    count: 1
+  - opcode: updateAny
+    templatePath: templates/pod.yaml
+  workloads:
+  - name: w
+)");
+  auto f = load_workload_file(file);
+  ASSERT_TRUE(f) << f.err().message;
+  auto plans = select_plans(*f, "", "");
+  ASSERT_TRUE(plans) << plans.err().message;
+  ASSERT_EQ(plans->size(), 2u);
+  EXPECT_EQ((*plans)[0].skip_reason, "");
+  EXPECT_NE((*plans)[1].skip_reason.find("op updateAny"), std::string::npos)
+    << (*plans)[1].skip_reason;
+}
+
+// Two nodes named and labelled by the harness, three pods that must not
+// share a hostname: upstream binds two, and so must we.
+TEST(upstream_cluster, hostname_anti_affinity_binds_only_what_fits) {
+  testing::temp_dir dir;
+  dir.write("templates/anti.yaml", R"(apiVersion: v1
+kind: Pod
+metadata:
+  generateName: anti-
+  labels:
+    color: green
+spec:
+  affinity:
+    podAntiAffinity:
+      requiredDuringSchedulingIgnoredDuringExecution:
+      - labelSelector:
+          matchLabels:
+            color: green
+        topologyKey: kubernetes.io/hostname
+  containers:
+  - image: registry.k8s.io/pause:3.10
+    name: pause
+)");
+  auto file = dir.write("workload.yaml", R"(
+- name: Anti
+  workloadTemplate:
+  - opcode: createNodes
+    count: 2
+  - opcode: startCollectingMetrics
+  - opcode: createPods
+    count: 3
+    podTemplatePath: templates/anti.yaml
+    skipWaitToCompletion: true
+  - opcode: barrier
+    stageRequirement: Attempted
+  - opcode: stopCollectingMetrics
+  workloads:
+  - name: w
+)");
+  auto p = testing::only_plan(file);
+  auto o = testing::test_options(target_kind::inprocess);
+  o.op_timeout = std::chrono::seconds(30);
+  progress quiet{progress_mode::off};
+  auto out = run_plan(p, o, quiet);
+  EXPECT_EQ(out.failure, "");
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_EQ(out.results[0].measured_pods, 3u);
+  EXPECT_EQ(out.results[0].bound_pods, 2u);
+}
+
+} // namespace
+} // namespace tessera::perf
