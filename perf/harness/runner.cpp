@@ -304,10 +304,14 @@ private:
     auto n = static_cast<std::size_t>(op.count.value);
     show_.begin(plan_.name() + ": nodes", n, "created");
     for (std::size_t i = 0; i < n; ++i) {
-      auto json = render_node(t, op.labels, nodes_created_++, marks_);
+      auto ti
+        = instantiate_template(t, static_cast<std::int64_t>(i), op.count.value);
+      if (!ti)
+        return ti.err();
+      auto json = render_node(*ti, op.labels, nodes_created_++, marks_);
       if (!json)
         return json.err();
-      auto name = target_->create(t, "", *json);
+      auto name = target_->create(*ti, "", *json);
       if (!name)
         return name.err();
       show_.update(i + 1);
@@ -352,16 +356,21 @@ private:
       return e;
     const object_template& t
       = op.template_path.empty() ? default_pod_ : tmpl(op.template_path);
-    auto json = render_pod(t, target_->kwok_marks());
+    // Object 0 stands for the group's labels and gates (a Go template
+    // renders each pod on its own below).
+    auto first = instantiate_template(t, 0, op.count.value, op.params);
+    if (!first)
+      return first.err();
+    auto json = render_pod(*first, target_->kwok_marks());
     if (!json)
       return json.err();
     int group = next_group_++;
-    groups_.push_back({op.ns, labels_of(t), clock().now()});
+    groups_.push_back({op.ns, labels_of(*first), clock().now()});
     // Upstream's scheduler marks a gated pod PodScheduled=False
     // (SchedulingGated) as soon as it sees it, which is what an Attempted
     // barrier waits for; tessera's queue holds gated pods without an
     // attempt, so they count as attempted once created.
-    bool gated = is_gated(t);
+    bool gated = is_gated(*first);
     auto n = static_cast<std::size_t>(op.count.value);
     std::string label = plan_.name() + ": "
                         + (op.collect_metrics ? "measured pods" : "pods") + " ("
@@ -372,13 +381,25 @@ private:
     std::uint64_t conflicts0 = host_ ? host_->assume_conflicts() : 0;
     std::uint64_t binds_failed0 = tracker_.binds_failed();
     time_point start = clock().now();
-    auto e = target_->create_pods(t, op.ns, *json, n,
-                                  [&](const std::string& name, time_point at) {
-                                    tracker_.created(op.ns, name, group, at);
-                                    if (gated)
-                                      tracker_.failed(op.ns + "/" + name);
-                                    show_.update(bound());
-                                  });
+    auto created = [&](const std::string& name, time_point at) {
+      tracker_.created(op.ns, name, group, at);
+      if (gated)
+        tracker_.failed(op.ns + "/" + name);
+      show_.update(bound());
+    };
+    error e;
+    if (t.go_text.empty()) {
+      e = target_->create_pods(t, op.ns, *json, n, created);
+    } else {
+      for (std::size_t i = 0; i < n && !e; ++i) {
+        auto ti = instantiate_template(t, static_cast<std::int64_t>(i),
+                                       op.count.value, op.params);
+        auto pod = ti ? render_pod(*ti, target_->kwok_marks())
+                      : expected<std::string>{ti.err()};
+        e = pod ? target_->create_pods(*ti, op.ns, *pod, 1, created)
+                : pod.err();
+      }
+    }
     if (e)
       return e;
     if (op.skip_wait) {
@@ -507,7 +528,10 @@ private:
     if (auto e = ensure_namespace(ns))
       return e;
     for (std::int64_t i = 0; i < op.count.value; ++i) {
-      auto name = create_from(t, ns);
+      auto ti = instantiate_template(t, i, op.count.value, op.params);
+      if (!ti)
+        return ti.err();
+      auto name = create_from(*ti, ns);
       if (!name)
         return name.err();
     }
@@ -583,6 +607,13 @@ private:
   /// One object of any kind from a template (churn, createAny).
   expected<std::string> create_from(const object_template& t,
                                     const std::string& ns) {
+    if (!t.go_text.empty()) {
+      auto ti
+        = instantiate_template(t, static_cast<std::int64_t>(churn_index_++), 1);
+      if (!ti)
+        return ti.err();
+      return create_from(*ti, ns);
+    }
     expected<std::string> json = t.json;
     if (t.kind == "Node" && t.api_version == "v1")
       json = render_node(t, {}, churn_nodes_++, marks_);
@@ -622,6 +653,7 @@ private:
   std::uint64_t rss_before_ = 0;
   std::size_t nodes_created_ = 0;
   std::atomic<std::size_t> churn_nodes_{1000000};
+  std::atomic<std::size_t> churn_index_{0};
   std::set<std::string> namespaces_;
   // Destroyed in reverse: the scheduler before the target it reads.
   std::unique_ptr<target> target_;

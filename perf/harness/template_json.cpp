@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/decode.hpp"
 #include "model/json_access.hpp"
+#include "perf/harness/go_template.hpp"
 #include "perf/harness/templates.hpp"
 
 #include <boost/json.hpp>
@@ -135,8 +136,80 @@ void canonical_keys(json::value& v) {
 
 } // namespace
 
+namespace {
+
+go_data template_data(std::int64_t index, std::int64_t count,
+                      const template_params& params) {
+  go_data data{{"Index", index}, {"Count", count}};
+  for (const auto& [k, v] : params) {
+    std::size_t used = 0;
+    try {
+      auto n = std::stoll(v, &used);
+      if (used == v.size()) {
+        data[k] = static_cast<std::int64_t>(n);
+        continue;
+      }
+    } catch (const std::exception&) {
+    }
+    data[k] = v;
+  }
+  return data;
+}
+
+/// The value of a top-level `key: value` line.
+std::string top_level(std::string_view text, std::string_view key) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    auto end = text.find('\n', pos);
+    auto line = text.substr(
+      pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    if (line.substr(0, key.size()) == key && line.size() > key.size()
+        && line[key.size()] == ':') {
+      auto v = line.substr(key.size() + 1);
+      while (!v.empty() && (v.front() == ' ' || v.front() == '"'))
+        v.remove_prefix(1);
+      while (!v.empty()
+             && (v.back() == ' ' || v.back() == '"' || v.back() == '\r'))
+        v.remove_suffix(1);
+      return std::string{v};
+    }
+    if (end == std::string_view::npos)
+      break;
+    pos = end + 1;
+  }
+  return {};
+}
+
+} // namespace
+
+expected<object_template> instantiate_template(const object_template& t,
+                                               std::int64_t index,
+                                               std::int64_t count,
+                                               const template_params& params) {
+  if (t.go_text.empty())
+    return t;
+  auto text
+    = render_go_template(t.go_text, template_data(index, count, params));
+  if (!text)
+    return make_error(ec::invalid_input, t.file + ": " + text.err().message);
+  return parse_template(*text, t.file);
+}
+
 expected<object_template> parse_template(std::string_view text,
                                          const std::string& file) {
+  if (has_go_actions(text)) {
+    object_template t;
+    t.file = file;
+    t.go_text = std::string{text};
+    t.kind = top_level(text, "kind");
+    t.api_version = top_level(text, "apiVersion");
+    // Object 0 must render; whether it decodes may depend on the
+    // templateParams only the op gives.
+    auto probe = render_go_template(text, template_data(0, 1, {}));
+    if (!probe)
+      return make_error(ec::invalid_input, file + ": " + probe.err().message);
+    return t;
+  }
   std::string doc;
   auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {

@@ -32,8 +32,8 @@ class upstream_workload : public ::testing::TestWithParam<upstream_case> {};
 
 TEST_P(upstream_workload, is_classified_and_runs_when_supported) {
   const auto& tc = GetParam();
-  auto p = testing::only_plan(upstream_file(tc.file), tc.test_case,
-                              tc.workload);
+  auto p
+    = testing::only_plan(upstream_file(tc.file), tc.test_case, tc.workload);
   if (p.skip_reason.empty())
     p.skip_reason = unsupported_by_target(p, target_kind::inprocess);
   if (!tc.skipped_for.empty()) {

@@ -72,9 +72,10 @@ TEST_F(workload_dir, parses_ops_and_substitutes_params) {
   EXPECT_EQ(tc.name, "Basic");
   ASSERT_EQ(tc.ops.size(), 4u);
   EXPECT_EQ(tc.default_pod_template, (dir_ / "templates/pod.yaml").string());
-  // featureGates and workload labels are ignored with a notice.
-  ASSERT_EQ(f->notices.size(), 2u);
-  EXPECT_NE(f->notices[0].find("featureGates: ignored"), std::string::npos);
+  // featureGates are kept; workload labels are ignored with a notice.
+  EXPECT_EQ(to_string(tc.gates), "SomeGate=true");
+  ASSERT_EQ(f->notices.size(), 1u);
+  EXPECT_NE(f->notices[0].find("labels: ignored"), std::string::npos);
 
   struct test_case {
     std::string workload;
@@ -121,11 +122,6 @@ TEST_F(workload_dir, errors_name_file_line_and_field_path) {
      "  workloads:\n  - name: w\n",
      {"w.yaml:3: [0].workloadTemplate[0].opcode: unknown op \"createPodz\"",
       "supported ops: createNodes"}},
-    {"upstream op tessera does not implement",
-     "- name: A\n  workloadTemplate:\n  - opcode: deletePods\n"
-     "  workloads:\n  - name: w\n",
-     {"unknown op \"deletePods\" (an upstream op tessera perf does not "
-      "implement)"}},
     {"unknown field",
      "- name: A\n  workloadTemplate:\n  - opcode: createNodes\n    count: 1\n"
      "    colour: red\n  workloads:\n  - name: w\n",
@@ -169,15 +165,30 @@ TEST_F(workload_dir, errors_name_file_line_and_field_path) {
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
+    // A malformed file fails to load; a malformed test case fails when it
+    // is selected.
     auto f = parse(tc.text);
-    ASSERT_FALSE(f);
-    EXPECT_EQ(f.err().code, ec::invalid_input);
-    EXPECT_EQ(f.err().message.rfind("w.yaml", 0), 0u) << f.err().message;
-    for (const auto& e : tc.expected)
-      EXPECT_NE(f.err().message.find(e), std::string::npos)
-        << "missing \"" << e << "\" in:\n"
-        << f.err().message;
+    error e = f ? select_plans(*f, "", "").err() : f.err();
+    EXPECT_EQ(e.code, ec::invalid_input);
+    EXPECT_EQ(e.message.rfind("w.yaml", 0), 0u) << e.message;
+    for (const auto& want : tc.expected)
+      EXPECT_NE(e.message.find(want), std::string::npos)
+        << "missing \"" << want << "\" in:\n"
+        << e.message;
   }
+}
+
+TEST_F(workload_dir, a_malformed_test_case_fails_only_when_selected) {
+  auto f = parse(std::string{basic}
+                 + "- name: Broken\n  workloadTemplate:\n"
+                   "  - opcode: createPodz\n  workloads:\n  - name: w\n");
+  ASSERT_TRUE(f) << f.err().message;
+  auto good = select_plans(*f, "Basic", "small");
+  EXPECT_TRUE(good) << good.err().message;
+  auto bad = select_plans(*f, "Broken", "");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.err().message.find("unknown op \"createPodz\""),
+            std::string::npos);
 }
 
 TEST_F(workload_dir, param_errors_name_the_workload) {
