@@ -303,6 +303,11 @@ int perf_main(const args& a) {
     for (const auto& s : perf::plan_settings(*grid, defaults, f.baseline)) {
       perf::run_options ro;
       ro.target = to;
+      // The test case's scheduler client limits, unless --qps is given.
+      if (p.api_qps > 0 && !flags.was_set("qps"))
+        ro.target.qps = p.api_qps;
+      if (p.api_burst > 0)
+        ro.target.burst = static_cast<int>(p.api_burst);
       ro.op_timeout = f.timeout;
       ro.baseline = s.baseline;
       ro.scheduler.profiles = setup->profiles;

@@ -98,8 +98,8 @@ public:
 
 private:
   error fail(const std::string& what) const {
-    return make_error(ec::invalid_input, "in action \"{{" + std::string{text_}
-                                           + "}}\": " + what);
+    return make_error(ec::invalid_input,
+                      "in action \"{{" + std::string{text_} + "}}\": " + what);
   }
 
   void skip_space() {
@@ -124,8 +124,8 @@ private:
 
   expected<go_value> command() {
     skip_space();
-    if (pos_ < text_.size() && std::isalpha(static_cast<unsigned char>(
-                                 text_[pos_]))) {
+    if (pos_ < text_.size()
+        && std::isalpha(static_cast<unsigned char>(text_[pos_]))) {
       auto name = word();
       if (name == "true" || name == "false")
         return go_value{name == "true"};
@@ -211,9 +211,9 @@ private:
       b = *y;
       return {};
     };
-    static const std::map<std::string,
-                          std::function<std::optional<std::int64_t>(
-                            std::int64_t, std::int64_t)>>
+    static const std::map<
+      std::string,
+      std::function<std::optional<std::int64_t>(std::int64_t, std::int64_t)>>
       arithmetic{
         {"AddInt", [](auto a, auto b) { return a + b; }},
         {"SubtractInt", [](auto a, auto b) { return a - b; }},
@@ -255,9 +255,12 @@ private:
       return values.back();
     }
     static const std::map<std::string, std::function<bool(int)>> compare{
-      {"eq", [](int c) { return c == 0; }}, {"ne", [](int c) { return c != 0; }},
-      {"lt", [](int c) { return c < 0; }},  {"le", [](int c) { return c <= 0; }},
-      {"gt", [](int c) { return c > 0; }},  {"ge", [](int c) { return c >= 0; }},
+      {"eq", [](int c) { return c == 0; }},
+      {"ne", [](int c) { return c != 0; }},
+      {"lt", [](int c) { return c < 0; }},
+      {"le", [](int c) { return c <= 0; }},
+      {"gt", [](int c) { return c > 0; }},
+      {"ge", [](int c) { return c >= 0; }},
     };
     if (auto it = compare.find(name); it != compare.end()) {
       if (values.size() != 2)
@@ -302,8 +305,8 @@ public:
     if (auto e = block(out, true))
       return e;
     if (pos_ != segs_.size())
-      return make_error(ec::invalid_input, "unexpected {{"
-                                             + segs_[pos_].text + "}}");
+      return make_error(ec::invalid_input,
+                        "unexpected {{" + segs_[pos_].text + "}}");
     return out;
   }
 

@@ -41,6 +41,8 @@ std::set<std::string> template_paths(const plan& p) {
         } else if constexpr (std::is_same_v<T, create_pod_sets_op>) {
           if (!body.pods.template_path.empty())
             out.insert(body.pods.template_path);
+        } else if constexpr (std::is_same_v<T, update_any_op>) {
+          out.insert(body.template_path);
         }
       },
       o.body);
@@ -481,6 +483,27 @@ private:
     }
     out_.results.push_back(measure(collect_window_, pods));
     collecting_.reset();
+    return {};
+  }
+
+  error run(const planned_op&, const update_any_op& op) {
+    const object_template& t = tmpl(op.template_path);
+    auto gap = op.per_second > 0 ? std::chrono::duration_cast<duration>(
+                 std::chrono::duration<double>(1.0 / op.per_second))
+                                 : duration{0};
+    for (std::int64_t i = 0; i < op.count.value; ++i) {
+      auto ti = instantiate_template(t, i, op.count.value, op.params);
+      if (!ti)
+        return ti.err();
+      if (ti->name.empty())
+        return make_error(ec::invalid_input,
+                          t.file + ": updateAny needs metadata.name");
+      std::string ns = op.ns.empty() ? ti->ns : op.ns;
+      if (auto e = target_->update(*ti, ns, ti->name, ti->json, op.subresource))
+        return e;
+      if (gap.count() > 0)
+        std::this_thread::sleep_for(gap);
+    }
     return {};
   }
 

@@ -259,16 +259,13 @@ constexpr const char* known_ops[] = {
   "deletePods",
   "startCollectingMetrics",
   "stopCollectingMetrics",
+  "updateAny",
 };
 /// Upstream ops tessera does not implement: a test case using one is
 /// skipped with a notice naming it.
 constexpr const char* upstream_only_ops[] = {
-  "updateAny",
-  "allocResourceClaims",
-  "createResourceClaims",
-  "createResourceDriver",
-  "createPodGroups",
-  "waitForPodGroups",
+  "allocResourceClaims", "createResourceClaims", "createResourceDriver",
+  "createPodGroups",     "waitForPodGroups",
 };
 
 } // namespace
@@ -287,7 +284,9 @@ std::string_view opcode(const op_body& body) noexcept {
        "createPods",  "createAny",
        "barrier",     "sleep",
        "churn",       "createPodSets",
-       "deletePods",  "startCollectingMetrics"};
+       "deletePods",  "startCollectingMetrics",
+       "updateAny"};
+  static_assert(std::size(names) == std::variant_size_v<op_body>);
   if (const auto* c = std::get_if<collect_metrics_op>(&body); c && !c->start)
     return "stopCollectingMetrics";
   return names[body.index()];
@@ -419,6 +418,28 @@ std::optional<op> read_op(const YAML::Node& node, const std::string& path,
             "must be Scheduled or Attempted, got \"" + *stage + "\"");
     o.scheduled = !stage || *stage == "Scheduled";
     o.selector = read_map(f.get("labelSelector"), f.path("labelSelector"), p);
+    out.body = std::move(o);
+  } else if (*code == "updateAny") {
+    update_any_op o;
+    o.count = read_count(f, p, false, 1);
+    o.template_path = read_path(f, "templatePath", p, dir);
+    if (o.template_path.empty() && !f.get("templatePath"))
+      p.add(f.line(), f.path("templatePath"), "required");
+    o.ns = read_string(f.get("namespace"), f.path("namespace"), p).value_or("");
+    auto rate
+      = read_int(f.get("updatePerSecond"), f.path("updatePerSecond"), p);
+    if (rate && *rate < 0)
+      p.add(f.line(), f.path("updatePerSecond"), "must not be negative");
+    o.per_second = static_cast<double>(rate.value_or(0));
+    auto subs = read_strings(f.get("subresources"), f.path("subresources"), p);
+    for (const auto& sub : subs) {
+      if (sub == "status" && o.subresource.empty())
+        o.subresource = sub;
+      else
+        lacks("updateAny subresource " + sub
+              + " (the embedded cluster serves only status)");
+    }
+    o.params = read_map(f.get("templateParams"), f.path("templateParams"), p);
     out.body = std::move(o);
   } else if (*code == "deletePods") {
     delete_pods_op o;
@@ -592,6 +613,31 @@ read_params(const YAML::Node& params, const std::string& path, problems& p) {
   return out;
 }
 
+/// schedulerApiClientQPS / schedulerApiClientBurst of a test case or
+/// workload.
+void read_api_limits(fields& f, problems& p, double& qps, std::int64_t& burst) {
+  if (auto q = f.get("schedulerApiClientQPS")) {
+    double v = -1;
+    if (q.IsScalar())
+      try {
+        v = std::stod(q.Scalar());
+      } catch (const std::exception&) {
+      }
+    if (v <= 0)
+      p.add(line_of(q), f.path("schedulerApiClientQPS"),
+            "must be a positive number");
+    else
+      qps = v;
+  }
+  if (auto b = read_int(f.get("schedulerApiClientBurst"),
+                        f.path("schedulerApiClientBurst"), p)) {
+    if (*b <= 0)
+      p.add(f.line(), f.path("schedulerApiClientBurst"), "must be positive");
+    else
+      burst = *b;
+  }
+}
+
 feature_gates read_gates(const YAML::Node& n, const std::string& path,
                          problems& p) {
   feature_gates out;
@@ -651,6 +697,7 @@ expected<workload_file> parse_workload_file(std::string_view text,
     tc.default_pod_template = read_path(f, "defaultPodTemplatePath", tp, dir);
     tc.scheduler_config_path = read_path(f, "schedulerConfigPath", tp, dir);
     tc.gates = read_gates(f.get("featureGates"), f.path("featureGates"), tp);
+    read_api_limits(f, tp, tc.api_qps, tc.api_burst);
     for (const char* ignored :
          {"labels", "metricsCollectorConfig", "defaultThresholdMetricSelector"})
       f.ignore(ignored, out.notices);
@@ -687,6 +734,7 @@ expected<workload_file> parse_workload_file(std::string_view text,
         w.params = read_params(wf.get("params"), wf.path("params"), tp);
         w.gates
           = read_gates(wf.get("featureGates"), wf.path("featureGates"), tp);
+        read_api_limits(wf, tp, w.api_qps, w.api_burst);
         if (auto t = wf.get("threshold")) {
           double v = -1;
           if (t.IsScalar())
@@ -802,6 +850,8 @@ expected<plan> instantiate(const workload_file& f, const test_case& tc,
   for (const auto& [gate, on] : w.gates)
     out.gates[gate] = on;
   out.threshold = w.threshold;
+  out.api_qps = w.api_qps > 0 ? w.api_qps : tc.api_qps;
+  out.api_burst = w.api_burst > 0 ? w.api_burst : tc.api_burst;
   for (std::size_t i = 0; i < tc.ops.size(); ++i) {
     const op& o = tc.ops[i];
     planned_op po{o.body, i, o.path};
@@ -811,7 +861,8 @@ expected<plan> instantiate(const workload_file& f, const test_case& tc,
         if constexpr (requires { body.count; }) {
           resolve_count(body.count, o, "countParam");
         }
-        if constexpr (std::is_same_v<T, create_any_op>) {
+        if constexpr (std::is_same_v<
+                        T, create_any_op> || std::is_same_v<T, update_any_op>) {
           resolve_template_params(body.params, o);
         }
         if constexpr (std::is_same_v<T, create_pod_sets_op>) {

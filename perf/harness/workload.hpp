@@ -27,6 +27,9 @@
 ///                     skipWaitToCompletion
 ///   startCollectingMetrics / stopCollectingMetrics
 ///                     name, namespaces, labelSelector
+///   updateAny         templatePath, count|countParam, namespace,
+///                     updatePerSecond, subresources (status only),
+///                     templateParams
 ///   sleep             duration|durationParam
 ///   churn             mode (create|recreate), number, intervalMilliseconds,
 ///                     namespace, templatePaths
@@ -34,7 +37,9 @@
 /// `countParam: $initNodes` takes the value from the workload's `params`;
 /// a workload must use every param it defines. Template paths are
 /// resolved relative to the workload file's directory. `featureGates` and
-/// `threshold` are kept (reported beside the results); `labels` and
+/// `threshold` are kept (reported beside the results),
+/// `schedulerApiClientQPS`/`Burst` (test case or workload) set the
+/// scheduler's API client limits; `labels` and
 /// `metricsCollectorConfig` steer only upstream's test framework and are
 /// ignored with a notice.
 ///
@@ -141,6 +146,18 @@ struct delete_pods_op {
   bool skip_wait = false;
 };
 
+/// updateAny: object i of `count` (the template rendered with `.Index`)
+/// replaces the object of its name, `per_second` a second.
+struct update_any_op {
+  count_field count{1, {}};
+  std::string template_path;
+  std::string ns;
+  double per_second = 0;
+  /// "" (the object) or "status".
+  std::string subresource;
+  template_params params;
+};
+
 /// startCollectingMetrics / stopCollectingMetrics: one measurement over
 /// every createPods op in between (pods filtered by namespace and labels).
 struct collect_metrics_op {
@@ -163,10 +180,10 @@ struct churn_op {
   std::vector<std::string> template_paths;
 };
 
-using op_body
-  = std::variant<create_nodes_op, create_namespaces_op, create_pods_op,
-                 create_any_op, barrier_op, sleep_op, churn_op,
-                 create_pod_sets_op, delete_pods_op, collect_metrics_op>;
+using op_body = std::variant<create_nodes_op, create_namespaces_op,
+                             create_pods_op, create_any_op, barrier_op,
+                             sleep_op, churn_op, create_pod_sets_op,
+                             delete_pods_op, collect_metrics_op, update_any_op>;
 
 struct op {
   op_body body;
@@ -201,6 +218,10 @@ struct workload {
   feature_gates gates;
   /// Upstream's floor for the average throughput (pods/s); 0 = none.
   double threshold = 0;
+  /// schedulerApiClientQPS / schedulerApiClientBurst (0 = the test
+  /// case's).
+  double api_qps = 0;
+  std::int64_t api_burst = 0;
   std::string path;
   int line = 0;
 };
@@ -213,6 +234,9 @@ struct test_case {
   std::string default_pod_template;
   std::string scheduler_config_path;
   feature_gates gates;
+  /// The scheduler's API client limits (0 = tessera's defaults).
+  double api_qps = 0;
+  std::int64_t api_burst = 0;
   /// Upstream ops or fields tessera lacks, each named ("op deletePods at
   /// [1].workloadTemplate[3]"); non-empty = the test case is skipped.
   std::vector<std::string> unsupported;
@@ -259,6 +283,10 @@ struct plan {
   /// The test case's gates overridden by the workload's.
   feature_gates gates;
   double threshold = 0;
+  /// The scheduler's API client limits, the workload's over the test
+  /// case's (0 = tessera's defaults).
+  double api_qps = 0;
+  std::int64_t api_burst = 0;
   /// Why the plan is skipped (empty = it runs).
   std::string skip_reason;
 

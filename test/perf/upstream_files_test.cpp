@@ -28,6 +28,19 @@ std::string upstream_file(const std::string& folder) {
          + "/performance-config.yaml";
 }
 
+/// Runs the only plan of `file` in-process and returns its only result
+/// (one start/stopCollectingMetrics window).
+run_result run_collected(const std::string& file) {
+  auto p = testing::only_plan(file);
+  auto o = testing::test_options(target_kind::inprocess);
+  o.op_timeout = std::chrono::seconds(30);
+  progress quiet{progress_mode::off};
+  auto out = run_plan(p, o, quiet);
+  EXPECT_EQ(out.failure, "");
+  EXPECT_EQ(out.results.size(), 1u);
+  return out.results.empty() ? run_result{} : out.results.front();
+}
+
 class upstream_workload : public ::testing::TestWithParam<upstream_case> {};
 
 TEST_P(upstream_workload, is_classified_and_runs_when_supported) {
@@ -116,8 +129,8 @@ TEST(upstream_selection, unsupported_op_skips_only_its_test_case) {
   workloadTemplate:
   - opcode: createNodes
     count: 1
-  - opcode: updateAny
-    templatePath: templates/pod.yaml
+  - opcode: createPodGroups
+    count: 1
   workloads:
   - name: w
 )");
@@ -127,7 +140,8 @@ TEST(upstream_selection, unsupported_op_skips_only_its_test_case) {
   ASSERT_TRUE(plans) << plans.err().message;
   ASSERT_EQ(plans->size(), 2u);
   EXPECT_EQ((*plans)[0].skip_reason, "");
-  EXPECT_NE((*plans)[1].skip_reason.find("op updateAny"), std::string::npos)
+  EXPECT_NE((*plans)[1].skip_reason.find("op createPodGroups"),
+            std::string::npos)
     << (*plans)[1].skip_reason;
 }
 
@@ -169,15 +183,73 @@ spec:
   workloads:
   - name: w
 )");
-  auto p = testing::only_plan(file);
-  auto o = testing::test_options(target_kind::inprocess);
-  o.op_timeout = std::chrono::seconds(30);
-  progress quiet{progress_mode::off};
-  auto out = run_plan(p, o, quiet);
-  EXPECT_EQ(out.failure, "");
-  ASSERT_EQ(out.results.size(), 1u);
-  EXPECT_EQ(out.results[0].measured_pods, 3u);
-  EXPECT_EQ(out.results[0].bound_pods, 2u);
+  auto r = run_collected(file);
+  EXPECT_EQ(r.measured_pods, 3u);
+  EXPECT_EQ(r.bound_pods, 2u);
+}
+
+// Gated pods named by a Go template count as Attempted; updateAny then
+// replaces each with its ungated version, and every one binds.
+TEST(upstream_ops, update_any_lifts_scheduling_gates) {
+  testing::temp_dir dir;
+  const std::string pod = R"(apiVersion: v1
+kind: Pod
+metadata:
+  name: gated-{{ .Index }}
+  labels:
+    type: unsched
+spec:
+  terminationGracePeriodSeconds: 0
+  {{- if .Gated }}
+  schedulingGates:
+  - name: example.com/hold
+  {{- end }}
+  tolerations:
+  - key: node.kubernetes.io/not-ready
+    operator: Exists
+    effect: NoExecute
+    tolerationSeconds: 300
+  - key: node.kubernetes.io/unreachable
+    operator: Exists
+    effect: NoExecute
+    tolerationSeconds: 300
+  containers:
+  - image: registry.k8s.io/pause:3.10
+    name: pause
+)";
+  dir.write("templates/gated.yaml", pod);
+  auto file = dir.write("workload.yaml", R"(
+- name: Gates
+  workloadTemplate:
+  - opcode: createNodes
+    count: 1
+  - opcode: startCollectingMetrics
+    namespaces: [gates]
+    labelSelector: {type: unsched}
+  - opcode: createPods
+    count: 3
+    namespace: gates
+    podTemplatePath: templates/gated.yaml
+    templateParams: {Gated: "yes"}
+    skipWaitToCompletion: true
+  - opcode: barrier
+    stageRequirement: Attempted
+    labelSelector: {type: unsched}
+  - opcode: updateAny
+    countParam: $pods
+    namespace: gates
+    templatePath: templates/gated.yaml
+    updatePerSecond: 100
+  - opcode: barrier
+    labelSelector: {type: unsched}
+  - opcode: stopCollectingMetrics
+  workloads:
+  - name: w
+    params: {pods: 3}
+)");
+  auto r = run_collected(file);
+  EXPECT_EQ(r.measured_pods, 3u);
+  EXPECT_EQ(r.bound_pods, 3u);
 }
 
 } // namespace

@@ -307,3 +307,91 @@ TEST(sweep, parses_axes_and_plans_the_grid) {
 
 } // namespace
 } // namespace tessera::perf
+
+namespace tessera::perf {
+namespace {
+
+// What upstream's files carry beside the ops: gates, floors, client
+// limits, batching params, pod sets, deletions and collection windows.
+TEST_F(workload_dir, upstream_fields_reach_the_plan) {
+  auto f = parse(R"(
+- name: Upstream
+  featureGates: {A: true, B: true}
+  schedulerApiClientQPS: 100
+  workloadTemplate:
+  - opcode: createNamespaces
+    prefix: ns
+    count: 2
+  - opcode: startCollectingMetrics
+    namespaces: [ns-0]
+    labelSelector: {type: unsched}
+  - opcode: createPodSets
+    countParam: $sets
+    namespacePrefix: ns
+    createPodsOp:
+      opcode: createPods
+      countParam: $perSet
+      podTemplatePath: templates/pod.yaml
+  - opcode: createPods
+    signatureBatchSizeParam: $batch
+    count: 1
+  - opcode: deletePods
+    namespace: ns-0
+    deletePodsPerSecond: 50
+    labelSelector: {type: blocker}
+    skipWaitToCompletion: true
+  - opcode: barrier
+    labelSelector: {type: unsched}
+  - opcode: stopCollectingMetrics
+  workloads:
+  - name: w
+    featureGates: {B: false}
+    threshold: 42.5
+    schedulerApiClientBurst: 7
+    params: {sets: 2, perSet: 3, batch: 10}
+- name: Multiplied
+  workloadTemplate:
+  - opcode: createPods
+    count: 1
+    countMultiplierParam: $m
+  workloads:
+  - name: w
+    params: {m: 2}
+)");
+  ASSERT_TRUE(f) << f.err().message;
+  auto plans = select_plans(*f, "", "");
+  ASSERT_TRUE(plans) << plans.err().message;
+  ASSERT_EQ(plans->size(), 2u);
+  const auto& p = (*plans)[0];
+  EXPECT_EQ(p.skip_reason, "");
+  EXPECT_EQ(to_string(p.gates), "A=true,B=false");
+  EXPECT_EQ(p.threshold, 42.5);
+  EXPECT_EQ(p.api_qps, 100);
+  EXPECT_EQ(p.api_burst, 7);
+  ASSERT_EQ(p.ops.size(), 7u);
+  const auto& start = std::get<collect_metrics_op>(p.ops[1].body);
+  EXPECT_TRUE(start.start);
+  EXPECT_EQ(start.selector.at("type"), "unsched");
+  const auto& sets = std::get<create_pod_sets_op>(p.ops[2].body);
+  EXPECT_EQ(sets.count.value, 2);
+  EXPECT_EQ(sets.pods.count.value, 3);
+  EXPECT_EQ(sets.ns_prefix, "ns");
+  const auto& pods = std::get<create_pods_op>(p.ops[3].body);
+  EXPECT_EQ(pods.signature_batch.value, 10);
+  // No template anywhere: upstream's built-in base pod.
+  EXPECT_EQ(pods.template_path, "");
+  const auto& del = std::get<delete_pods_op>(p.ops[4].body);
+  EXPECT_EQ(del.per_second, 50);
+  EXPECT_TRUE(del.skip_wait);
+  EXPECT_EQ(del.selector.at("type"), "blocker");
+  EXPECT_EQ(std::get<barrier_op>(p.ops[5].body).selector.at("type"), "unsched");
+  EXPECT_FALSE(std::get<collect_metrics_op>(p.ops[6].body).start);
+  EXPECT_EQ(opcode(p.ops[6].body), "stopCollectingMetrics");
+  // A field tessera lacks skips its test case, naming the field.
+  EXPECT_NE((*plans)[1].skip_reason.find("field countMultiplierParam"),
+            std::string::npos)
+    << (*plans)[1].skip_reason;
+}
+
+} // namespace
+} // namespace tessera::perf
