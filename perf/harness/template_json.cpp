@@ -357,7 +357,7 @@ expected<std::string> render_node(const object_template& t,
     labels()[s.key] = s.values[index % s.values.size()];
     break;
   case node_label_strategy::kind::unique:
-    labels()[s.key] = "node-" + std::to_string(index);
+    labels()[s.key] = name;
     break;
   case node_label_strategy::kind::none:
     break;

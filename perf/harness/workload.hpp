@@ -76,7 +76,7 @@ struct node_label_strategy {
     /// labelNodePrepareStrategy: `key` = one of `values`, assigned
     /// round-robin (upstream picks at random).
     values,
-    /// uniqueNodeLabelStrategy: `key` = a value unique to the node.
+    /// uniqueNodeLabelStrategy: `key` = the node's name (unique).
     unique,
   };
   kind type = kind::none;

@@ -10,6 +10,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ostream>
 #include <string>
 
 namespace tessera::perf {
@@ -22,6 +23,10 @@ struct upstream_case {
   /// Empty = runs; otherwise a part of the skip reason.
   std::string skipped_for;
 };
+
+void PrintTo(const upstream_case& c, std::ostream* os) {
+  *os << c.file << "/" << c.test_case << "/" << c.workload;
+}
 
 std::string upstream_file(const std::string& folder) {
   return testing::source_dir() + "/perf/upstream/" + folder
@@ -250,6 +255,44 @@ spec:
   auto r = run_collected(file);
   EXPECT_EQ(r.measured_pods, 3u);
   EXPECT_EQ(r.bound_pods, 3u);
+}
+
+// A churn whose creates the cluster refuses fails the run: what it
+// measured is not what the file describes.
+TEST(upstream_ops, failed_churn_calls_fail_the_run) {
+  testing::temp_dir dir;
+  dir.write("templates/bad.yaml", "apiVersion: v1\nkind: Pod\nmetadata:\n"
+                                  "  name: Not_A_Valid_Name\nspec:\n"
+                                  "  containers:\n  - name: c\n"
+                                  "    image: pause\n");
+  auto file = dir.write("workload.yaml", R"(
+- name: Churn
+  workloadTemplate:
+  - opcode: createNodes
+    count: 1
+  - opcode: churn
+    mode: create
+    number: 1
+    intervalMilliseconds: 50
+    templatePaths: [templates/bad.yaml]
+  - opcode: createPods
+    count: 2
+    collectMetrics: true
+  - opcode: sleep
+    duration: 300ms
+  workloads:
+  - name: w
+)");
+  auto p = testing::only_plan(file);
+  auto o = testing::test_options(target_kind::inprocess);
+  progress quiet{progress_mode::off};
+  auto out = run_plan(p, o, quiet);
+  EXPECT_NE(out.failure.find("churn: 1 create/delete calls failed"),
+            std::string::npos)
+    << out.failure;
+  ASSERT_EQ(out.results.size(), 1u);
+  EXPECT_EQ(out.results[0].bound_pods, 2u);
+  EXPECT_EQ(out.results[0].failure, out.failure);
 }
 
 } // namespace
