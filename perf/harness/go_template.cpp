@@ -230,6 +230,10 @@ private:
          [](auto a, auto b) {
            return b == 0 ? std::nullopt : std::optional{a % b};
          }},
+        {"Mod",
+         [](auto a, auto b) {
+           return b == 0 ? std::nullopt : std::optional{a % b};
+         }},
       };
     if (auto it = arithmetic.find(name); it != arithmetic.end()) {
       std::int64_t a = 0;

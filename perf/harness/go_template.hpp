@@ -10,7 +10,7 @@
 /// `.Index` — the object's number within its op — `.Count`, and the op's
 /// `templateParams`), integer, string and boolean literals, parentheses,
 /// `if` / `else if` / `else` / `end`, the comparisons `eq ne lt le gt ge`,
-/// `and or not`, and upstream's helpers `mod`, `div`, `DivideInt`,
+/// `and or not`, and upstream's helpers `mod` (also `Mod`), `div`, `DivideInt`,
 /// `AddInt`, `SubtractInt` and `MultiplyInt`. Anything else is an error
 /// naming the action, never a silent empty string.
 #pragma once

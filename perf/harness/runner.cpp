@@ -499,7 +499,11 @@ private:
         return make_error(ec::invalid_input,
                           t.file + ": updateAny needs metadata.name");
       std::string ns = op.ns.empty() ? ti->ns : op.ns;
+      // As upstream: the object (or the named subresource), then its
+      // status, so that a template's status takes effect too.
       if (auto e = target_->update(*ti, ns, ti->name, ti->json, op.subresource))
+        return e;
+      if (auto e = target_->update(*ti, ns, ti->name, ti->json, "status"))
         return e;
       if (gap.count() > 0)
         std::this_thread::sleep_for(gap);

@@ -147,7 +147,8 @@ struct delete_pods_op {
 };
 
 /// updateAny: object i of `count` (the template rendered with `.Index`)
-/// replaces the object of its name, `per_second` a second.
+/// replaces the object of its name (or its `subresource`) and then its
+/// status, as upstream's op does, `per_second` a second.
 struct update_any_op {
   count_field count{1, {}};
   std::string template_path;
