@@ -40,6 +40,7 @@ struct perf_flags {
   bool record_events = true;
   bool fake_kubelet = false;
   bool metrics = true;
+  bool compare_thresholds = false;
   int verbosity = 0;
 };
 
@@ -82,7 +83,8 @@ error write_file(const std::filesystem::path& path, const std::string& text) {
 
 /// The JSON document and the charts of every run in `dir`.
 error write_outputs(const std::string& dir,
-                    const std::vector<perf::run_result>& runs) {
+                    const std::vector<perf::run_result>& runs,
+                    const std::vector<perf::skipped_run>& skipped) {
   namespace fs = std::filesystem;
   std::error_code ec;
   fs::create_directories(dir, ec);
@@ -91,7 +93,7 @@ error write_outputs(const std::string& dir,
                       dir + ": cannot create directory: " + ec.message());
   std::string stamp = timestamp();
   fs::path json = fs::path{dir} / ("tessera-perf_" + stamp + ".json");
-  if (auto e = write_file(json, perf::render_results_json(runs)))
+  if (auto e = write_file(json, perf::render_results_json(runs, skipped)))
     return e;
   std::fprintf(stderr, "tessera perf: wrote %s\n", json.c_str());
   for (const auto& r : runs) {
@@ -183,6 +185,9 @@ int perf_main(const args& a) {
             "record the scheduler's Prometheus metrics while it runs, as "
             "`tessera run` does, and write them to --output-dir; "
             "--metrics=false measures the scheduler without them");
+  flags.add("compare-thresholds", f.compare_thresholds,
+            "exit 1 when a workload's average throughput is below its "
+            "threshold (upstream's floor, set for upstream's CI machines)");
   flags.add("v", f.verbosity, "log verbosity");
   flags.allow_positionals(8, "further --sweep axes");
   auto positionals = flags.parse(a);
@@ -253,14 +258,34 @@ int perf_main(const args& a) {
   auto plans = perf::select_plans(*file, f.test_case, f.workload);
   if (!plans)
     return usage_error(plans.err().message);
-  for (const auto& p : *plans)
-    if (auto e = perf::check_templates(p))
-      return usage_error(e.message);
+  // A workload tessera cannot run is skipped with a notice naming what it
+  // lacks; its neighbours still run.
+  std::vector<perf::skipped_run> skipped;
+  for (auto& p : *plans) {
+    if (p.skip_reason.empty())
+      if (auto e = perf::check_templates(p))
+        return usage_error(e.message);
+    if (p.skip_reason.empty())
+      p.skip_reason = perf::unsupported_by_target(p, to.kind);
+    if (!p.skip_reason.empty()) {
+      std::fprintf(stderr, "tessera perf: %s: skipped: %s\n", p.name().c_str(),
+                   p.skip_reason.c_str());
+      skipped.push_back({p.name(), p.skip_reason});
+    } else if (!p.gates.empty()) {
+      std::fprintf(stderr,
+                   "tessera perf: %s: feature gates %s (reported, not "
+                   "applied)\n",
+                   p.name().c_str(), perf::to_string(p.gates).c_str());
+    }
+  }
 
   perf::progress show{*mode};
   std::vector<perf::run_result> results;
   bool failed = false;
+  std::size_t failed_runs = 0;
   for (const auto& p : *plans) {
+    if (!p.skip_reason.empty())
+      continue;
     // A test case's schedulerConfigPath applies unless --config is given.
     knob_flags knobs = f.knobs;
     if (knobs.config_path.empty())
@@ -278,6 +303,11 @@ int perf_main(const args& a) {
     for (const auto& s : perf::plan_settings(*grid, defaults, f.baseline)) {
       perf::run_options ro;
       ro.target = to;
+      // The test case's scheduler client limits, unless --qps is given.
+      if (p.api_qps > 0 && !flags.was_set("qps"))
+        ro.target.qps = p.api_qps;
+      if (p.api_burst > 0)
+        ro.target.burst = static_cast<int>(p.api_burst);
       ro.op_timeout = f.timeout;
       ro.baseline = s.baseline;
       ro.scheduler.profiles = setup->profiles;
@@ -297,6 +327,7 @@ int perf_main(const args& a) {
       auto outcome = run_recording_metrics(f.metrics, p, ro, show);
       if (!outcome.failure.empty()) {
         failed = true;
+        ++failed_runs;
         std::fprintf(stderr, "tessera perf: %s: %s\n", p.name().c_str(),
                      outcome.failure.c_str());
       }
@@ -309,10 +340,23 @@ int perf_main(const args& a) {
     std::fputs(("\n" + perf::render_sweep_table(results)).c_str(), stdout);
   if (f.baseline)
     std::fputs(("\n" + perf::render_baseline_lines(results)).c_str(), stdout);
+  std::size_t runs = 0;
+  for (const auto& p : *plans)
+    runs += p.skip_reason.empty() ? 1 : 0;
+  std::fprintf(stderr,
+               "tessera perf: %zu workload runs: %zu ran, %zu failed, %zu "
+               "skipped\n",
+               runs + skipped.size(), runs - failed_runs, failed_runs,
+               skipped.size());
   if (!f.output_dir.empty())
-    if (auto e = write_outputs(f.output_dir, results)) {
+    if (auto e = write_outputs(f.output_dir, results, skipped)) {
       std::fprintf(stderr, "tessera perf: %s\n", e.message.c_str());
       return exit_failure;
+    }
+  if (f.compare_thresholds)
+    for (const auto& line : perf::below_thresholds(results)) {
+      std::fprintf(stderr, "tessera perf: %s\n", line.c_str());
+      failed = true;
     }
   return failed ? exit_failure : exit_ok;
 }

@@ -373,21 +373,23 @@ api_result<object_ptr> store::create(const resource_info& res,
   if (res.storage == storage_kind::namespace_)
     admission::apply_defaults(res.storage, root); // label needs the name
   if (res.storage == storage_kind::pod) {
-    std::optional<admission::priority_info> global;
-    for (const auto& [k, pc] : st.priority_classes)
-      if (pc.global_default)
-        global = pc.info;
-    auto err = admission::resolve_priority(
-      root,
-      [&](std::string_view cls) -> std::optional<admission::priority_info> {
-        auto it = st.priority_classes.find(cls);
-        if (it == st.priority_classes.end())
-          return std::nullopt;
-        return it->second.info;
-      },
-      global);
-    if (err)
-      return *err;
+    if (st.cfg.priority_admission) {
+      std::optional<admission::priority_info> global;
+      for (const auto& [k, pc] : st.priority_classes)
+        if (pc.global_default)
+          global = pc.info;
+      auto err = admission::resolve_priority(
+        root,
+        [&](std::string_view cls) -> std::optional<admission::priority_info> {
+          auto it = st.priority_classes.find(cls);
+          if (it == st.priority_classes.end())
+            return std::nullopt;
+          return it->second.info;
+        },
+        global);
+      if (err)
+        return *err;
+    }
     admission::add_default_tolerations(root);
   }
   auto causes = admission::validate(res.storage, root);

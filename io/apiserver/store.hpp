@@ -91,6 +91,10 @@ struct store_config {
   std::size_t event_limit = 100000;
   /// Create the default namespaces and system priority classes.
   bool bootstrap = true;
+  /// Run the Priority admission plugin on pod creates. Off, a pod keeps
+  /// the spec.priority it was given (none = 0), as on an API server
+  /// started without the plugin (upstream's scheduler_perf cluster).
+  bool priority_admission = true;
 };
 
 enum class event_type : std::uint8_t {

@@ -31,6 +31,9 @@ public:
     // reads them: buffer generously rather than drop watchers.
     sc.watch_queue_limit = std::size_t{1} << 22;
     sc.history_size = 1u << 20;
+    // Upstream's scheduler_perf API server runs without the Priority
+    // admission plugin: its templates set spec.priority without a class.
+    sc.priority_admission = false;
     st_ = std::make_unique<apiserver::store>(sc);
     // Without the fake kubelet, bound pods stay Pending and a graceful
     // deletion of a bound pod waits for its grace period, as on upstream's
@@ -85,11 +88,29 @@ public:
     }
   }
 
+  error update_object(const apiserver::resource_info& res,
+                      const object_template& t, const std::string& ns,
+                      const std::string& name, const std::string& json,
+                      const std::string& subresource) override {
+    auto sub = subresource == "status" ? apiserver::subresource::status
+                                       : apiserver::subresource::main;
+    auto r
+      = st_->update(res, res.namespaced ? ns : std::string{}, name, json, sub);
+    if (!r) {
+      auto e = apiserver::to_error(r.err());
+      e.message
+        = t.file + ": updating " + t.kind + " " + name + ": " + r.err().message;
+      return e;
+    }
+    return {};
+  }
+
   error remove(const object_template& t, const std::string& ns,
                const std::string& name) override {
-    const auto* res = find_embedded_resource(t.api_version, t.kind);
+    auto found = resource_of(t, "delete");
+    const auto* res = found ? *found : nullptr;
     if (res == nullptr)
-      return make_error(ec::unsupported, "cannot delete " + t.kind);
+      return found.err();
     auto r = st_->remove(*res, res->namespaced ? ns : std::string{}, name);
     if (!r && r.err().code != 404)
       return apiserver::to_error(r.err());
@@ -181,6 +202,15 @@ find_embedded_resource(std::string_view api_version, std::string_view kind) {
         && r.view == apiserver::resource_view::stored)
       return &r;
   return nullptr;
+}
+
+expected<const apiserver::resource_info*> resource_of(const object_template& t,
+                                                      std::string_view verb) {
+  const auto* res = find_embedded_resource(t.api_version, t.kind);
+  if (res == nullptr)
+    return make_error(ec::unsupported,
+                      "cannot " + std::string{verb} + " " + t.kind);
+  return res;
 }
 
 expected<std::unique_ptr<target>>

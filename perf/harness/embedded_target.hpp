@@ -27,4 +27,9 @@ make_kubeconfig_target(const target_options& options);
 const apiserver::resource_info*
 find_embedded_resource(std::string_view api_version, std::string_view kind);
 
+/// The served resource of a template's object, or ec::unsupported
+/// "cannot <verb> <Kind>".
+[[nodiscard]] expected<const apiserver::resource_info*>
+resource_of(const object_template& t, std::string_view verb);
+
 } // namespace tessera::perf

@@ -143,11 +143,35 @@ public:
     return first;
   }
 
+  error update_object(const apiserver::resource_info& res,
+                      const object_template& t, const std::string& ns,
+                      const std::string& name, const std::string& json,
+                      const std::string& subresource) override {
+    if (res.namespaced && !owns_namespace(ns))
+      return make_error(ec::invalid_input,
+                        "refusing to update in namespace \"" + ns + "\"");
+    io::http_request req;
+    req.method = "PUT";
+    req.target = collection_path(res, ns) + "/" + name
+                 + (subresource.empty() ? "" : "/" + subresource);
+    req.body = json;
+    req.content_type = "application/json";
+    auto r = writer_->request(req);
+    if (!r)
+      return r.err();
+    if (r->status >= 200 && r->status < 300)
+      return {};
+    auto e = io::status_error(*r);
+    e.message = t.file + ": updating " + t.kind + " " + name + ": " + e.message;
+    return e;
+  }
+
   error remove(const object_template& t, const std::string& ns,
                const std::string& name) override {
-    const auto* res = find_embedded_resource(t.api_version, t.kind);
+    auto found = resource_of(t, "delete");
+    const auto* res = found ? *found : nullptr;
     if (res == nullptr)
-      return make_error(ec::unsupported, "cannot delete " + t.kind);
+      return found.err();
     if (res->namespaced && !owns_namespace(ns))
       return make_error(ec::invalid_input,
                         "refusing to delete in namespace \"" + ns + "\"");

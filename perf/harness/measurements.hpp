@@ -84,8 +84,14 @@ struct run_result {
   /// Process RSS just before the scheduler started (the cluster's share
   /// when it runs in this process).
   std::uint64_t rss_before_scheduler_bytes = 0;
-  /// Set when the run did not finish (timeout, error).
+  /// Set when the run did not finish (timeout, error) or one of its ops
+  /// failed (churn, deletions).
   std::string failure;
+  /// Upstream's floor for the average throughput (pods/s, from the
+  /// workload's `threshold`; measured on upstream's CI machines); 0 = none.
+  double threshold = 0;
+  /// The workload's feature gates ("A=true,B=false"), as reported.
+  std::string feature_gates;
   /// The scheduler's Prometheus metrics (text exposition) at the end of the
   /// workload run this result belongs to; empty with --metrics=false.
   std::string metrics_exposition;

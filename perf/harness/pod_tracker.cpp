@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "perf/harness/pod_tracker.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace tessera::perf {
@@ -197,6 +198,17 @@ std::vector<pod_record> pod_tracker::records(int g) const {
   for (const auto& [key, r] : pods_)
     if (r.group == g && r.created && !r.deleted)
       out.push_back(r);
+  return out;
+}
+
+std::vector<std::pair<std::string, int>>
+pod_tracker::live_pods(const std::string& ns) const {
+  std::vector<std::pair<std::string, int>> out;
+  std::lock_guard guard{mu_};
+  for (const auto& [key, r] : pods_)
+    if (r.ns == ns && r.created && !r.deleted)
+      out.emplace_back(key.substr(ns.size() + 1), r.group);
+  std::sort(out.begin(), out.end());
   return out;
 }
 

@@ -20,6 +20,7 @@
 #include <set>
 #include <string>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 namespace tessera::perf {
@@ -98,6 +99,11 @@ public:
 
   /// The records of one group (a copy).
   std::vector<pod_record> records(int g) const;
+
+  /// Names and groups of the pods in `ns` the harness created and has not
+  /// deleted, in creation order of their names.
+  std::vector<std::pair<std::string, int>>
+  live_pods(const std::string& ns) const;
 
   const clock& time() const noexcept {
     return clk_;

@@ -49,29 +49,55 @@ std::string mb(std::uint64_t bytes) {
 
 std::string render_results_table(const std::vector<run_result>& runs) {
   std::vector<std::vector<std::string>> rows;
-  rows.push_back({"workload", "target", "shards", "inflight", "pods",
-                  "avg pods/s", "p50", "p90", "p99", "attempt p50 ms",
-                  "attempt p99 ms", "e2e p50 ms", "e2e p99 ms", "attempts/pod",
-                  "conflicts", "binds failed", "cpu s", "peak rss MB",
-                  "status"});
+  rows.push_back(
+    {"workload",     "target",     "shards",         "inflight",
+     "pods",         "avg pods/s", "upstream floor", "p50",
+     "p90",          "p99",        "attempt p50 ms", "attempt p99 ms",
+     "e2e p50 ms",   "e2e p99 ms", "attempts/pod",   "conflicts",
+     "binds failed", "cpu s",      "peak rss MB",    "status"});
   for (const auto& r : runs) {
     rows.push_back(
-      {r.name + (r.baseline ? " (baseline)" : ""), r.target,
-       std::to_string(r.shards), std::to_string(r.inflight),
+      {r.name + (r.baseline ? " (baseline)" : ""),
+       r.target,
+       std::to_string(r.shards),
+       std::to_string(r.inflight),
        std::to_string(r.bound_pods) + "/" + std::to_string(r.measured_pods),
-       fmt("%.0f", r.throughput.average), fmt("%.0f", r.throughput.p50),
-       fmt("%.0f", r.throughput.p90), fmt("%.0f", r.throughput.p99),
+       fmt("%.0f", r.throughput.average),
+       r.threshold > 0 ? fmt("%.0f", r.threshold) : "-",
+       fmt("%.0f", r.throughput.p50),
+       fmt("%.0f", r.throughput.p90),
+       fmt("%.0f", r.throughput.p99),
        r.attempts_reported ? fmt("%.2f", r.attempt_ms.p50) : "-",
        r.attempts_reported ? fmt("%.2f", r.attempt_ms.p99) : "-",
-       fmt("%.1f", r.e2e_ms.p50), fmt("%.1f", r.e2e_ms.p99),
-       fmt("%.2f", r.attempts_per_pod), std::to_string(r.assume_conflicts),
-       std::to_string(r.binds_failed), fmt("%.2f", r.scheduler_cpu_seconds),
-       mb(r.peak_rss_bytes), r.failure.empty() ? "ok" : "FAILED"});
+       fmt("%.1f", r.e2e_ms.p50),
+       fmt("%.1f", r.e2e_ms.p99),
+       fmt("%.2f", r.attempts_per_pod),
+       std::to_string(r.assume_conflicts),
+       std::to_string(r.binds_failed),
+       fmt("%.2f", r.scheduler_cpu_seconds),
+       mb(r.peak_rss_bytes),
+       r.failure.empty() ? "ok" : "FAILED"});
   }
   std::string out = render(rows);
   for (const auto& r : runs)
     if (!r.failure.empty())
       out += r.name + ": " + r.failure + "\n";
+  bool floors = false;
+  for (const auto& r : runs)
+    floors |= r.threshold > 0;
+  if (floors)
+    out += "upstream floor: the workload's threshold, the average upstream "
+           "requires on its CI machines (not this machine)\n";
+  return out;
+}
+
+std::vector<std::string> below_thresholds(const std::vector<run_result>& runs) {
+  std::vector<std::string> out;
+  for (const auto& r : runs)
+    if (r.threshold > 0 && r.throughput.average < r.threshold)
+      out.push_back(r.name + ": average " + fmt("%.1f", r.throughput.average)
+                    + " pods/s is below upstream's floor "
+                    + fmt("%.0f", r.threshold));
   return out;
 }
 

@@ -32,8 +32,21 @@ std::string render_sweep_table(const std::vector<run_result>& runs);
 /// of a workload that has a baseline run.
 std::string render_baseline_lines(const std::vector<run_result>& runs);
 
-/// The JSON document `{"version":"v1","dataItems":[...]}`.
-std::string render_results_json(const std::vector<run_result>& runs);
+/// One line per run whose average throughput is below its workload's
+/// `threshold` (runs without one are never below).
+std::vector<std::string> below_thresholds(const std::vector<run_result>& runs);
+
+/// A workload that did not run, and why.
+struct skipped_run {
+  std::string name;
+  std::string reason;
+};
+
+/// The JSON document `{"version":"v1","dataItems":[...],"summary":{...}}`:
+/// `summary` counts the runs (ran, failed) and the skipped workloads, and
+/// lists each skipped one with its reason.
+std::string render_results_json(const std::vector<run_result>& runs,
+                                const std::vector<skipped_run>& skipped = {});
 
 /// Throughput over time (pods/s against seconds since the op started).
 std::string render_throughput_svg(const run_result& run);

@@ -13,7 +13,7 @@ namespace json = boost::json;
 namespace {
 
 json::object labels(const run_result& r, const char* metric) {
-  return json::object{
+  json::object l{
     {"Metric", metric},
     {"Name", r.name},
     {"Target", r.target},
@@ -21,6 +21,9 @@ json::object labels(const run_result& r, const char* metric) {
     {"Inflight", std::to_string(r.inflight)},
     {"Baseline", r.baseline ? "true" : "false"},
   };
+  if (!r.feature_gates.empty())
+    l["FeatureGates"] = r.feature_gates;
+  return l;
 }
 
 json::object percentiles(const summary& s, bool with_max) {
@@ -41,11 +44,17 @@ json::object item(json::object data, const char* unit, json::object l) {
 
 } // namespace
 
-std::string render_results_json(const std::vector<run_result>& runs) {
+std::string render_results_json(const std::vector<run_result>& runs,
+                                const std::vector<skipped_run>& skipped) {
   json::array items;
+  std::size_t failed = 0;
   for (const auto& r : runs) {
-    items.push_back(item(percentiles(r.throughput, false), "pods/s",
-                         labels(r, "SchedulingThroughput")));
+    failed += r.failure.empty() ? 0 : 1;
+    auto throughput = percentiles(r.throughput, false);
+    if (r.threshold > 0)
+      throughput["Threshold"] = r.threshold;
+    items.push_back(
+      item(std::move(throughput), "pods/s", labels(r, "SchedulingThroughput")));
     if (r.attempts_reported) {
       items.push_back(item(percentiles(r.attempt_ms, true), "ms",
                            labels(r, "SchedulingAttemptLatency")));
@@ -82,7 +91,16 @@ std::string render_results_json(const std::vector<run_result>& runs) {
                                       {"Seconds", r.seconds}},
                          "pods", std::move(pods)));
   }
-  json::object doc{{"version", "v1"}, {"dataItems", std::move(items)}};
+  json::array skips;
+  for (const auto& s : skipped)
+    skips.push_back(json::object{{"Name", s.name}, {"Reason", s.reason}});
+  json::object summary{{"Ran", runs.size() - failed},
+                       {"Failed", failed},
+                       {"Skipped", skipped.size()},
+                       {"SkippedRuns", std::move(skips)}};
+  json::object doc{{"version", "v1"},
+                   {"dataItems", std::move(items)},
+                   {"summary", std::move(summary)}};
   return json::serialize(doc) + "\n";
 }
 

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "perf/harness/runner.hpp"
 
+#include "perf/harness/embedded_target.hpp"
 #include "perf/harness/observed_sink.hpp"
 #include "perf/harness/pod_tracker.hpp"
 #include "perf/harness/resource_usage.hpp"
@@ -14,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -36,6 +38,11 @@ std::set<std::string> template_paths(const plan& p) {
             out.insert(body.template_path);
         } else if constexpr (std::is_same_v<T, churn_op>) {
           out.insert(body.template_paths.begin(), body.template_paths.end());
+        } else if constexpr (std::is_same_v<T, create_pod_sets_op>) {
+          if (!body.pods.template_path.empty())
+            out.insert(body.pods.template_path);
+        } else if constexpr (std::is_same_v<T, update_any_op>) {
+          out.insert(body.template_path);
         }
       },
       o.body);
@@ -96,6 +103,11 @@ public:
   std::uint64_t errors() const {
     return errors_.load();
   }
+  /// The first error's message.
+  std::string first_error() const {
+    std::lock_guard guard{mu_};
+    return first_error_;
+  }
 
 private:
   void run() {
@@ -115,13 +127,15 @@ private:
           auto& slot = slots[t][count % number];
           if (!slot.empty())
             if (auto e = remove_(t, slot))
-              ++errors_;
+              note(e);
           auto name = create_(t);
           slot = name ? *name : std::string{};
-          errors_ += name ? 0 : 1;
+          if (!name)
+            note(name.err());
         } else if (op_.number == 0 || count < number) {
           auto name = create_(t);
-          errors_ += name ? 0 : 1;
+          if (!name)
+            note(name.err());
         }
       }
       ++count;
@@ -130,15 +144,23 @@ private:
     meter_.thread_exiting();
   }
 
+  void note(const error& e) {
+    if (errors_++ == 0) {
+      std::lock_guard guard{mu_};
+      first_error_ = e.message;
+    }
+  }
+
   churn_op op_;
   std::size_t templates_;
   create_fn create_;
   remove_fn remove_;
   cpu_meter& meter_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable cv_;
   bool stopping_ = false;
   std::atomic<std::uint64_t> errors_{0};
+  std::string first_error_;
   std::thread thread_;
 };
 
@@ -158,7 +180,29 @@ public:
             = o.path + " (" + std::string{opcode(o.body)} + "): " + e.message;
           break;
         }
+    // Background ops (churn, deletions) count their errors: a run whose op
+    // failed is not a measurement of what the file describes.
+    std::string background;
+    for (const auto& c : churners_)
+      if (c->errors() > 0 && background.empty())
+        background
+          = "churn: " + std::to_string(c->errors())
+            + " create/delete calls failed; first: " + c->first_error();
     finish();
+    if (background.empty() && background_errors_ > 0)
+      background = "deletePods: " + std::to_string(background_errors_.load())
+                   + " deletions failed; first: " + background_first_error_;
+    if (!background.empty()) {
+      if (out_.failure.empty())
+        out_.failure = background;
+      for (auto& r : out_.results)
+        if (r.failure.empty())
+          r.failure = background;
+    }
+    for (auto& r : out_.results) {
+      r.threshold = plan_.threshold;
+      r.feature_gates = to_string(plan_.gates);
+    }
     return std::move(out_);
   }
 
@@ -213,6 +257,10 @@ private:
   }
 
   void finish() {
+    stopping_ = true;
+    for (auto& t : deleters_)
+      t.join();
+    deleters_.clear();
     churners_.clear();
     if (host_)
       host_->stop();
@@ -258,10 +306,14 @@ private:
     auto n = static_cast<std::size_t>(op.count.value);
     show_.begin(plan_.name() + ": nodes", n, "created");
     for (std::size_t i = 0; i < n; ++i) {
-      auto json = render_node(t, op.labels, nodes_created_++, marks_);
+      auto ti
+        = instantiate_template(t, static_cast<std::int64_t>(i), op.count.value);
+      if (!ti)
+        return ti.err();
+      auto json = render_node(*ti, op.labels, nodes_created_++, marks_);
       if (!json)
         return json.err();
-      auto name = target_->create(t, "", *json);
+      auto name = target_->create(*ti, "", *json);
       if (!name)
         return name.err();
       show_.update(i + 1);
@@ -286,13 +338,41 @@ private:
   }
 
   error run(const planned_op& po, const create_pods_op& op) {
+    return create_pods(po, op);
+  }
+
+  error run(const planned_op& po, const create_pod_sets_op& op) {
+    for (std::int64_t i = 0; i < op.count.value; ++i) {
+      create_pods_op pods = op.pods;
+      pods.ns = op.ns_prefix + "-" + std::to_string(i);
+      if (auto e = create_pods(po, pods))
+        return e;
+    }
+    return {};
+  }
+
+  /// One createPods op (also each of a createPodSets op), as one group of
+  /// the tracker.
+  error create_pods(const planned_op& po, const create_pods_op& op) {
     if (auto e = ensure_namespace(op.ns))
       return e;
-    const object_template& t = tmpl(op.template_path);
-    auto json = render_pod(t, target_->kwok_marks());
+    const object_template& t
+      = op.template_path.empty() ? default_pod_ : tmpl(op.template_path);
+    // Object 0 stands for the group's labels and gates (a Go template
+    // renders each pod on its own below).
+    auto first = instantiate_template(t, 0, op.count.value, op.params);
+    if (!first)
+      return first.err();
+    auto json = render_pod(*first, target_->kwok_marks());
     if (!json)
       return json.err();
-    auto group = static_cast<int>(po.index);
+    int group = next_group_++;
+    groups_.push_back({op.ns, labels_of(*first), clock().now()});
+    // Upstream's scheduler marks a gated pod PodScheduled=False
+    // (SchedulingGated) as soon as it sees it, which is what an Attempted
+    // barrier waits for; tessera's queue holds gated pods without an
+    // attempt, so they count as attempted once created.
+    bool gated = is_gated(*first);
     auto n = static_cast<std::size_t>(op.count.value);
     std::string label = plan_.name() + ": "
                         + (op.collect_metrics ? "measured pods" : "pods") + " ("
@@ -303,11 +383,25 @@ private:
     std::uint64_t conflicts0 = host_ ? host_->assume_conflicts() : 0;
     std::uint64_t binds_failed0 = tracker_.binds_failed();
     time_point start = clock().now();
-    auto e = target_->create_pods(t, op.ns, *json, n,
-                                  [&](const std::string& name, time_point at) {
-                                    tracker_.created(op.ns, name, group, at);
-                                    show_.update(bound());
-                                  });
+    auto created = [&](const std::string& name, time_point at) {
+      tracker_.created(op.ns, name, group, at);
+      if (gated)
+        tracker_.failed(op.ns + "/" + name);
+      show_.update(bound());
+    };
+    error e;
+    if (t.go_text.empty()) {
+      e = target_->create_pods(t, op.ns, *json, n, created);
+    } else {
+      for (std::size_t i = 0; i < n && !e; ++i) {
+        auto ti = instantiate_template(t, static_cast<std::int64_t>(i),
+                                       op.count.value, op.params);
+        auto pod = ti ? render_pod(*ti, target_->kwok_marks())
+                      : expected<std::string>{ti.err()};
+        e = pod ? target_->create_pods(*ti, op.ns, *pod, 1, created)
+                : pod.err();
+      }
+    }
     if (e)
       return e;
     if (op.skip_wait) {
@@ -319,29 +413,139 @@ private:
                               [&] { show_.update(bound()); });
     show_.end(bound());
     if (op.collect_metrics) {
-      run_result r;
-      r.name = plan_.name();
-      if (!out_.results.empty())
-        r.name += "#" + std::to_string(out_.results.size() + 1);
-      r.target = std::string{to_string(target_->kind())};
-      r.shards = options_.scheduler.shards;
-      r.inflight = options_.scheduler.max_inflight_cycles;
-      r.baseline = options_.baseline;
-      measure_pods(tracker_.records(group), start, r);
-      r.scheduler_cpu_seconds = meter_.scheduler_seconds() - cpu0;
-      r.assume_conflicts = (host_ ? host_->assume_conflicts() : 0) - conflicts0;
-      r.binds_failed = tracker_.binds_failed() - binds_failed0;
-      r.peak_rss_bytes = peak_rss_bytes();
-      r.rss_before_scheduler_bytes = rss_before_;
+      window w{start, cpu0, conflicts0, binds_failed0};
+      out_.results.push_back(measure(w, tracker_.records(group)));
       if (!done)
-        r.failure = "timed out: " + std::to_string(bound()) + " of "
-                    + std::to_string(n) + " measured pods bound";
-      out_.results.push_back(std::move(r));
+        out_.results.back().failure = "timed out: " + std::to_string(bound())
+                                      + " of " + std::to_string(n)
+                                      + " measured pods bound";
     }
     if (!done)
       return make_error(ec::timeout, std::to_string(bound()) + " of "
                                        + std::to_string(n)
                                        + " pods bound before the timeout");
+    return {};
+  }
+
+  /// Where a measurement began.
+  struct window {
+    time_point start;
+    double cpu0 = 0;
+    std::uint64_t conflicts0 = 0;
+    std::uint64_t binds_failed0 = 0;
+  };
+
+  run_result measure(const window& w, const std::vector<pod_record>& pods) {
+    run_result r;
+    r.name = plan_.name();
+    if (!out_.results.empty())
+      r.name += "#" + std::to_string(out_.results.size() + 1);
+    r.target = std::string{to_string(target_->kind())};
+    r.shards = options_.scheduler.shards;
+    r.inflight = options_.scheduler.max_inflight_cycles;
+    r.baseline = options_.baseline;
+    measure_pods(pods, w.start, r);
+    r.scheduler_cpu_seconds = meter_.scheduler_seconds() - w.cpu0;
+    r.assume_conflicts = (host_ ? host_->assume_conflicts() : 0) - w.conflicts0;
+    r.binds_failed = tracker_.binds_failed() - w.binds_failed0;
+    r.peak_rss_bytes = peak_rss_bytes();
+    r.rss_before_scheduler_bytes = rss_before_;
+    return r;
+  }
+
+  error run(const planned_op&, const collect_metrics_op& op) {
+    if (op.start) {
+      if (collecting_)
+        return make_error(ec::invalid_input,
+                          "startCollectingMetrics while already collecting");
+      collecting_ = op;
+      collect_from_group_ = next_group_;
+      collect_window_ = window{clock().now(), meter_.scheduler_seconds(),
+                               host_ ? host_->assume_conflicts() : 0,
+                               tracker_.binds_failed()};
+      return {};
+    }
+    if (!collecting_)
+      return make_error(ec::invalid_input,
+                        "stopCollectingMetrics without startCollectingMetrics");
+    std::set<std::string> ns(collecting_->namespaces.begin(),
+                             collecting_->namespaces.end());
+    std::vector<pod_record> pods;
+    for (int g = collect_from_group_; g < next_group_; ++g) {
+      const auto& info = groups_[static_cast<std::size_t>(g)];
+      if ((ns.empty() || ns.count(info.ns) > 0)
+          && matches(collecting_->selector, info.labels)) {
+        auto records = tracker_.records(g);
+        for (auto& r : records)
+          if (!r.deleted)
+            pods.push_back(std::move(r));
+      }
+    }
+    out_.results.push_back(measure(collect_window_, pods));
+    collecting_.reset();
+    return {};
+  }
+
+  error run(const planned_op&, const update_any_op& op) {
+    const object_template& t = tmpl(op.template_path);
+    auto gap = op.per_second > 0 ? std::chrono::duration_cast<duration>(
+                 std::chrono::duration<double>(1.0 / op.per_second))
+                                 : duration{0};
+    for (std::int64_t i = 0; i < op.count.value; ++i) {
+      auto ti = instantiate_template(t, i, op.count.value, op.params);
+      if (!ti)
+        return ti.err();
+      if (ti->name.empty())
+        return make_error(ec::invalid_input,
+                          t.file + ": updateAny needs metadata.name");
+      std::string ns = op.ns.empty() ? ti->ns : op.ns;
+      // As upstream: the object (or the named subresource), then its
+      // status, so that a template's status takes effect too.
+      if (auto e = target_->update(*ti, ns, ti->name, ti->json, op.subresource))
+        return e;
+      if (auto e = target_->update(*ti, ns, ti->name, ti->json, "status"))
+        return e;
+      if (gap.count() > 0)
+        std::this_thread::sleep_for(gap);
+    }
+    return {};
+  }
+
+  error run(const planned_op&, const delete_pods_op& op) {
+    std::vector<std::string> names;
+    for (const auto& [name, group] : tracker_.live_pods(op.ns))
+      if (group >= 0
+          && matches(op.selector,
+                     groups_[static_cast<std::size_t>(group)].labels))
+        names.push_back(name);
+    auto remove_all = [this, names, op] {
+      auto gap = op.per_second > 0 ? std::chrono::duration_cast<duration>(
+                   std::chrono::duration<double>(1.0 / op.per_second))
+                                   : duration{0};
+      for (const auto& name : names) {
+        if (stopping_.load())
+          return;
+        if (auto e = target_->remove(default_pod_, op.ns, name)) {
+          if (background_errors_++ == 0) {
+            std::lock_guard guard{background_mu_};
+            background_first_error_ = e.message;
+          }
+          continue;
+        }
+        tracker_.deleted(op.ns, name);
+        if (gap.count() > 0)
+          std::this_thread::sleep_for(gap);
+      }
+    };
+    if (op.skip_wait) {
+      deleters_.emplace_back([this, remove_all] {
+        meter_.exclude_this_thread();
+        remove_all();
+        meter_.thread_exiting();
+      });
+      return {};
+    }
+    remove_all();
     return {};
   }
 
@@ -351,24 +555,48 @@ private:
     if (auto e = ensure_namespace(ns))
       return e;
     for (std::int64_t i = 0; i < op.count.value; ++i) {
-      auto name = create_from(t, ns);
+      auto ti = instantiate_template(t, i, op.count.value, op.params);
+      if (!ti)
+        return ti.err();
+      auto name = create_from(*ti, ns);
       if (!name)
         return name.err();
     }
     return {};
   }
 
+  /// Counts over the pods in `ns` (empty = all) whose group's labels
+  /// match `selector`.
+  pod_counts counts(const std::set<std::string>& ns,
+                    const label_match& selector) const {
+    if (selector.empty())
+      return tracker_.namespaces(ns);
+    pod_counts total;
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+      const auto& info = groups_[g];
+      if ((!ns.empty() && ns.count(info.ns) == 0)
+          || !matches(selector, info.labels))
+        continue;
+      auto c = tracker_.group(static_cast<int>(g));
+      total.created += c.created;
+      total.bound += c.bound;
+      total.attempted += c.attempted;
+      total.deleted += c.deleted;
+    }
+    return total;
+  }
+
   error run(const planned_op&, const barrier_op& op) {
     std::set<std::string> ns(op.namespaces.begin(), op.namespaces.end());
     auto done = [&] {
-      auto c = tracker_.namespaces(ns);
+      auto c = counts(ns, op.selector);
       return op.scheduled ? c.bound >= c.created : c.attempted >= c.created;
     };
-    show_.begin(plan_.name() + ": barrier", tracker_.namespaces(ns).created);
+    show_.begin(plan_.name() + ": barrier", counts(ns, op.selector).created);
     bool ok = tracker_.wait(done, clock().now() + options_.op_timeout, [&] {
-      show_.update(tracker_.namespaces(ns).bound);
+      show_.update(counts(ns, op.selector).bound);
     });
-    auto c = tracker_.namespaces(ns);
+    auto c = counts(ns, op.selector);
     show_.end(op.scheduled ? c.bound : c.attempted);
     if (!ok)
       return make_error(ec::timeout,
@@ -406,6 +634,13 @@ private:
   /// One object of any kind from a template (churn, createAny).
   expected<std::string> create_from(const object_template& t,
                                     const std::string& ns) {
+    if (!t.go_text.empty()) {
+      auto ti
+        = instantiate_template(t, static_cast<std::int64_t>(churn_index_++), 1);
+      if (!ti)
+        return ti.err();
+      return create_from(*ti, ns);
+    }
     expected<std::string> json = t.json;
     if (t.kind == "Node" && t.api_version == "v1")
       json = render_node(t, {}, churn_nodes_++, marks_);
@@ -424,10 +659,28 @@ private:
   pod_tracker tracker_;
   std::map<std::string, object_template> templates_;
   object_template default_node_ = default_node_template();
+  object_template default_pod_ = default_pod_template();
+  /// What the runner knows of each tracker group (createPods op).
+  struct group_info {
+    std::string ns;
+    label_match labels;
+    time_point created;
+  };
+  std::vector<group_info> groups_;
+  int next_group_ = 0;
+  std::optional<collect_metrics_op> collecting_;
+  int collect_from_group_ = 0;
+  window collect_window_;
+  std::vector<std::thread> deleters_;
+  std::atomic<bool> stopping_{false};
+  std::atomic<std::uint64_t> background_errors_{0};
+  std::mutex background_mu_;
+  std::string background_first_error_;
   node_marks marks_;
   std::uint64_t rss_before_ = 0;
   std::size_t nodes_created_ = 0;
   std::atomic<std::size_t> churn_nodes_{1000000};
+  std::atomic<std::size_t> churn_index_{0};
   std::set<std::string> namespaces_;
   // Destroyed in reverse: the scheduler before the target it reads.
   std::unique_ptr<target> target_;
@@ -445,6 +698,18 @@ error check_templates(const plan& p) {
     auto t = load_template(path);
     if (!t)
       return t.err();
+  }
+  return {};
+}
+
+std::string unsupported_by_target(const plan& p, target_kind kind) {
+  if (kind == target_kind::kubeconfig)
+    return {};
+  for (const auto& path : template_paths(p)) {
+    auto t = load_template(path);
+    if (t && find_embedded_resource(t->api_version, t->kind) == nullptr)
+      return "creates " + t->api_version + " " + t->kind + " (" + path
+             + "), which the embedded cluster does not serve yet";
   }
   return {};
 }

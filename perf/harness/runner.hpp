@@ -48,6 +48,11 @@ struct plan_outcome {
 /// template file.
 [[nodiscard]] error check_templates(const plan& p);
 
+/// Why `p` cannot run on a target of `kind` (empty = it can): a template
+/// of a kind the embedded cluster does not serve (v1 Service). Unreadable
+/// templates are left to `check_templates`.
+std::string unsupported_by_target(const plan& p, target_kind kind);
+
 /// Runs `p`; `show` reports progress. Never throws; errors of the cluster
 /// or the scheduler end up in `failure`.
 plan_outcome run_plan(const plan& p, const run_options& options,

@@ -32,6 +32,15 @@ error target::create_pods(
   return {};
 }
 
+error target::update(const object_template& t, const std::string& ns,
+                     const std::string& name, const std::string& json,
+                     const std::string& subresource) {
+  auto res = resource_of(t, "update");
+  if (!res)
+    return res.err();
+  return update_object(**res, t, ns, name, json, subresource);
+}
+
 expected<std::unique_ptr<target>> make_target(const target_options& options) {
   if (options.kind == target_kind::kubeconfig)
     return make_kubeconfig_target(options);

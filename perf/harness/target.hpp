@@ -20,6 +20,7 @@
 
 #include "actors/sink.hpp"
 #include "actors/source.hpp"
+#include "io/apiserver/fwd.hpp"
 #include "metrics/fwd.hpp"
 #include "perf/harness/templates.hpp"
 #include "support/clock.hpp"
@@ -92,6 +93,12 @@ public:
     std::size_t count,
     const std::function<void(const std::string&, time_point)>& created);
 
+  /// Replaces object `name` with `json` (PUT, unconditional), or its
+  /// `subresource` ("status"; empty = the object itself).
+  [[nodiscard]] error update(const object_template& t, const std::string& ns,
+                             const std::string& name, const std::string& json,
+                             const std::string& subresource);
+
   /// Deletes one object (404 is not an error).
   [[nodiscard]] virtual error remove(const object_template& t,
                                      const std::string& ns,
@@ -124,6 +131,14 @@ public:
   /// Deletes what the harness created on a cluster it does not own.
   virtual void cleanup() {
   }
+
+protected:
+  /// `update` for a served resource.
+  [[nodiscard]] virtual error
+  update_object(const apiserver::resource_info& res, const object_template& t,
+                const std::string& ns, const std::string& name,
+                const std::string& json, const std::string& subresource)
+    = 0;
 };
 
 /// Builds a target; the embedded ones start their store, fake kubelet and

@@ -2,10 +2,13 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/decode.hpp"
 #include "model/json_access.hpp"
+#include "perf/harness/go_template.hpp"
 #include "perf/harness/templates.hpp"
 
 #include <boost/json.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <sstream>
 
@@ -26,15 +29,187 @@ expected<json::value> parse(const object_template& t) {
   return v;
 }
 
+/// Field names of the objects templates describe, for the
+/// case-insensitive match upstream's decoder does.
+constexpr std::string_view known_fields[] = {
+  "apiVersion",
+  "kind",
+  "metadata",
+  "name",
+  "generateName",
+  "namespace",
+  "labels",
+  "annotations",
+  "finalizers",
+  "spec",
+  "status",
+  "containers",
+  "initContainers",
+  "image",
+  "ports",
+  "containerPort",
+  "hostPort",
+  "protocol",
+  "resources",
+  "requests",
+  "limits",
+  "affinity",
+  "nodeAffinity",
+  "podAffinity",
+  "podAntiAffinity",
+  "requiredDuringSchedulingIgnoredDuringExecution",
+  "preferredDuringSchedulingIgnoredDuringExecution",
+  "nodeSelectorTerms",
+  "matchExpressions",
+  "matchFields",
+  "key",
+  "operator",
+  "values",
+  "weight",
+  "podAffinityTerm",
+  "labelSelector",
+  "matchLabels",
+  "topologyKey",
+  "namespaces",
+  "namespaceSelector",
+  "matchLabelKeys",
+  "mismatchLabelKeys",
+  "topologySpreadConstraints",
+  "maxSkew",
+  "whenUnsatisfiable",
+  "minDomains",
+  "nodeAffinityPolicy",
+  "nodeTaintsPolicy",
+  "nodeSelector",
+  "nodeName",
+  "tolerations",
+  "effect",
+  "value",
+  "tolerationSeconds",
+  "taints",
+  "priority",
+  "priorityClassName",
+  "preemptionPolicy",
+  "schedulingGates",
+  "schedulerName",
+  "terminationGracePeriodSeconds",
+  "overhead",
+  "capacity",
+  "allocatable",
+  "conditions",
+  "type",
+  "phase",
+  "unschedulable",
+  "volumes",
+  "persistentVolumeClaim",
+  "claimName",
+  "selector",
+  "targetPort",
+  "port",
+};
+
+void canonical_keys(json::value& v) {
+  if (auto* a = v.if_array()) {
+    for (auto& e : *a)
+      canonical_keys(e);
+    return;
+  }
+  auto* o = v.if_object();
+  if (o == nullptr)
+    return;
+  json::object out;
+  for (auto& [key, value] : *o) {
+    canonical_keys(value);
+    std::string_view name = key;
+    for (auto known : known_fields)
+      if (known.size() == key.size() && known != key
+          && std::equal(known.begin(), known.end(), key.begin(),
+                        [](char a, char b) {
+                          return std::tolower(static_cast<unsigned char>(a))
+                                 == std::tolower(static_cast<unsigned char>(b));
+                        }))
+        name = known;
+    out[name] = std::move(value);
+  }
+  *o = std::move(out);
+}
+
 } // namespace
+
+namespace {
+
+go_data template_data(std::int64_t index, std::int64_t count,
+                      const template_params& params) {
+  go_data data{{"Index", index}, {"Count", count}};
+  for (const auto& [k, v] : params) {
+    std::size_t used = 0;
+    try {
+      auto n = std::stoll(v, &used);
+      if (used == v.size()) {
+        data[k] = static_cast<std::int64_t>(n);
+        continue;
+      }
+    } catch (const std::exception&) {
+    }
+    data[k] = v;
+  }
+  return data;
+}
+
+/// The value of a top-level `key: value` line.
+std::string top_level(std::string_view text, std::string_view key) {
+  std::size_t pos = 0;
+  while (pos < text.size()) {
+    auto end = text.find('\n', pos);
+    auto line = text.substr(
+      pos, end == std::string_view::npos ? std::string_view::npos : end - pos);
+    if (line.substr(0, key.size()) == key && line.size() > key.size()
+        && line[key.size()] == ':') {
+      auto v = line.substr(key.size() + 1);
+      while (!v.empty() && (v.front() == ' ' || v.front() == '"'))
+        v.remove_prefix(1);
+      while (!v.empty()
+             && (v.back() == ' ' || v.back() == '"' || v.back() == '\r'))
+        v.remove_suffix(1);
+      return std::string{v};
+    }
+    if (end == std::string_view::npos)
+      break;
+    pos = end + 1;
+  }
+  return {};
+}
+
+} // namespace
+
+expected<object_template> instantiate_template(const object_template& t,
+                                               std::int64_t index,
+                                               std::int64_t count,
+                                               const template_params& params) {
+  if (t.go_text.empty())
+    return t;
+  auto text
+    = render_go_template(t.go_text, template_data(index, count, params));
+  if (!text)
+    return make_error(ec::invalid_input, t.file + ": " + text.err().message);
+  return parse_template(*text, t.file);
+}
 
 expected<object_template> parse_template(std::string_view text,
                                          const std::string& file) {
-  if (text.find("{{") != std::string_view::npos)
-    return make_error(ec::invalid_input,
-                      file
-                        + ": Go template actions ({{ ... }}) are not "
-                          "supported by tessera perf");
+  if (has_go_actions(text)) {
+    object_template t;
+    t.file = file;
+    t.go_text = std::string{text};
+    t.kind = top_level(text, "kind");
+    t.api_version = top_level(text, "apiVersion");
+    // Object 0 must render; whether it decodes may depend on the
+    // templateParams only the op gives.
+    auto probe = render_go_template(text, template_data(0, 1, {}));
+    if (!probe)
+      return make_error(ec::invalid_input, file + ": " + probe.err().message);
+    return t;
+  }
   std::string doc;
   auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string_view::npos && text[first] == '{') {
@@ -56,6 +231,7 @@ expected<object_template> parse_template(std::string_view text,
                       file + ": invalid JSON: " + ec.message());
   if (!v.is_object())
     return make_error(ec::invalid_input, file + ": must be an object");
+  canonical_keys(v);
   auto& o = v.as_object();
   object_template t;
   t.file = file;
@@ -106,6 +282,52 @@ object_template default_node_template() {
   return std::move(*t);
 }
 
+object_template default_pod_template() {
+  auto t = parse_template(
+    R"({"apiVersion":"v1","kind":"Pod","metadata":{"generateName":"pod-"},)"
+    R"("spec":{"containers":[{"name":"pause",)"
+    R"("image":"registry.k8s.io/pause:3.10","ports":[{"containerPort":80}],)"
+    R"("resources":{"limits":{"cpu":"100m","memory":"500Mi"},)"
+    R"("requests":{"cpu":"100m","memory":"500Mi"}}}]}})",
+    "<base pod>");
+  return std::move(*t);
+}
+
+label_match labels_of(const object_template& t) {
+  label_match out;
+  auto v = parse(t);
+  if (!v)
+    return out;
+  if (const auto* m = v->as_object().if_contains("metadata");
+      m && m->is_object())
+    if (const auto* l = m->as_object().if_contains("labels");
+        l && l->is_object())
+      for (const auto& [k, val] : l->as_object())
+        if (val.is_string())
+          out.emplace(std::string{k}, std::string{val.as_string()});
+  return out;
+}
+
+bool is_gated(const object_template& t) {
+  auto v = parse(t);
+  if (!v)
+    return false;
+  const auto* spec = v->as_object().if_contains("spec");
+  if (spec == nullptr || !spec->is_object())
+    return false;
+  const auto* gates = spec->as_object().if_contains("schedulingGates");
+  return gates != nullptr && gates->is_array() && !gates->as_array().empty();
+}
+
+bool matches(const label_match& selector, const label_match& labels) {
+  for (const auto& [k, v] : selector) {
+    auto it = labels.find(k);
+    if (it == labels.end() || it->second != v)
+      return false;
+  }
+  return true;
+}
+
 expected<std::string> render_node(const object_template& t,
                                   const node_label_strategy& s,
                                   std::size_t index, const node_marks& marks) {
@@ -118,12 +340,24 @@ expected<std::string> render_node(const object_template& t,
   auto meta = [&]() -> json::object& { return ensure_object(o, "metadata"); };
   auto labels
     = [&]() -> json::object& { return ensure_object(meta(), "labels"); };
+  // Named here rather than by the server so that the hostname label can
+  // carry the name, as upstream's node preparer does.
+  std::string name{string_at(meta(), "name")};
+  if (name.empty()) {
+    std::string prefix{string_at(meta(), "generateName")};
+    name = (prefix.empty() ? std::string{"node-"} : prefix)
+           + std::to_string(index);
+    meta()["name"] = name;
+    meta().erase("generateName");
+  }
+  if (!labels().contains("kubernetes.io/hostname"))
+    labels()["kubernetes.io/hostname"] = name;
   switch (s.type) {
   case node_label_strategy::kind::values:
     labels()[s.key] = s.values[index % s.values.size()];
     break;
   case node_label_strategy::kind::unique:
-    labels()[s.key] = "node-" + std::to_string(index);
+    labels()[s.key] = name;
     break;
   case node_label_strategy::kind::none:
     break;

@@ -26,21 +26,48 @@ struct object_template {
   std::string name;
   std::string generate_name;
   std::string ns;
-  /// The document as compact JSON.
+  /// The document as compact JSON (empty for a Go template until it is
+  /// instantiated).
   std::string json;
+  /// The file's text when it holds Go template actions (`{{ .Index }}`),
+  /// rendered per object by `instantiate_template`.
+  std::string go_text;
 };
 
-/// Reads a template file; errors name the file. Go template actions
-/// (`{{ }}`) are not supported and are reported as such.
+/// Reads a template file; errors name the file. A file with Go template
+/// actions keeps its text (`go_text`), its kind and apiVersion read from
+/// the top-level lines, and is checked by rendering object 0.
 [[nodiscard]] expected<object_template> load_template(const std::string& path);
 
 /// Parses template text (`file` names it in messages).
 [[nodiscard]] expected<object_template> parse_template(std::string_view text,
                                                        const std::string& file);
 
+/// Object number `index` of `count` of an op from `t`: `t` itself, or for
+/// a Go template its rendering with `.Index`, `.Count` and the op's
+/// templateParams (integers where the text is one).
+[[nodiscard]] expected<object_template>
+instantiate_template(const object_template& t, std::int64_t index,
+                     std::int64_t count, const template_params& params = {});
+
 /// The node createNodes uses without a nodeTemplatePath, as upstream's
 /// harness: `generateName: node-`, 4 cpu, 32Gi memory, 110 pods, Ready.
 object_template default_node_template();
+
+/// The pod createPods uses when neither the op nor the test case names a
+/// template: upstream's base pod (`generateName: pod-`, one pause
+/// container with port 80, 100m CPU and 500Mi memory requested and
+/// limited).
+object_template default_pod_template();
+
+/// metadata.labels of a template.
+label_match labels_of(const object_template& t);
+
+/// Whether a pod template has spec.schedulingGates.
+bool is_gated(const object_template& t);
+
+/// Whether every `key: value` of `selector` is among `labels`.
+bool matches(const label_match& selector, const label_match& labels);
 
 /// What a rendered node carries beyond its template.
 struct node_marks {

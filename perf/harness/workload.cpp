@@ -181,6 +181,24 @@ std::vector<std::string> read_strings(const YAML::Node& n,
   return out;
 }
 
+/// A mapping of strings (labelSelector, templateParams).
+std::map<std::string, std::string>
+read_map(const YAML::Node& n, const std::string& path, problems& p) {
+  std::map<std::string, std::string> out;
+  if (!n)
+    return out;
+  if (!n.IsMap()) {
+    p.add(line_of(n), path, "must be a mapping of strings");
+    return out;
+  }
+  for (const auto& kv : n) {
+    auto key = kv.first.as<std::string>();
+    if (auto v = read_string(kv.second, child(path, key), p))
+      out.emplace(key, *v);
+  }
+  return out;
+}
+
 bool is_param(const std::string& s) {
   return s.size() > 1 && s[0] == '$';
 }
@@ -230,21 +248,24 @@ std::string read_path(fields& f, const std::string& key, problems& p,
 }
 
 constexpr const char* known_ops[] = {
-  "createNodes", "createNamespaces", "createPods",
-  "createAny",   "barrier",          "sleep",
+  "createNodes",
+  "createNamespaces",
+  "createPods",
+  "createAny",
+  "barrier",
+  "sleep",
   "churn",
-};
-/// Upstream ops tessera does not implement (named in the error).
-constexpr const char* upstream_only_ops[] = {
   "createPodSets",
   "deletePods",
-  "updateAny",
-  "allocResourceClaims",
-  "createResourceClaims",
-  "createResourceDriver",
   "startCollectingMetrics",
   "stopCollectingMetrics",
-  "waitForPodGroups",
+  "updateAny",
+};
+/// Upstream ops tessera does not implement: a test case using one is
+/// skipped with a notice naming it.
+constexpr const char* upstream_only_ops[] = {
+  "allocResourceClaims", "createResourceClaims", "createResourceDriver",
+  "createPodGroups",     "waitForPodGroups",
 };
 
 } // namespace
@@ -259,18 +280,36 @@ parse_go_duration(std::string_view text) {
 
 std::string_view opcode(const op_body& body) noexcept {
   static constexpr std::string_view names[]
-    = {"createNodes", "createNamespaces", "createPods",
-       "createAny",   "barrier",          "sleep",
-       "churn"};
+    = {"createNodes", "createNamespaces",
+       "createPods",  "createAny",
+       "barrier",     "sleep",
+       "churn",       "createPodSets",
+       "deletePods",  "startCollectingMetrics",
+       "updateAny"};
+  static_assert(std::size(names) == std::variant_size_v<op_body>);
+  if (const auto* c = std::get_if<collect_metrics_op>(&body); c && !c->start)
+    return "stopCollectingMetrics";
   return names[body.index()];
+}
+
+std::string to_string(const feature_gates& g) {
+  std::string out;
+  for (const auto& [name, on] : g)
+    out += (out.empty() ? "" : ",") + name + (on ? "=true" : "=false");
+  return out;
 }
 
 namespace {
 
 std::optional<op> read_op(const YAML::Node& node, const std::string& path,
                           problems& p, const std::string& dir,
-                          std::vector<std::string>& notices) {
+                          std::vector<std::string>& notices,
+                          std::vector<std::string>& unsupported) {
   fields f{node, path, p};
+  // An upstream feature tessera lacks skips the test case, naming it.
+  auto lacks = [&](const std::string& what) {
+    unsupported.push_back(what + " (" + path + ")");
+  };
   if (!f.ok())
     return std::nullopt;
   auto code_node = f.get("opcode");
@@ -315,8 +354,7 @@ std::optional<op> read_op(const YAML::Node& node, const std::string& path,
       s.finish();
     }
     if (f.get("nodeAllocatableStrategy"))
-      p.add(f.line(), f.path("nodeAllocatableStrategy"),
-            "not supported by tessera perf (CSI volume limits are not "
+      lacks("field nodeAllocatableStrategy (CSI volume limits are not "
             "modelled)");
     f.ignore("templateParams", notices);
     out.body = std::move(o);
@@ -342,15 +380,24 @@ std::optional<op> read_op(const YAML::Node& node, const std::string& path,
     if (o.collect_metrics && o.skip_wait)
       p.add(f.line(), path,
             "collectMetrics and skipWaitToCompletion cannot both be true");
-    for (const char* unsupported :
+    for (const char* field :
          {"steadyState", "steadyStateParam", "duration", "durationParam",
           "persistentVolumeTemplatePath", "persistentVolumeClaimTemplatePath",
           "countMultiplierParam"})
-      if (f.get(unsupported))
-        p.add(f.line(), f.path(unsupported), "not supported by tessera perf");
-    f.ignore("templateParams", notices);
-    f.ignore("signatureBatchSize", notices);
-    f.ignore("signatureBatchSizeParam", notices);
+      if (f.get(field))
+        lacks("field " + std::string{field});
+    o.params = read_map(f.get("templateParams"), f.path("templateParams"), p);
+    if (auto v = read_int(f.get("signatureBatchSize"),
+                          f.path("signatureBatchSize"), p))
+      o.signature_batch.value = *v;
+    if (auto s = read_string(f.get("signatureBatchSizeParam"),
+                             f.path("signatureBatchSizeParam"), p)) {
+      if (!is_param(*s))
+        p.add(f.line(), f.path("signatureBatchSizeParam"),
+              "must name a parameter as $name, got \"" + *s + "\"");
+      else
+        o.signature_batch.param = s->substr(1);
+    }
     out.body = std::move(o);
   } else if (*code == "createAny") {
     create_any_op o;
@@ -359,7 +406,7 @@ std::optional<op> read_op(const YAML::Node& node, const std::string& path,
     if (o.template_path.empty() && !f.get("templatePath"))
       p.add(f.line(), f.path("templatePath"), "required");
     o.ns = read_string(f.get("namespace"), f.path("namespace"), p).value_or("");
-    f.ignore("templateParams", notices);
+    o.params = read_map(f.get("templateParams"), f.path("templateParams"), p);
     out.body = std::move(o);
   } else if (*code == "barrier") {
     barrier_op o;
@@ -370,8 +417,74 @@ std::optional<op> read_op(const YAML::Node& node, const std::string& path,
       p.add(f.line(), f.path("stageRequirement"),
             "must be Scheduled or Attempted, got \"" + *stage + "\"");
     o.scheduled = !stage || *stage == "Scheduled";
-    if (f.get("labelSelector"))
-      p.add(f.line(), f.path("labelSelector"), "not supported by tessera perf");
+    o.selector = read_map(f.get("labelSelector"), f.path("labelSelector"), p);
+    out.body = std::move(o);
+  } else if (*code == "updateAny") {
+    update_any_op o;
+    o.count = read_count(f, p, false, 1);
+    o.template_path = read_path(f, "templatePath", p, dir);
+    if (o.template_path.empty() && !f.get("templatePath"))
+      p.add(f.line(), f.path("templatePath"), "required");
+    o.ns = read_string(f.get("namespace"), f.path("namespace"), p).value_or("");
+    auto rate
+      = read_int(f.get("updatePerSecond"), f.path("updatePerSecond"), p);
+    if (rate && *rate < 0)
+      p.add(f.line(), f.path("updatePerSecond"), "must not be negative");
+    o.per_second = static_cast<double>(rate.value_or(0));
+    auto subs = read_strings(f.get("subresources"), f.path("subresources"), p);
+    for (const auto& sub : subs) {
+      if (sub == "status" && o.subresource.empty())
+        o.subresource = sub;
+      else
+        lacks("updateAny subresource " + sub
+              + " (the embedded cluster serves only status)");
+    }
+    o.params = read_map(f.get("templateParams"), f.path("templateParams"), p);
+    out.body = std::move(o);
+  } else if (*code == "deletePods") {
+    delete_pods_op o;
+    o.ns = read_string(f.get("namespace"), f.path("namespace"), p).value_or("");
+    if (o.ns.empty())
+      p.add(f.line(), f.path("namespace"), "required");
+    o.selector = read_map(f.get("labelSelector"), f.path("labelSelector"), p);
+    auto rate = read_int(f.get("deletePodsPerSecond"),
+                         f.path("deletePodsPerSecond"), p);
+    if (rate && *rate < 0)
+      p.add(f.line(), f.path("deletePodsPerSecond"), "must not be negative");
+    o.per_second = static_cast<double>(rate.value_or(0));
+    o.skip_wait = read_bool(f.get("skipWaitToCompletion"),
+                            f.path("skipWaitToCompletion"), p)
+                    .value_or(false);
+    out.body = std::move(o);
+  } else if (*code == "startCollectingMetrics"
+             || *code == "stopCollectingMetrics") {
+    collect_metrics_op o;
+    o.start = *code == "startCollectingMetrics";
+    if (o.start) {
+      o.name = read_string(f.get("name"), f.path("name"), p).value_or("");
+      o.namespaces = read_strings(f.get("namespaces"), f.path("namespaces"), p);
+      o.selector = read_map(f.get("labelSelector"), f.path("labelSelector"), p);
+    }
+    out.body = std::move(o);
+  } else if (*code == "createPodSets") {
+    create_pod_sets_op o;
+    o.count = read_count(f, p, true);
+    o.ns_prefix
+      = read_string(f.get("namespacePrefix"), f.path("namespacePrefix"), p)
+          .value_or("");
+    if (o.ns_prefix.empty())
+      p.add(f.line(), f.path("namespacePrefix"), "required");
+    auto inner_node = f.get("createPodsOp");
+    if (!inner_node) {
+      p.add(f.line(), f.path("createPodsOp"), "required");
+    } else if (auto inner = read_op(inner_node, f.path("createPodsOp"), p, dir,
+                                    notices, unsupported)) {
+      if (const auto* pods = std::get_if<create_pods_op>(&inner->body))
+        o.pods = *pods;
+      else
+        p.add(line_of(inner_node), f.path("createPodsOp.opcode"),
+              "must be createPods");
+    }
     out.body = std::move(o);
   } else if (*code == "sleep") {
     sleep_op o;
@@ -439,18 +552,106 @@ std::optional<op> read_op(const YAML::Node& node, const std::string& path,
     bool upstream = false;
     for (const char* u : upstream_only_ops)
       upstream |= *code == u;
+    if (upstream) {
+      lacks("op " + *code);
+      return std::nullopt;
+    }
     std::string known;
     for (const char* k : known_ops)
       known += (known.empty() ? "" : ", ") + std::string{k};
-    p.add(
-      line_of(code_node), f.path("opcode"),
-      "unknown op \"" + *code + "\""
-        + (upstream ? " (an upstream op tessera perf does not implement)" : "")
-        + "; supported ops: " + known);
-    f.ignore("countParam", notices);
+    p.add(line_of(code_node), f.path("opcode"),
+          "unknown op \"" + *code + "\"; supported ops: " + known);
     return std::nullopt;
   }
   f.finish();
+  return out;
+}
+
+} // namespace
+
+namespace {
+
+/// A workload's `params`: upstream's are JSON values; tessera types plain
+/// scalars as integers, numbers or booleans and keeps quoted ones as text.
+std::map<std::string, param_value>
+read_params(const YAML::Node& params, const std::string& path, problems& p) {
+  std::map<std::string, param_value> out;
+  if (params && !params.IsMap()) {
+    p.add(line_of(params), path, "must be a mapping");
+    return out;
+  }
+  if (!params)
+    return out;
+  for (const auto& kv : params) {
+    auto key = kv.first.as<std::string>();
+    const YAML::Node& v = kv.second;
+    std::string vpath = child(path, key);
+    if (!v.IsScalar()) {
+      p.add(line_of(v), vpath, "must be a number, string or boolean");
+      continue;
+    }
+    const std::string& s = v.Scalar();
+    param_value pv = s;
+    if (v.Tag() != "!") { // plain scalar: type it
+      try {
+        std::size_t used = 0;
+        long long n = std::stoll(s, &used, 10);
+        if (used == s.size())
+          pv = static_cast<std::int64_t>(n);
+        else {
+          double d = std::stod(s, &used);
+          if (used == s.size())
+            pv = d;
+        }
+      } catch (const std::exception&) {
+      }
+      if (s == "true" || s == "false")
+        pv = s == "true";
+    }
+    out.emplace(key, std::move(pv));
+  }
+  return out;
+}
+
+/// schedulerApiClientQPS / schedulerApiClientBurst of a test case or
+/// workload.
+void read_api_limits(fields& f, problems& p, double& qps, std::int64_t& burst) {
+  if (auto q = f.get("schedulerApiClientQPS")) {
+    double v = -1;
+    if (q.IsScalar())
+      try {
+        v = std::stod(q.Scalar());
+      } catch (const std::exception&) {
+      }
+    if (v <= 0)
+      p.add(line_of(q), f.path("schedulerApiClientQPS"),
+            "must be a positive number");
+    else
+      qps = v;
+  }
+  if (auto b = read_int(f.get("schedulerApiClientBurst"),
+                        f.path("schedulerApiClientBurst"), p)) {
+    if (*b <= 0)
+      p.add(f.line(), f.path("schedulerApiClientBurst"), "must be positive");
+    else
+      burst = *b;
+  }
+}
+
+feature_gates read_gates(const YAML::Node& n, const std::string& path,
+                         problems& p) {
+  feature_gates out;
+  if (!n)
+    return out;
+  if (!n.IsMap()) {
+    p.add(line_of(n), path, "must be a mapping of gate names to booleans");
+    return out;
+  }
+  for (const auto& kv : n) {
+    auto key = kv.first.as<std::string>();
+    if (auto v = read_bool(kv.second, child(path, key), p))
+      out[key] = *v;
+  }
   return out;
 }
 
@@ -476,9 +677,14 @@ expected<workload_file> parse_workload_file(std::string_view text,
   std::set<std::string> names;
   for (std::size_t i = 0; i < root.size(); ++i) {
     std::string path = index("", i);
-    fields f{root[i], path, p};
-    if (!f.ok())
+    // Each test case keeps its own problems: a malformed one fails only
+    // when it is selected.
+    problems tp{file};
+    fields f{root[i], path, tp};
+    if (!f.ok()) {
+      p.add(line_of(root[i]), path, "must be a mapping");
       continue;
+    }
     test_case tc;
     tc.path = path;
     tc.line = f.line();
@@ -488,83 +694,69 @@ expected<workload_file> parse_workload_file(std::string_view text,
     else if (!names.insert(tc.name).second)
       p.add(f.line(), f.path("name"),
             "duplicate test case name \"" + tc.name + "\"");
-    tc.default_pod_template = read_path(f, "defaultPodTemplatePath", p, dir);
-    tc.scheduler_config_path = read_path(f, "schedulerConfigPath", p, dir);
+    tc.default_pod_template = read_path(f, "defaultPodTemplatePath", tp, dir);
+    tc.scheduler_config_path = read_path(f, "schedulerConfigPath", tp, dir);
+    tc.gates = read_gates(f.get("featureGates"), f.path("featureGates"), tp);
+    read_api_limits(f, tp, tc.api_qps, tc.api_burst);
     for (const char* ignored :
-         {"featureGates", "labels", "metricsCollectorConfig",
-          "defaultThresholdMetricSelector"})
+         {"labels", "metricsCollectorConfig", "defaultThresholdMetricSelector"})
       f.ignore(ignored, out.notices);
     auto ops = f.get("workloadTemplate");
     if (!ops || !ops.IsSequence() || ops.size() == 0) {
-      p.add(f.line(), f.path("workloadTemplate"),
-            "must be a non-empty list of ops");
+      tp.add(f.line(), f.path("workloadTemplate"),
+             "must be a non-empty list of ops");
     } else {
       for (std::size_t j = 0; j < ops.size(); ++j) {
-        auto o = read_op(ops[j], index(f.path("workloadTemplate"), j), p, dir,
-                         out.notices);
+        auto o = read_op(ops[j], index(f.path("workloadTemplate"), j), tp, dir,
+                         out.notices, tc.unsupported);
         if (o)
           tc.ops.push_back(std::move(*o));
       }
     }
     auto wls = f.get("workloads");
     if (!wls || !wls.IsSequence() || wls.size() == 0) {
-      p.add(f.line(), f.path("workloads"), "must be a non-empty list");
+      tp.add(f.line(), f.path("workloads"), "must be a non-empty list");
     } else {
       std::set<std::string> wnames;
       for (std::size_t j = 0; j < wls.size(); ++j) {
-        fields wf{wls[j], index(f.path("workloads"), j), p};
+        fields wf{wls[j], index(f.path("workloads"), j), tp};
         if (!wf.ok())
           continue;
         workload w;
         w.path = wf.path();
         w.line = wf.line();
-        w.name = read_string(wf.get("name"), wf.path("name"), p).value_or("");
+        w.name = read_string(wf.get("name"), wf.path("name"), tp).value_or("");
         if (w.name.empty())
-          p.add(wf.line(), wf.path("name"), "required");
+          tp.add(wf.line(), wf.path("name"), "required");
         else if (!wnames.insert(w.name).second)
-          p.add(wf.line(), wf.path("name"),
-                "duplicate workload name \"" + w.name + "\"");
-        auto params = wf.get("params");
-        if (params && !params.IsMap()) {
-          p.add(line_of(params), wf.path("params"), "must be a mapping");
-        } else if (params) {
-          for (const auto& kv : params) {
-            auto key = kv.first.as<std::string>();
-            const YAML::Node& v = kv.second;
-            std::string vpath = child(wf.path("params"), key);
-            if (!v.IsScalar()) {
-              p.add(line_of(v), vpath, "must be a number, string or boolean");
-              continue;
+          tp.add(wf.line(), wf.path("name"),
+                 "duplicate workload name \"" + w.name + "\"");
+        w.params = read_params(wf.get("params"), wf.path("params"), tp);
+        w.gates
+          = read_gates(wf.get("featureGates"), wf.path("featureGates"), tp);
+        read_api_limits(wf, tp, w.api_qps, w.api_burst);
+        if (auto t = wf.get("threshold")) {
+          double v = -1;
+          if (t.IsScalar())
+            try {
+              v = std::stod(t.Scalar());
+            } catch (const std::exception&) {
             }
-            const std::string& s = v.Scalar();
-            param_value pv = s;
-            if (v.Tag() != "!") { // plain scalar: type it
-              try {
-                std::size_t used = 0;
-                long long n = std::stoll(s, &used, 10);
-                if (used == s.size())
-                  pv = static_cast<std::int64_t>(n);
-                else {
-                  double d = std::stod(s, &used);
-                  if (used == s.size())
-                    pv = d;
-                }
-              } catch (const std::exception&) {
-              }
-              if (s == "true" || s == "false")
-                pv = s == "true";
-            }
-            w.params.emplace(key, std::move(pv));
-          }
+          if (v < 0)
+            tp.add(line_of(t), wf.path("threshold"),
+                   "must be a non-negative number");
+          else
+            w.threshold = v;
         }
-        for (const char* ignored :
-             {"labels", "featureGates", "threshold", "thresholdMetricSelector"})
+        for (const char* ignored : {"labels", "thresholdMetricSelector"})
           wf.ignore(ignored, out.notices);
         wf.finish();
         tc.workloads.push_back(std::move(w));
       }
     }
     f.finish();
+    if (!tp.empty())
+      tc.problems = tp.to_error().message;
     out.test_cases.push_back(std::move(tc));
   }
   if (!p.empty())
@@ -613,11 +805,53 @@ expected<plan> instantiate(const workload_file& f, const test_case& tc,
         if (c.value < 0)
           p.add(w.line, w.path + ".params." + c.param, "must not be negative");
       };
+  // templateParams values may name a workload param as `$name`.
+  auto resolve_template_params = [&](template_params& params, const op& o) {
+    for (auto& [key, value] : params) {
+      if (!is_param(value))
+        continue;
+      std::string name = value.substr(1);
+      used.insert(name);
+      auto it = w.params.find(name);
+      if (it == w.params.end()) {
+        p.add(o.line, o.path + ".templateParams." + key,
+              "parameter \"" + name + "\" is not defined by workload \""
+                + w.name + "\"");
+        continue;
+      }
+      value = std::visit(
+        [](const auto& v) -> std::string {
+          using V = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<V, std::string>)
+            return v;
+          else if constexpr (std::is_same_v<V, bool>)
+            return v ? "true" : "false";
+          else
+            return std::to_string(v);
+        },
+        it->second);
+    }
+  };
+  auto resolve_pods = [&](create_pods_op& body, const op& o, std::size_t i) {
+    resolve_count(body.signature_batch, o, "signatureBatchSizeParam");
+    resolve_template_params(body.params, o);
+    // No template at all: upstream's built-in base pod (empty path).
+    if (body.template_path.empty())
+      body.template_path = tc.default_pod_template;
+    if (body.ns.empty())
+      body.ns = "namespace-" + std::to_string(i);
+  };
   plan out;
   out.test_case = tc.name;
   out.workload = w.name;
   out.default_pod_template = tc.default_pod_template;
   out.scheduler_config_path = tc.scheduler_config_path;
+  out.gates = tc.gates;
+  for (const auto& [gate, on] : w.gates)
+    out.gates[gate] = on;
+  out.threshold = w.threshold;
+  out.api_qps = w.api_qps > 0 ? w.api_qps : tc.api_qps;
+  out.api_burst = w.api_burst > 0 ? w.api_burst : tc.api_burst;
   for (std::size_t i = 0; i < tc.ops.size(); ++i) {
     const op& o = tc.ops[i];
     planned_op po{o.body, i, o.path};
@@ -626,6 +860,14 @@ expected<plan> instantiate(const workload_file& f, const test_case& tc,
         using T = std::decay_t<decltype(body)>;
         if constexpr (requires { body.count; }) {
           resolve_count(body.count, o, "countParam");
+        }
+        if constexpr (std::is_same_v<
+                        T, create_any_op> || std::is_same_v<T, update_any_op>) {
+          resolve_template_params(body.params, o);
+        }
+        if constexpr (std::is_same_v<T, create_pod_sets_op>) {
+          resolve_count(body.pods.count, o, "createPodsOp.countParam");
+          resolve_pods(body.pods, o, i);
         }
         if constexpr (std::is_same_v<T, sleep_op>) {
           if (!body.param.empty()) {
@@ -647,13 +889,7 @@ expected<plan> instantiate(const workload_file& f, const test_case& tc,
           }
         }
         if constexpr (std::is_same_v<T, create_pods_op>) {
-          if (body.template_path.empty())
-            body.template_path = tc.default_pod_template;
-          if (body.template_path.empty())
-            p.add(o.line, o.path + ".podTemplatePath",
-                  "required (the test case has no defaultPodTemplatePath)");
-          if (body.ns.empty())
-            body.ns = "namespace-" + std::to_string(i);
+          resolve_pods(body, o, i);
         }
         if constexpr (std::is_same_v<T, churn_op>) {
           if (body.ns.empty())
@@ -686,10 +922,27 @@ expected<std::vector<plan>> select_plans(const workload_file& f,
     if (!test_case.empty() && tc.name != test_case)
       continue;
     tc_found = true;
+    if (!tc.problems.empty())
+      return make_error(ec::invalid_input, tc.problems);
     for (const auto& w : tc.workloads) {
       if (!workload.empty() && w.name != workload)
         continue;
       w_found = true;
+      if (!tc.unsupported.empty()) {
+        plan skipped;
+        skipped.test_case = tc.name;
+        skipped.workload = w.name;
+        skipped.threshold = w.threshold;
+        skipped.gates = tc.gates;
+        for (const auto& [gate, on] : w.gates)
+          skipped.gates[gate] = on;
+        for (const auto& u : tc.unsupported)
+          skipped.skip_reason += (skipped.skip_reason.empty() ? "" : "; ") + u;
+        skipped.skip_reason = "uses " + skipped.skip_reason
+                              + ", which tessera perf does not implement";
+        out.push_back(std::move(skipped));
+        continue;
+      }
       auto p = instantiate(f, tc, w);
       if (!p)
         return p.err();

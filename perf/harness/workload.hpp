@@ -15,20 +15,39 @@
 ///                     uniqueNodeLabelStrategy {labelKey}
 ///   createNamespaces  prefix, count|countParam, namespaceTemplatePath
 ///   createPods        count|countParam, podTemplatePath, namespace,
-///                     collectMetrics, skipWaitToCompletion
-///   createAny         templatePath, namespace, count|countParam
-///   barrier           namespaces, stageRequirement (Scheduled|Attempted)
+///                     collectMetrics, skipWaitToCompletion, templateParams,
+///                     signatureBatchSize|signatureBatchSizeParam (read,
+///                     without effect: tessera has no signature batching)
+///   createPodSets     count|countParam, namespacePrefix, createPodsOp
+///   createAny         templatePath, namespace, count|countParam,
+///                     templateParams
+///   barrier           namespaces, labelSelector, stageRequirement
+///                     (Scheduled|Attempted)
+///   deletePods        namespace, labelSelector, deletePodsPerSecond,
+///                     skipWaitToCompletion
+///   startCollectingMetrics / stopCollectingMetrics
+///                     name, namespaces, labelSelector
+///   updateAny         templatePath, count|countParam, namespace,
+///                     updatePerSecond, subresources (status only),
+///                     templateParams
 ///   sleep             duration|durationParam
 ///   churn             mode (create|recreate), number, intervalMilliseconds,
 ///                     namespace, templatePaths
 ///
 /// `countParam: $initNodes` takes the value from the workload's `params`;
 /// a workload must use every param it defines. Template paths are
-/// resolved relative to the workload file's directory. Fields that only
-/// steer upstream's test framework (`featureGates`, `labels`, thresholds,
-/// `metricsCollectorConfig`) are accepted and ignored with a notice; any
-/// other unknown field, and any unknown op, is an error naming the file,
-/// the line and the field path (`[2].workloadTemplate[1].opcode`).
+/// resolved relative to the workload file's directory. `featureGates` and
+/// `threshold` are kept (reported beside the results),
+/// `schedulerApiClientQPS`/`Burst` (test case or workload) set the
+/// scheduler's API client limits; `labels` and
+/// `metricsCollectorConfig` steer only upstream's test framework and are
+/// ignored with a notice.
+///
+/// Problems are kept per test case: a test case that uses an upstream op
+/// or field tessera lacks is *unsupported* (skipped with a notice naming
+/// it, never an error), and a malformed test case is an error only when it
+/// is selected. Errors name the file, the line and the field path
+/// (`[2].workloadTemplate[1].opcode`).
 #pragma once
 
 #include "support/error.hpp"
@@ -43,6 +62,12 @@
 
 namespace tessera::perf {
 
+/// Go template parameters (`templateParams`), as text.
+using template_params = std::map<std::string, std::string>;
+
+/// A label selector's `matchLabels` (empty = every pod).
+using label_match = std::map<std::string, std::string>;
+
 /// How createNodes labels the nodes it creates (upstream's node prepare
 /// strategies).
 struct node_label_strategy {
@@ -51,7 +76,7 @@ struct node_label_strategy {
     /// labelNodePrepareStrategy: `key` = one of `values`, assigned
     /// round-robin (upstream picks at random).
     values,
-    /// uniqueNodeLabelStrategy: `key` = a value unique to the node.
+    /// uniqueNodeLabelStrategy: `key` = the node's name (unique).
     unique,
   };
   kind type = kind::none;
@@ -86,19 +111,61 @@ struct create_pods_op {
   std::string ns;
   bool collect_metrics = false;
   bool skip_wait = false;
+  template_params params;
+  /// signatureBatchSizeParam (read and reported, not applied).
+  count_field signature_batch;
 };
 
 struct create_any_op {
   count_field count{1, {}};
   std::string template_path;
   std::string ns;
+  template_params params;
 };
 
 struct barrier_op {
   /// Empty = every namespace.
   std::vector<std::string> namespaces;
+  label_match selector;
   /// Wait until pods are bound (true) or only attempted once (false).
   bool scheduled = true;
+};
+
+/// createPodSets: one createPods op per namespace `<prefix>-<i>`.
+struct create_pod_sets_op {
+  count_field count;
+  std::string ns_prefix;
+  create_pods_op pods;
+};
+
+struct delete_pods_op {
+  std::string ns;
+  label_match selector;
+  /// 0 = as fast as the API allows.
+  double per_second = 0;
+  bool skip_wait = false;
+};
+
+/// updateAny: object i of `count` (the template rendered with `.Index`)
+/// replaces the object of its name (or its `subresource`) and then its
+/// status, as upstream's op does, `per_second` a second.
+struct update_any_op {
+  count_field count{1, {}};
+  std::string template_path;
+  std::string ns;
+  double per_second = 0;
+  /// "" (the object) or "status".
+  std::string subresource;
+  template_params params;
+};
+
+/// startCollectingMetrics / stopCollectingMetrics: one measurement over
+/// every createPods op in between (pods filtered by namespace and labels).
+struct collect_metrics_op {
+  bool start = true;
+  std::string name;
+  std::vector<std::string> namespaces;
+  label_match selector;
 };
 
 struct sleep_op {
@@ -114,9 +181,10 @@ struct churn_op {
   std::vector<std::string> template_paths;
 };
 
-using op_body
-  = std::variant<create_nodes_op, create_namespaces_op, create_pods_op,
-                 create_any_op, barrier_op, sleep_op, churn_op>;
+using op_body = std::variant<create_nodes_op, create_namespaces_op,
+                             create_pods_op, create_any_op, barrier_op,
+                             sleep_op, churn_op, create_pod_sets_op,
+                             delete_pods_op, collect_metrics_op, update_any_op>;
 
 struct op {
   op_body body;
@@ -138,9 +206,23 @@ std::string_view opcode(const op_body& body) noexcept;
 /// numbers (counts) and strings (durations).
 using param_value = std::variant<std::int64_t, double, std::string, bool>;
 
+/// Feature gates as the file names them (applied where tessera has the
+/// gate once the scheduler takes gates; reported either way).
+using feature_gates = std::map<std::string, bool>;
+
+/// "A=true,B=false".
+std::string to_string(const feature_gates& g);
+
 struct workload {
   std::string name;
   std::map<std::string, param_value> params;
+  feature_gates gates;
+  /// Upstream's floor for the average throughput (pods/s); 0 = none.
+  double threshold = 0;
+  /// schedulerApiClientQPS / schedulerApiClientBurst (0 = the test
+  /// case's).
+  double api_qps = 0;
+  std::int64_t api_burst = 0;
   std::string path;
   int line = 0;
 };
@@ -152,6 +234,16 @@ struct test_case {
   /// Absolute; empty = none.
   std::string default_pod_template;
   std::string scheduler_config_path;
+  feature_gates gates;
+  /// The scheduler's API client limits (0 = tessera's defaults).
+  double api_qps = 0;
+  std::int64_t api_burst = 0;
+  /// Upstream ops or fields tessera lacks, each named ("op deletePods at
+  /// [1].workloadTemplate[3]"); non-empty = the test case is skipped.
+  std::vector<std::string> unsupported;
+  /// Problems of a malformed test case (one per line); an error only when
+  /// the test case is selected.
+  std::string problems;
   std::string path;
   int line = 0;
 };
@@ -189,6 +281,15 @@ struct plan {
   std::vector<planned_op> ops;
   std::string default_pod_template;
   std::string scheduler_config_path;
+  /// The test case's gates overridden by the workload's.
+  feature_gates gates;
+  double threshold = 0;
+  /// The scheduler's API client limits, the workload's over the test
+  /// case's (0 = tessera's defaults).
+  double api_qps = 0;
+  std::int64_t api_burst = 0;
+  /// Why the plan is skipped (empty = it runs).
+  std::string skip_reason;
 
   /// "<TestCase>/<Workload>", upstream's data item name.
   std::string name() const {
@@ -203,7 +304,9 @@ struct plan {
 instantiate(const workload_file& f, const test_case& tc, const workload& w);
 
 /// The plans selected by `--test-case` / `--workload` (empty = all), in
-/// file order; an unmatched selection is an error listing what exists.
+/// file order; an unmatched selection is an error listing what exists, as
+/// is a selected test case with problems. Unsupported test cases yield
+/// plans with `skip_reason` set.
 [[nodiscard]] expected<std::vector<plan>>
 select_plans(const workload_file& f, const std::string& test_case,
              const std::string& workload);

@@ -21,14 +21,15 @@ struct run_result {
   std::string err;
 };
 
-run_result run_perf(const std::string& args) {
+run_result run_perf(const std::string& args,
+                    const std::string& file = std::string{TESSERA_SOURCE_DIR}
+                                              + "/perf/workloads/"
+                                                "performance-config.yaml") {
   // One file per process: ctest runs this binary's tests in parallel.
   std::string err_file = testing::TempDir() + "tessera_perf_verb_stderr_"
                          + std::to_string(getpid()) + ".txt";
   std::string cmd = std::string{TESSERA_BINARY} + " perf --workload-file "
-                    + TESSERA_SOURCE_DIR
-                    + "/perf/workloads/performance-config.yaml " + args
-                    + " >/dev/null 2>" + err_file;
+                    + file + " " + args + " >/dev/null 2>" + err_file;
   int raw = std::system(cmd.c_str());
   run_result r;
   r.status = WIFEXITED(raw) ? WEXITSTATUS(raw) : -1;
@@ -104,6 +105,55 @@ TEST(perf_verb, metrics_are_recorded_and_written_unless_turned_off) {
                       "\"scheduled\",profile=\"default-scheduler\"} 25"),
       std::string::npos)
       << text.str().substr(0, 2000);
+  }
+}
+
+TEST(perf_verb, unsupported_test_cases_are_skipped_and_counted) {
+  std::string dir = testing::TempDir() + "tessera_perf_verb_skipped";
+  std::filesystem::remove_all(dir);
+  auto r = run_perf("--workload 5Nodes --target inprocess --progress off "
+                    "--metrics=false --output-dir "
+                      + dir,
+                    std::string{TESSERA_SOURCE_DIR}
+                      + "/perf/upstream/topology_spreading/"
+                        "performance-config.yaml");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("DefaultTopologySpreading/5Nodes: skipped: creates v1 "
+                       "Service"),
+            std::string::npos)
+    << r.err;
+  EXPECT_NE(r.err.find("4 workload runs: 3 ran, 0 failed, 1 skipped"),
+            std::string::npos)
+    << r.err;
+  auto json = written(dir, ".json");
+  ASSERT_EQ(json.size(), 1u);
+  std::ifstream in{json.front()};
+  std::stringstream text;
+  text << in.rdbuf();
+  EXPECT_NE(text.str().find("\"Skipped\":1"), std::string::npos);
+  EXPECT_NE(text.str().find("\"Name\":\"DefaultTopologySpreading/5Nodes\""),
+            std::string::npos);
+}
+
+TEST(perf_verb, compare_thresholds_fails_a_run_below_its_floor) {
+  std::string file = testing::TempDir() + "tessera_perf_verb_floor.yaml";
+  std::ofstream{file} << "- name: Floor\n"
+                         "  workloadTemplate:\n"
+                         "  - opcode: createNodes\n    count: 1\n"
+                         "  - opcode: createPods\n    count: 2\n"
+                         "    collectMetrics: true\n"
+                         "  workloads:\n  - name: w\n"
+                         "    threshold: 100000000\n";
+  for (bool compare : {false, true}) {
+    SCOPED_TRACE(compare ? "compared" : "reported only");
+    auto r = run_perf(std::string{"--target inprocess --progress off "
+                                  "--metrics=false"}
+                        + (compare ? " --compare-thresholds" : ""),
+                      file);
+    EXPECT_EQ(r.status, compare ? 1 : 0) << r.err;
+    EXPECT_EQ(r.err.find("below upstream's floor") != std::string::npos,
+              compare)
+      << r.err;
   }
 }
 

@@ -70,5 +70,37 @@ TEST(report_json, a_run_yields_upstreams_data_items) {
   EXPECT_EQ(pods.at("Bound").to_number<std::int64_t>(), 40);
 }
 
+// Thresholds, feature gates and skipped runs reach the document.
+TEST(report_json, summary_counts_ran_failed_and_skipped) {
+  run_result ok;
+  ok.name = "A/w";
+  ok.threshold = 50;
+  ok.feature_gates = "G=true";
+  ok.throughput.average = 40;
+  run_result failed = ok;
+  failed.name = "B/w";
+  failed.failure = "timed out";
+  failed.threshold = 0;
+  auto text
+    = render_results_json({ok, failed}, {{"C/w", "uses op updateAny ..."}});
+  boost::system::error_code ec;
+  auto doc = json::parse(text, ec);
+  ASSERT_FALSE(ec) << ec.message();
+  const auto& summary = doc.at("summary").as_object();
+  EXPECT_EQ(summary.at("Ran").to_number<std::uint64_t>(), 1u);
+  EXPECT_EQ(summary.at("Failed").to_number<std::uint64_t>(), 1u);
+  EXPECT_EQ(summary.at("Skipped").to_number<std::uint64_t>(), 1u);
+  EXPECT_EQ(summary.at("SkippedRuns").as_array().at(0).at("Name"), "C/w");
+  const auto& first = doc.at("dataItems").as_array().at(0).as_object();
+  EXPECT_EQ(first.at("data").at("Threshold").as_double(), 50);
+  EXPECT_EQ(first.at("labels").at("FeatureGates"), "G=true");
+  auto below = below_thresholds({ok, failed});
+  ASSERT_EQ(below.size(), 1u);
+  EXPECT_NE(below[0].find("A/w: average 40.0 pods/s is below upstream's "
+                          "floor 50"),
+            std::string::npos)
+    << below[0];
+}
+
 } // namespace
 } // namespace tessera::perf

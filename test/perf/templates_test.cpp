@@ -31,8 +31,10 @@ TEST(templates, bad_templates_name_the_file) {
     std::string expected;
   };
   for (const auto& tc : std::vector<test_case>{
-         {"go template", "kind: Pod\nmetadata: {name: '{{.Index}}'}\n",
-          "t.yaml: Go template actions"},
+         {"unsupported Go template function",
+          "kind: Pod\nmetadata: {name: '{{ printf \"%d\" .Index }}'}\n",
+          "t.yaml: in action \"{{printf \"%d\" .Index}}\": function "
+          "\"printf\" is not supported"},
          {"no kind", "apiVersion: v1\n", "t.yaml: kind: Required value"},
          {"no apiVersion", "kind: Pod\n", "t.yaml: apiVersion: Required value"},
          {"two documents", "kind: Pod\n---\nkind: Pod\n",
@@ -90,7 +92,16 @@ TEST(templates, render_node_applies_label_strategies_and_marks) {
     SCOPED_TRACE(tc.name);
     auto json = render_node(t, tc.strategy, tc.index, tc.marks);
     ASSERT_TRUE(json) << json.err().message;
-    EXPECT_TRUE(contains(*json, "\"generateName\":\"node-\""));
+    // Named by the harness and labelled with its name, as upstream's node
+    // preparer does (unless the strategy sets the hostname itself).
+    std::string name = "node-" + std::to_string(tc.index);
+    EXPECT_TRUE(contains(*json, "\"name\":\"" + name + "\"")) << *json;
+    EXPECT_FALSE(contains(*json, "generateName")) << *json;
+    if (tc.strategy.key != "kubernetes.io/hostname") {
+      EXPECT_TRUE(
+        contains(*json, "\"kubernetes.io/hostname\":\"" + name + "\""))
+        << *json;
+    }
     for (const auto& e : tc.expected)
       EXPECT_TRUE(contains(*json, e)) << *json;
     for (const auto& a : tc.absent)
@@ -112,6 +123,67 @@ TEST(templates, render_pod_tolerates_kwok_only_when_asked) {
   EXPECT_TRUE(contains(*kwok, "\"tolerations\":[{\"key\":\"kwok.x-k8s.io/"
                               "node\",\"operator\":\"Exists\""))
     << *kwok;
+}
+
+TEST(templates, field_names_match_case_insensitively_as_upstream) {
+  auto t = parse_template("apiVersion: v1\nkind: Pod\nmetadata: {name: p}\n"
+                          "spec:\n  topologySpreadConstraints:\n"
+                          "  - maxSkew: 1\n    topologyKey: k\n"
+                          "    whenUnsatisfiable: DoNotSchedule\n"
+                          "    NodeAffinityPolicy: Honor\n"
+                          "    NodeTaintsPolicy: Honor\n",
+                          "pod.yaml");
+  ASSERT_TRUE(t) << t.err().message;
+  EXPECT_TRUE(contains(t->json, "\"nodeAffinityPolicy\":\"Honor\"")) << t->json;
+  EXPECT_TRUE(contains(t->json, "\"nodeTaintsPolicy\":\"Honor\"")) << t->json;
+}
+
+TEST(templates, go_templates_render_per_object) {
+  auto t = parse_template(
+    "apiVersion: v1\nkind: Pod\nmetadata:\n"
+    "  name: p-{{ .Index }}-of-{{ .Count }}\n"
+    "  labels:\n    half: \"{{ div .Index 2 }}\"\n"
+    "    odd: \"{{ if eq (mod .Index 2) 1 }}yes{{ else }}no{{ end }}\"\n"
+    "    next: \"{{ AddInt .Index 1 }}-{{ DivideInt .Count 4 }}\"\n"
+    "    {{- if .Extra }}\n    extra: \"{{ .Extra }}\"{{ end }}\n",
+    "pod.yaml");
+  ASSERT_TRUE(t) << t.err().message;
+  EXPECT_EQ(t->kind, "Pod");
+  struct test_case {
+    std::int64_t index;
+    template_params params;
+    std::vector<std::string> expected;
+    std::vector<std::string> absent;
+  };
+  for (const auto& tc : std::vector<test_case>{
+         {3,
+          {},
+          {"\"name\":\"p-3-of-8\"", "\"half\":\"1\"", "\"odd\":\"yes\"",
+           "\"next\":\"4-2\""},
+          {"extra"}},
+         {4,
+          {{"Extra", "x"}},
+          {"\"name\":\"p-4-of-8\"", "\"odd\":\"no\"", "\"extra\":\"x\""},
+          {}},
+       }) {
+    SCOPED_TRACE(tc.index);
+    auto o = instantiate_template(*t, tc.index, 8, tc.params);
+    ASSERT_TRUE(o) << o.err().message;
+    for (const auto& e : tc.expected)
+      EXPECT_TRUE(contains(o->json, e)) << o->json;
+    for (const auto& a : tc.absent)
+      EXPECT_FALSE(contains(o->json, a)) << o->json;
+  }
+  // A field the op does not give is Go's zero value: false, "<no value>".
+  auto missing = parse_template(
+    "apiVersion: v1\nkind: Pod\nmetadata: {name: 'a{{ if .Nope }}b{{ end }}', "
+    "labels: {v: '{{ .Nope }}'}}\n",
+    "t.yaml");
+  ASSERT_TRUE(missing) << missing.err().message;
+  auto o = instantiate_template(*missing, 0, 1, {});
+  ASSERT_TRUE(o) << o.err().message;
+  EXPECT_TRUE(contains(o->json, "\"name\":\"a\"")) << o->json;
+  EXPECT_TRUE(contains(o->json, "\"v\":\"<no value>\"")) << o->json;
 }
 
 TEST(templates, namespace_and_object_name) {

@@ -72,9 +72,10 @@ TEST_F(workload_dir, parses_ops_and_substitutes_params) {
   EXPECT_EQ(tc.name, "Basic");
   ASSERT_EQ(tc.ops.size(), 4u);
   EXPECT_EQ(tc.default_pod_template, (dir_ / "templates/pod.yaml").string());
-  // featureGates and workload labels are ignored with a notice.
-  ASSERT_EQ(f->notices.size(), 2u);
-  EXPECT_NE(f->notices[0].find("featureGates: ignored"), std::string::npos);
+  // featureGates are kept; workload labels are ignored with a notice.
+  EXPECT_EQ(to_string(tc.gates), "SomeGate=true");
+  ASSERT_EQ(f->notices.size(), 1u);
+  EXPECT_NE(f->notices[0].find("labels: ignored"), std::string::npos);
 
   struct test_case {
     std::string workload;
@@ -121,11 +122,6 @@ TEST_F(workload_dir, errors_name_file_line_and_field_path) {
      "  workloads:\n  - name: w\n",
      {"w.yaml:3: [0].workloadTemplate[0].opcode: unknown op \"createPodz\"",
       "supported ops: createNodes"}},
-    {"upstream op tessera does not implement",
-     "- name: A\n  workloadTemplate:\n  - opcode: deletePods\n"
-     "  workloads:\n  - name: w\n",
-     {"unknown op \"deletePods\" (an upstream op tessera perf does not "
-      "implement)"}},
     {"unknown field",
      "- name: A\n  workloadTemplate:\n  - opcode: createNodes\n    count: 1\n"
      "    colour: red\n  workloads:\n  - name: w\n",
@@ -169,15 +165,30 @@ TEST_F(workload_dir, errors_name_file_line_and_field_path) {
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
+    // A malformed file fails to load; a malformed test case fails when it
+    // is selected.
     auto f = parse(tc.text);
-    ASSERT_FALSE(f);
-    EXPECT_EQ(f.err().code, ec::invalid_input);
-    EXPECT_EQ(f.err().message.rfind("w.yaml", 0), 0u) << f.err().message;
-    for (const auto& e : tc.expected)
-      EXPECT_NE(f.err().message.find(e), std::string::npos)
-        << "missing \"" << e << "\" in:\n"
-        << f.err().message;
+    error e = f ? select_plans(*f, "", "").err() : f.err();
+    EXPECT_EQ(e.code, ec::invalid_input);
+    EXPECT_EQ(e.message.rfind("w.yaml", 0), 0u) << e.message;
+    for (const auto& want : tc.expected)
+      EXPECT_NE(e.message.find(want), std::string::npos)
+        << "missing \"" << want << "\" in:\n"
+        << e.message;
   }
+}
+
+TEST_F(workload_dir, a_malformed_test_case_fails_only_when_selected) {
+  auto f = parse(std::string{basic}
+                 + "- name: Broken\n  workloadTemplate:\n"
+                   "  - opcode: createPodz\n  workloads:\n  - name: w\n");
+  ASSERT_TRUE(f) << f.err().message;
+  auto good = select_plans(*f, "Basic", "small");
+  EXPECT_TRUE(good) << good.err().message;
+  auto bad = select_plans(*f, "Broken", "");
+  ASSERT_FALSE(bad);
+  EXPECT_NE(bad.err().message.find("unknown op \"createPodz\""),
+            std::string::npos);
 }
 
 TEST_F(workload_dir, param_errors_name_the_workload) {
@@ -292,6 +303,94 @@ TEST(sweep, parses_axes_and_plans_the_grid) {
     EXPECT_NE(bad.err().message.find(tc.expected), std::string::npos)
       << bad.err().message;
   }
+}
+
+} // namespace
+} // namespace tessera::perf
+
+namespace tessera::perf {
+namespace {
+
+// What upstream's files carry beside the ops: gates, floors, client
+// limits, batching params, pod sets, deletions and collection windows.
+TEST_F(workload_dir, upstream_fields_reach_the_plan) {
+  auto f = parse(R"(
+- name: Upstream
+  featureGates: {A: true, B: true}
+  schedulerApiClientQPS: 100
+  workloadTemplate:
+  - opcode: createNamespaces
+    prefix: ns
+    count: 2
+  - opcode: startCollectingMetrics
+    namespaces: [ns-0]
+    labelSelector: {type: unsched}
+  - opcode: createPodSets
+    countParam: $sets
+    namespacePrefix: ns
+    createPodsOp:
+      opcode: createPods
+      countParam: $perSet
+      podTemplatePath: templates/pod.yaml
+  - opcode: createPods
+    signatureBatchSizeParam: $batch
+    count: 1
+  - opcode: deletePods
+    namespace: ns-0
+    deletePodsPerSecond: 50
+    labelSelector: {type: blocker}
+    skipWaitToCompletion: true
+  - opcode: barrier
+    labelSelector: {type: unsched}
+  - opcode: stopCollectingMetrics
+  workloads:
+  - name: w
+    featureGates: {B: false}
+    threshold: 42.5
+    schedulerApiClientBurst: 7
+    params: {sets: 2, perSet: 3, batch: 10}
+- name: Multiplied
+  workloadTemplate:
+  - opcode: createPods
+    count: 1
+    countMultiplierParam: $m
+  workloads:
+  - name: w
+    params: {m: 2}
+)");
+  ASSERT_TRUE(f) << f.err().message;
+  auto plans = select_plans(*f, "", "");
+  ASSERT_TRUE(plans) << plans.err().message;
+  ASSERT_EQ(plans->size(), 2u);
+  const auto& p = (*plans)[0];
+  EXPECT_EQ(p.skip_reason, "");
+  EXPECT_EQ(to_string(p.gates), "A=true,B=false");
+  EXPECT_EQ(p.threshold, 42.5);
+  EXPECT_EQ(p.api_qps, 100);
+  EXPECT_EQ(p.api_burst, 7);
+  ASSERT_EQ(p.ops.size(), 7u);
+  const auto& start = std::get<collect_metrics_op>(p.ops[1].body);
+  EXPECT_TRUE(start.start);
+  EXPECT_EQ(start.selector.at("type"), "unsched");
+  const auto& sets = std::get<create_pod_sets_op>(p.ops[2].body);
+  EXPECT_EQ(sets.count.value, 2);
+  EXPECT_EQ(sets.pods.count.value, 3);
+  EXPECT_EQ(sets.ns_prefix, "ns");
+  const auto& pods = std::get<create_pods_op>(p.ops[3].body);
+  EXPECT_EQ(pods.signature_batch.value, 10);
+  // No template anywhere: upstream's built-in base pod.
+  EXPECT_EQ(pods.template_path, "");
+  const auto& del = std::get<delete_pods_op>(p.ops[4].body);
+  EXPECT_EQ(del.per_second, 50);
+  EXPECT_TRUE(del.skip_wait);
+  EXPECT_EQ(del.selector.at("type"), "blocker");
+  EXPECT_EQ(std::get<barrier_op>(p.ops[5].body).selector.at("type"), "unsched");
+  EXPECT_FALSE(std::get<collect_metrics_op>(p.ops[6].body).start);
+  EXPECT_EQ(opcode(p.ops[6].body), "stopCollectingMetrics");
+  // A field tessera lacks skips its test case, naming the field.
+  EXPECT_NE((*plans)[1].skip_reason.find("field countMultiplierParam"),
+            std::string::npos)
+    << (*plans)[1].skip_reason;
 }
 
 } // namespace
