@@ -81,14 +81,13 @@ TEST_P(upstream_workload, is_classified_and_runs_when_supported) {
 }
 
 std::vector<upstream_case> cases() {
-  const std::string service = "v1 Service";
   return {
     {"misc", "SchedulingBasic", "5Nodes", ""},
     {"misc", "SchedulingDaemonset", "5Nodes", ""},
     {"misc", "PreemptionBasic", "5Nodes", ""},
     {"misc", "PreemptionAsync", "5Nodes", ""},
     {"misc", "Unschedulable", "5Nodes/1Init/10Pods", ""},
-    {"misc", "SchedulingWithMixedChurn", "10Nodes", service},
+    {"misc", "SchedulingWithMixedChurn", "10Nodes", ""},
     {"misc", "SchedulingWhileGated", "1Node_10GatedPods", ""},
     {"misc", "SchedulingDeletedPodsWithFinalizers", "10Node_100DeletingPods",
      ""},
@@ -110,7 +109,7 @@ std::vector<upstream_case> cases() {
      "1Node_10GatedPods", ""},
     {"topology_spreading", "TopologySpreading", "5Nodes", ""},
     {"topology_spreading", "PreferredTopologySpreading", "5Nodes", ""},
-    {"topology_spreading", "DefaultTopologySpreading", "5Nodes", service},
+    {"topology_spreading", "DefaultTopologySpreading", "5Nodes", ""},
     {"topology_spreading", "SchedulingWithNodeInclusionPolicy", "5Nodes", ""},
     {"default_preemption", "PreemptionBasic", "5Nodes", ""},
     {"default_preemption", "PreemptionAsync", "5Nodes", ""},
