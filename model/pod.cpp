@@ -20,28 +20,63 @@ struct scoring_defaults {
   bool memory = false;
 };
 
-resource_list container_request(const container& c, scoring_defaults d) {
-  resource_list r = c.requests;
-  if (d.cpu && !c.has_cpu_request)
+// Which of a container's requests to fold: the desired ones (spec), or what
+// the kubelet reports during an in-place resize.
+enum class request_source : std::uint8_t { spec, allocated, actual };
+
+const container_resources_status* status_of(const pod& p,
+                                            const container& c) noexcept {
+  for (const auto& s : p.container_resources)
+    if (s.name == c.name)
+      return &s;
+  return nullptr;
+}
+
+resource_list with_defaults(resource_list r, bool has_cpu, bool has_memory,
+                            scoring_defaults d) {
+  if (d.cpu && !has_cpu)
     r.milli_cpu = saturating_add(r.milli_cpu, default_milli_cpu_request);
-  if (d.memory && !c.has_memory_request)
+  if (d.memory && !has_memory)
     r.memory = saturating_add(r.memory, default_memory_request);
   return r;
+}
+
+// The actual requests fall back to the allocated ones, and both to the spec
+// unless the resize is Infeasible (then the container counts only what the
+// kubelet reports). A reported list has no "absent" marker: a zero cpu or
+// memory there gets the scoring default.
+resource_list container_request(const pod& p, const container& c,
+                                scoring_defaults d, request_source src) {
+  if (src != request_source::spec) {
+    const container_resources_status* st = status_of(p, c);
+    const std::optional<resource_list>* reported = nullptr;
+    if (st != nullptr && src == request_source::actual && st->actual)
+      reported = &st->actual;
+    else if (st != nullptr && st->allocated)
+      reported = &st->allocated;
+    if (reported != nullptr)
+      return with_defaults(**reported, (*reported)->milli_cpu != 0,
+                           (*reported)->memory != 0, d);
+    if (p.resize_infeasible)
+      return {};
+  }
+  return with_defaults(c.requests, c.has_cpu_request, c.has_memory_request, d);
 }
 
 // Containers and init containers folded as the sidecar KEP describes:
 // regular containers and sidecars run together for the pod's whole life; an
 // ordinary init container runs alone beside the sidecars started before it;
 // the pod needs the larger of the two.
-resource_list aggregate_containers(const pod& p, scoring_defaults d) {
+resource_list aggregate_containers(const pod& p, scoring_defaults d,
+                                   request_source src) {
   resource_list running;
   for (const auto& c : p.containers)
-    running.add(container_request(c, d));
+    running.add(container_request(p, c, d, src));
 
   resource_list sidecars;
   resource_list init_peak;
   for (const auto& c : p.init_containers) {
-    auto own = container_request(c, d);
+    auto own = container_request(p, c, d, src);
     if (c.restartable) {
       running.add(own);
       sidecars.add(own);
@@ -154,7 +189,17 @@ bool conflicts(const host_port& a, const host_port& b) noexcept {
 
 resource_list compute_pod_requests(const pod& p, bool non_zero) {
   scoring_defaults d = non_zero ? defaults_for(p) : scoring_defaults{};
-  auto total = aggregate_containers(p, d);
+  auto total = aggregate_containers(p, d, request_source::spec);
+  if (!p.container_resources.empty()) {
+    // An in-place resize: the node must hold the pod whichever of the
+    // desired, allocated and actual requests applies at the moment.
+    auto allocated = aggregate_containers(p, d, request_source::allocated);
+    auto actual = aggregate_containers(p, d, request_source::actual);
+    if (p.resize_infeasible)
+      total = allocated;
+    total.max_with(allocated);
+    total.max_with(actual);
+  }
   if (has_pod_level_requests(p))
     apply_pod_level(total, *p.pod_level_requests);
   total.add(p.overhead);
@@ -218,8 +263,9 @@ auto scheduling_fields(const pod& p) {
     p.scheduling_gates, p.node_selector, p.affinity, p.tolerations,
     p.topology_spread_constraints, p.containers, p.init_containers, p.volumes,
     p.overhead, p.pod_level_requests, p.phase, p.nominated_node_name,
-    p.start_unix, p.requests, p.non_zero_requests, p.host_ports, p.images,
-    p.has_pod_affinity_terms, p.has_required_anti_affinity);
+    p.start_unix, p.container_resources, p.resize_infeasible, p.requests,
+    p.non_zero_requests, p.host_ports, p.images, p.has_pod_affinity_terms,
+    p.has_required_anti_affinity);
 }
 
 } // namespace
@@ -227,7 +273,7 @@ auto scheduling_fields(const pod& p) {
 bool equal_ignoring_binding_status(const pod& a, const pod& b) {
   // A new field changes the size: decide whether scheduling_fields lists it
   // (it should unless plugins never read it), then update the size.
-  static_assert(sizeof(pod) == 1240,
+  static_assert(sizeof(pod) == 1272,
                 "model::pod changed: update scheduling_fields");
   return scheduling_fields(a) == scheduling_fields(b);
 }

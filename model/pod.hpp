@@ -6,7 +6,11 @@
 /// - `requests`: the effective request kube-scheduler uses (containers summed,
 ///   init containers and restartable "sidecar" init containers folded in by
 ///   the max rule, pod-level `spec.resources.requests` for cpu, memory and
-///   hugepages-* when set, plus `spec.overhead`);
+///   hugepages-* when set, plus `spec.overhead`); while the kubelet reports
+///   a container's resources (an in-place resize pending or in progress),
+///   per resource the largest of the desired (spec), allocated and actual
+///   sums, or of the allocated and actual sums alone when the resize is
+///   Infeasible;
 /// - `non_zero_requests`: the same with the scoring defaults (100m cpu,
 ///   200Mi memory for a container that requests none), used only by scoring;
 ///   with pod-level requests a default applies only to a resource that no
@@ -98,6 +102,19 @@ struct owner_reference {
     = default;
 };
 
+/// What the kubelet reports of one container's resources during an in-place
+/// resize: `allocatedResources` and `resources.requests` of the container's
+/// entry in status.containerStatuses or initContainerStatuses. Kept only
+/// when either is present.
+struct container_resources_status {
+  std::string name;
+  std::optional<resource_list> allocated;
+  std::optional<resource_list> actual;
+  friend bool operator==(const container_resources_status&,
+                         const container_resources_status&)
+    = default;
+};
+
 /// The PodScheduled condition as last written (to avoid redundant patches).
 struct pod_scheduled_condition {
   std::string status;
@@ -152,6 +169,11 @@ struct pod {
   /// status.startTime in seconds since the epoch, when set.
   std::optional<std::int64_t> start_unix;
   std::optional<pod_scheduled_condition> scheduled_condition;
+  /// Containers' reported resources (see container_resources_status).
+  std::vector<container_resources_status> container_resources;
+  /// status.conditions has PodResizePending with reason Infeasible: the
+  /// kubelet will not apply the desired requests.
+  bool resize_infeasible = false;
 
   // derived by complete()
   resource_list requests;

@@ -556,6 +556,34 @@ void read_pod_spec(json_reader& r, const json_value& v, pod& p,
   }
 }
 
+// The resources the kubelet reports per container (in-place resize); other
+// status fields of the entries are not read.
+void read_container_resources(json_reader& r, const json_value& v,
+                              std::vector<container_resources_status>& out) {
+  if (v.is_null())
+    return;
+  for_each_element(r, get_array(r, v), [&](std::size_t, const json_value& e) {
+    const auto& o = get_object(r, e);
+    container_resources_status st;
+    with_member(r, o, "name",
+                [&](const json_value& x) { st.name = get_string(r, x); });
+    with_member(r, o, "allocatedResources", [&](const json_value& x) {
+      if (!x.is_null())
+        st.allocated = read_resource_list(r, x);
+    });
+    with_member(r, o, "resources", [&](const json_value& x) {
+      if (x.is_null())
+        return;
+      with_member(r, get_object(r, x), "requests", [&](const json_value& q) {
+        if (!q.is_null())
+          st.actual = read_resource_list(r, q);
+      });
+    });
+    if (st.allocated || st.actual)
+      out.push_back(std::move(st));
+  });
+}
+
 void read_pod_status(json_reader& r, const json_value& v, pod& p) {
   static constexpr std::array<std::string_view, 5> phases
     = {"Pending", "Running", "Succeeded", "Failed", "Unknown"};
@@ -575,10 +603,10 @@ void read_pod_status(json_reader& r, const json_value& v, pod& p) {
             const json_value* type = find(c, "type");
             if (type == nullptr)
               fail_at(r, {"type"}, "required value");
+            std::string_view type_text;
             {
               path_guard guard{r, "type"};
-              if (get_string(r, *type) != "PodScheduled")
-                return;
+              type_text = get_string(r, *type);
             }
             pod_scheduled_condition cond;
             for_each_field(r, c, [&](std::string_view k, const json_value& y) {
@@ -589,8 +617,17 @@ void read_pod_status(json_reader& r, const json_value& v, pod& p) {
               else if (k == "message")
                 cond.message = get_string(r, y);
             });
-            p.scheduled_condition = std::move(cond);
+            if (type_text == "PodScheduled")
+              p.scheduled_condition = std::move(cond);
+            else if (type_text == "PodResizePending")
+              p.resize_infeasible = cond.reason == "Infeasible";
+            else if (type_text == "DisruptionTarget")
+              p.disrupted_by_preemption
+                = cond.status == "True"
+                  && cond.reason == "PreemptionByScheduler";
           });
+      } else if (key == "containerStatuses" || key == "initContainerStatuses") {
+        read_container_resources(r, x, p.container_resources);
       }
     });
 }

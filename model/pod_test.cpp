@@ -25,6 +25,67 @@ symbol sym(std::string_view s) {
   return symbol{s};
 }
 
+// In-place resize: while the kubelet reports a container's resources, the
+// pod counts per resource the largest of the desired, allocated and actual
+// sums; an Infeasible resize counts only what the kubelet reports.
+TEST(pod, requests_during_an_in_place_resize) {
+  struct test_case {
+    std::string name;
+    std::string status;
+    resource_pairs requests;
+  };
+  // Spec: c1 wants 2 cpu / 1Gi, c2 wants 1 cpu.
+  const std::string spec
+    = R"("spec":{"containers":[)"
+      R"({"name":"c1","resources":{"requests":{"cpu":"2","memory":"1Gi"}}},)"
+      R"({"name":"c2","resources":{"requests":{"cpu":"1"}}}]})";
+  const std::vector<test_case> cases = {
+    {"no reported resources: the spec",
+     R"({"phase":"Running"})",
+     {{"cpu", "3"}, {"memory", "1Gi"}}},
+    {"up-size pending: the desired requests",
+     R"({"containerStatuses":[{"name":"c1","allocatedResources":{"cpu":"1",)"
+     R"("memory":"1Gi"},"resources":{"requests":{"cpu":"1","memory":"1Gi"}}}]})",
+     {{"cpu", "3"}, {"memory", "1Gi"}}},
+    {"down-size not yet actuated: the actual requests",
+     R"({"containerStatuses":[{"name":"c1","allocatedResources":{"cpu":"2",)"
+     R"("memory":"1Gi"},"resources":{"requests":{"cpu":"4","memory":"3Gi"}}}]})",
+     {{"cpu", "5"}, {"memory", "3Gi"}}},
+    {"allocated above the others",
+     R"({"containerStatuses":[{"name":"c2","allocatedResources":{"cpu":"3"}}]})",
+     {{"cpu", "5"}, {"memory", "1Gi"}}},
+    {"infeasible: only what the kubelet reports",
+     R"({"conditions":[{"type":"PodResizePending","status":"True",)"
+     R"("reason":"Infeasible"}],"containerStatuses":[{"name":"c1",)"
+     R"("allocatedResources":{"cpu":"500m","memory":"512Mi"},)"
+     R"("resources":{"requests":{"cpu":"500m","memory":"512Mi"}}}]})",
+     {{"cpu", "500m"}, {"memory", "512Mi"}}},
+    {"deferred is not infeasible",
+     R"({"conditions":[{"type":"PodResizePending","status":"True",)"
+     R"("reason":"Deferred"}],"containerStatuses":[{"name":"c1",)"
+     R"("allocatedResources":{"cpu":"500m","memory":"512Mi"}}]})",
+     {{"cpu", "3"}, {"memory", "1Gi"}}},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto p = decode_pod_json(R"({"apiVersion":"v1","kind":"Pod",)"
+                             R"("metadata":{"name":"p"},)"
+                             + spec + R"(,"status":)" + tc.status + "}");
+    ASSERT_TRUE(p) << p.err().message;
+    EXPECT_EQ(describe(p->requests), describe(make_resources(tc.requests)));
+  }
+}
+
+TEST(pod, disruption_target_marks_a_preemption_victim) {
+  auto p = decode_pod_json(
+    R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"v"},)"
+    R"("spec":{"nodeName":"n1","containers":[{"name":"c"}]},"status":)"
+    R"({"conditions":[{"type":"DisruptionTarget","status":"True",)"
+    R"("reason":"PreemptionByScheduler"}]}})");
+  ASSERT_TRUE(p) << p.err().message;
+  EXPECT_TRUE(p->disrupted_by_preemption);
+}
+
 TEST(pod, compute_pod_requests) {
   struct test_case {
     std::string name;
