@@ -99,24 +99,16 @@ read_node_requirement(json_reader& r, const json_value& v, bool is_field) {
       fail_at(r, {"values"}, "must be empty for operator " + op_text);
     break;
   case op::gt:
-  case op::lt: {
+  case op::lt:
     if (req.values.size() != 1)
       fail_at(r, {"values"},
               "must have exactly one value for operator " + op_text);
-    const auto text = req.values[0].view();
-    std::int64_t number = 0;
-    auto res = std::from_chars(text.data(), text.data() + text.size(), number);
-    if (res.ec != std::errc{} || res.ptr != text.data() + text.size()) {
-      json_reader at = r;
-      at.push("values");
-      at.push(std::size_t{0});
-      at.fail("invalid value \"" + std::string{text}
-              + "\": must be an integer");
-    }
-    req.number = number;
     break;
   }
-  }
+  // Only the shape is an input error here; a key or value that
+  // kube-scheduler's selector parser refuses makes the term unusable, as it
+  // does upstream.
+  req.check_usable();
   return req;
 }
 

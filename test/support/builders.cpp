@@ -181,14 +181,9 @@ node_requirement(std::string_view key, std::string_view op,
                     + "\"");
   for (const auto& v : values)
     r.values.push_back(sym(v));
-  if (r.oper == o::gt || r.oper == o::lt) {
-    if (values.size() != 1)
-      builder_failure("Gt / Lt take exactly one value");
-    char* end = nullptr;
-    r.number = std::strtoll(values[0].c_str(), &end, 10);
-    if (values[0].empty() || *end != '\0')
-      builder_failure("Gt / Lt value \"" + values[0] + "\" is not an integer");
-  }
+  if ((r.oper == o::gt || r.oper == o::lt) && values.size() != 1)
+    builder_failure("Gt / Lt take exactly one value");
+  r.check_usable();
   return r;
 }
 
