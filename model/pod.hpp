@@ -129,6 +129,9 @@ struct pod {
   std::string priority_class_name;
   /// spec.priority after admission (0 when absent).
   std::int32_t priority = 0;
+  /// spec.priority was present in the decoded object (always so for pods
+  /// an API server admitted); `resolve_priority` keeps such a value.
+  bool priority_given = false;
   preemption_policy preemption = preemption_policy::preempt_lower_priority;
   symbol node_name;
   std::vector<std::string> scheduling_gates;

@@ -491,6 +491,7 @@ void read_pod_spec(json_reader& r, const json_value& v, pod& p,
       p.scheduler_name = get_symbol(r, x);
     } else if (key == "priority") {
       p.priority = get_int32(r, x);
+      p.priority_given = true;
     } else if (key == "priorityClassName") {
       p.priority_class_name = get_string(r, x);
     } else if (key == "preemptionPolicy") {

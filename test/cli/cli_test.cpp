@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -95,13 +96,37 @@ TEST(cli, simulate_examples_match_their_expected_output) {
 }
 
 TEST(cli, simulate_reports_invalid_input_with_file_doc_and_path) {
-  std::string file = source("test/cli/bad-quantity.yaml");
-  auto r = run("simulate -f " + file);
-  EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "tessera simulate: " + file
-                     + ":doc 2: spec.containers[0].resources.requests.cpu: "
-                       "invalid quantity \"12x\"\n");
-  EXPECT_TRUE(r.out.empty());
+  struct test_case {
+    std::string file;
+    std::string want_after_file;
+  };
+  const std::vector<test_case> cases = {
+    {"test/cli/bad-quantity.yaml",
+     ":doc 2: spec.containers[0].resources.requests.cpu: invalid quantity "
+     "\"12x\""},
+    {"test/cli/contradicting-priority.yaml",
+     ": pod default/confused: spec.priority: 1000 contradicts PriorityClass "
+     "batch, whose value is 100"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.file);
+    std::string file = source(tc.file);
+    auto r = run("simulate -f " + file);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "tessera simulate: " + file + tc.want_after_file + "\n");
+    EXPECT_TRUE(r.out.empty());
+  }
+}
+
+TEST(cli, simulate_keeps_a_given_priority) {
+  // Without a class, spec.priority 1000 is kept, so the pod preempts the
+  // priority-0 pod that fills the only node.
+  auto json = run("simulate -f " + source("test/cli/given-priority.yaml")
+                  + " --shards 1 --max-inflight-cycles 1 --seed 0");
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_NE(json.out.find(R"("victims": ["default/filler"])"),
+            std::string::npos)
+    << json.out;
 }
 
 TEST(cli, same_seed_same_output_and_seeds_break_ties) {
