@@ -525,6 +525,25 @@ void read_pod_spec(json_reader& r, const json_value& v, pod& p,
             fail_at(r, {"name"}, "required value");
           p.scheduling_gates.push_back(std::move(name));
         });
+    } else if (key == "resourceClaims") {
+      for_each_element(
+        r, get_array(r, x), [&](std::size_t, const json_value& e) {
+          pod_resource_claim claim;
+          const auto& c = get_object(r, e);
+          with_member(r, c, "name", [&](const json_value& n) {
+            claim.name = get_string(r, n);
+          });
+          with_member(r, c, "resourceClaimName", [&](const json_value& n) {
+            claim.claim_name = get_string(r, n);
+          });
+          with_member(r, c, "resourceClaimTemplateName",
+                      [&](const json_value& n) {
+                        claim.template_name = get_string(r, n);
+                      });
+          if (claim.name.empty())
+            fail_at(r, {"name"}, "required value");
+          p.resource_claims.push_back(std::move(claim));
+        });
     } else if (key == "resources") {
       pod_resources = &x; // after the containers: defaults depend on them
     }

@@ -129,6 +129,21 @@ TEST(cli, simulate_keeps_a_given_priority) {
     << json.out;
 }
 
+TEST(cli, simulate_refuses_pods_with_resource_claims) {
+  auto r = run("simulate -o text -f " + source("test/cli/resource-claim.yaml")
+               + " --shards 1 --max-inflight-cycles 1 --seed 0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("0/1 nodes are available: pod has resource claim "
+                       "\"gpu\" (ResourceClaimTemplate \"one-gpu\"): "
+                       "tessera does not allocate dynamic resources yet."),
+            std::string::npos)
+    << r.out;
+  auto web = r.out.find("default/web");
+  ASSERT_NE(web, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("n1", web), std::string::npos)
+    << "a pod without claims is placed as usual: " << r.out;
+}
+
 TEST(cli, same_seed_same_output_and_seeds_break_ties) {
   // Four equal nodes: the first pod's node is a pure tie-break.
   std::string file = source("test/cli/packing-cluster.yaml");

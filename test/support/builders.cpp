@@ -393,6 +393,15 @@ pod_builder& pod_builder::claim(std::string claim_name) {
   return *this;
 }
 
+pod_builder& pod_builder::resource_claim(std::string name, std::string source,
+                                         bool from_template) {
+  model::pod_resource_claim c;
+  c.name = std::move(name);
+  (from_template ? c.template_name : c.claim_name) = std::move(source);
+  pod_.resource_claims.push_back(std::move(c));
+  return *this;
+}
+
 pod_builder& pod_builder::node(std::string_view name) {
   pod_.node_name = sym(name);
   return *this;

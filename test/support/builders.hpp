@@ -214,6 +214,10 @@ public:
   pod_builder& preemption_never();
   /// Adds a scheduling gate.
   pod_builder& gate(std::string name);
+  /// Adds a spec.resourceClaims entry naming a ResourceClaim, or, with
+  /// `from_template`, a ResourceClaimTemplate.
+  pod_builder& resource_claim(std::string name, std::string source,
+                              bool from_template = false);
   /// Sets status.phase.
   pod_builder& phase(model::pod_phase value);
   /// Sets status.startTime in seconds since the epoch.
