@@ -21,6 +21,10 @@ void knob_flags::add_to(flag_set& flags) {
             "scheduling cycles in flight at once (default: 4 x cores)");
   flags.add("bind-concurrency", bind_concurrency,
             "bindings in flight at once (default 64)");
+  flags.add("feature-gates", feature_gates,
+            "kube-scheduler feature gates as Name=true,Other=false (the "
+            "scheduler gates of 1.37; see docs/operations.md for what tessera "
+            "does with each)");
 }
 
 namespace {
@@ -52,6 +56,12 @@ expected<scheduler_setup> load_scheduler_setup(const knob_flags& flags) {
       return loaded.err();
     setup.config = std::move(*loaded);
   }
+  if (auto e = setup.config.gates.set(flags.feature_gates))
+    return make_error(ec::invalid_input, "invalid argument \""
+                                           + flags.feature_gates
+                                           + "\" for \"--feature-gates\" "
+                                             "flag: "
+                                           + e.message);
   auto& knobs = setup.config.tessera;
   auto check
     = [](const char* flag, const std::optional<int>& v, int minimum) -> error {

@@ -17,7 +17,8 @@ namespace {
 
 constexpr std::string_view args_group = "kubescheduler.config.k8s.io";
 
-// StorageCapacityScoring is off in v1.36, the release tessera follows.
+// tessera models no volumes, so it keeps StorageCapacityScoring's gate-off
+// behaviour although 1.37 turns the gate on by default.
 constexpr bool storage_capacity_scoring = false;
 
 // ---------------------------------------------------------------------------

@@ -64,6 +64,8 @@ TEST(cli, verbs_and_exit_codes) {
     {"no verb", "", 2, "", "Usage: tessera <verb>"},
     {"unknown verb", "frobnicate", 2, "", "unknown verb \"frobnicate\""},
     {"version", "version", 0, "CAF:        0.17.6", ""},
+    {"version names the kube-scheduler release", "version", 0,
+     "follows:    kube-scheduler 1.37", ""},
     {"bad flag", "simulate --nope", 2, "", "unknown flag: --nope"},
     {"bad int", "simulate --shards=zero -f x", 2, "",
      "invalid argument \"zero\" for \"--shards\" flag"},
@@ -73,6 +75,16 @@ TEST(cli, verbs_and_exit_codes) {
      "/nonexistent.yaml: cannot open file"},
     {"bad output", "simulate -o xml -f x", 2, "", "must be json or text"},
     {"simulate help", "simulate --help", 0, "--max-inflight-cycles", ""},
+    {"unknown feature gate", "simulate --feature-gates Frobnicate=true -f x", 2,
+     "",
+     "invalid argument \"Frobnicate=true\" for \"--feature-gates\" flag: "
+     "unrecognized feature gate: Frobnicate"},
+    {"bad feature gate value",
+     "simulate --feature-gates=OpportunisticBatching=maybe -f x", 2, "",
+     "invalid value of OpportunisticBatching=maybe"},
+    {"run checks feature gates too",
+     "run --feature-gates DynamicResourceAllocation=false", 2, "",
+     "feature is locked to true"},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
