@@ -29,8 +29,8 @@ constexpr std::array<feature_gate_info, feature_gate_count> table{{
   {g::dra_admin_access, "DRAAdminAccess", true, true, no_dra},
   {g::dra_consumable_capacity, "DRAConsumableCapacity", true, false, no_dra},
   {g::dra_derived_attributes, "DRADerivedAttributes", false, false, no_dra},
-  {g::dra_device_binding_conditions, "DRADeviceBindingConditions", true,
-   false, no_dra},
+  {g::dra_device_binding_conditions, "DRADeviceBindingConditions", true, false,
+   no_dra},
   {g::dra_device_compatibility_groups, "DRADeviceCompatibilityGroups", false,
    false, no_dra},
   {g::dra_device_taint_rules, "DRADeviceTaintRules", true, false, no_dra},
@@ -63,8 +63,8 @@ constexpr std::array<feature_gate_info, feature_gate_count> table{{
    no_resize},
   {g::in_place_pod_vertical_scaling_scheduler_preemption,
    "InPlacePodVerticalScalingSchedulerPreemption", false, false, missing},
-  {g::inter_pod_affinity_hostname_fast_path,
-   "InterPodAffinityHostnameFastPath", false, false,
+  {g::inter_pod_affinity_hostname_fast_path, "InterPodAffinityHostnameFastPath",
+   false, false,
    "an optimisation with the same results; tessera's InterPodAffinity has "
    "its own"},
   {g::match_label_keys_in_pod_topology_spread,
@@ -96,8 +96,7 @@ constexpr std::array<feature_gate_info, feature_gate_count> table{{
    "TaintTolerationComparisonOperators", false, false, missing},
   {g::topology_aware_workload_scheduling, "TopologyAwareWorkloadScheduling",
    false, false, missing},
-  {g::volume_attributes_class, "VolumeAttributesClass", true, true,
-   no_volumes},
+  {g::volume_attributes_class, "VolumeAttributesClass", true, true, no_volumes},
   {g::volume_limit_scaling, "VolumeLimitScaling", true, false, no_volumes},
 }};
 
