@@ -3,6 +3,7 @@
 #include "cmd/scheduler_setup.hpp"
 
 #include "plugins/framework/registry.hpp"
+#include "support/log.hpp"
 
 #include <fstream>
 #include <thread>
@@ -20,7 +21,30 @@ void knob_flags::add_to(flag_set& flags) {
             "scheduling cycles in flight at once (default: 4 x cores)");
   flags.add("bind-concurrency", bind_concurrency,
             "bindings in flight at once (default 64)");
+  flags.add("feature-gates", feature_gates,
+            "kube-scheduler feature gates as Name=true,Other=false (the "
+            "scheduler gates of 1.37; see docs/operations.md for what tessera "
+            "does with each)");
 }
+
+namespace {
+
+// A config file that enables DynamicResources loads, but the plugin only
+// refuses pods with resource claims; say so once per profile, so that an
+// operator who expects claims to be allocated learns it at start-up.
+void warn_about_refusing_plugins(const knob_flags& flags,
+                                 const config::scheduler_config& cfg) {
+  if (flags.config_path.empty())
+    return;
+  for (const auto& prof : cfg.profiles)
+    for (const auto& ref : prof.plugins.pre_filter)
+      if (ref.name == "DynamicResources")
+        TLOG_WARN("plugin DynamicResources refuses pods with resource claims: "
+                  "tessera does not allocate dynamic resources yet",
+                  "profile", prof.scheduler_name, "config", flags.config_path);
+}
+
+} // namespace
 
 expected<scheduler_setup> load_scheduler_setup(const knob_flags& flags) {
   scheduler_setup setup;
@@ -32,6 +56,12 @@ expected<scheduler_setup> load_scheduler_setup(const knob_flags& flags) {
       return loaded.err();
     setup.config = std::move(*loaded);
   }
+  if (auto e = setup.config.gates.set(flags.feature_gates))
+    return make_error(ec::invalid_input, "invalid argument \""
+                                           + flags.feature_gates
+                                           + "\" for \"--feature-gates\" "
+                                             "flag: "
+                                           + e.message);
   auto& knobs = setup.config.tessera;
   auto check
     = [](const char* flag, const std::optional<int>& v, int minimum) -> error {
@@ -64,6 +94,7 @@ expected<scheduler_setup> load_scheduler_setup(const knob_flags& flags) {
   setup.bind_concurrency = knobs.bind_concurrency > 0
                              ? static_cast<std::size_t>(knobs.bind_concurrency)
                              : 64;
+  warn_about_refusing_plugins(flags, setup.config);
   plugins::registry reg = plugins::make_in_tree_registry();
   std::string problems;
   for (std::size_t i = 0; i < setup.config.profiles.size(); ++i) {

@@ -25,9 +25,11 @@ struct knob_flags {
   std::optional<int> shards;
   std::optional<int> max_inflight_cycles;
   std::optional<int> bind_concurrency;
+  /// --feature-gates as given (`Name=true,Other=false`).
+  std::string feature_gates;
 
   /// Registers --config, --write-config-to, --shards, --max-inflight-cycles,
-  /// --bind-concurrency.
+  /// --bind-concurrency, --feature-gates.
   void add_to(flag_set& flags);
 };
 

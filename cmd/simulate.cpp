@@ -60,8 +60,9 @@ expected<input> load_inputs(const std::vector<std::string>& files) {
   return in;
 }
 
-// Pods get their priority from PriorityClasses, as admission would have
-// done; duplicate pods are an input error.
+// Pods without spec.priority get it from their PriorityClass, as admission
+// would have done; a given priority that contradicts the pod's class, and
+// duplicate pods, are input errors.
 error admit_pods(input& in) {
   std::vector<model::priority_class_ptr> classes;
   for (const auto& o : in.objects)
@@ -79,8 +80,7 @@ error admit_pods(input& in) {
     auto p = std::make_shared<model::pod>(**slot);
     if (error e = model::resolve_priority(*p, classes))
       return make_error(ec::invalid_input,
-                        in.origin[i] + ": pod " + key
-                          + ": spec.priorityClassName: " + e.message);
+                        in.origin[i] + ": pod " + key + ": " + e.message);
     p->complete();
     *slot = model::pod_ptr{std::move(p)};
   }

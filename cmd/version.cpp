@@ -24,6 +24,7 @@ int version_main(const args& a) {
     return exit_ok;
   }
   std::printf("tessera %s\n", build::version);
+  std::printf("follows:    kube-scheduler %s\n", build::kube_scheduler_version);
   std::printf("git commit: %s\n", build::git_commit);
   std::printf("build type: %s\n", build::build_type);
   std::printf("compiler:   %s\n", build::compiler);

@@ -123,11 +123,7 @@ std::string show_set(const plugin_set_spec& set) {
 }
 
 std::string does_not_exist(std::string_view iface, std::string_view name) {
-  std::string text
-    = std::string{iface} + " " + go_quote(name) + " does not exist";
-  if (name == "DynamicResources")
-    text += " (tessera does not implement dynamic resource allocation)";
-  return text;
+  return std::string{iface} + " " + go_quote(name) + " does not exist";
 }
 
 // Everything known about one profile while it is built.

@@ -183,7 +183,7 @@ TEST(examples, load_to_the_expected_profiles) {
      {{"default-scheduler", std::nullopt,
        testing::patched_default_text(
          "preFilter: NodeAffinity NodePorts NodeResourcesFit "
-         "PodTopologySpread InterPodAffinity\n"
+         "PodTopologySpread InterPodAffinity DynamicResources\n"
          "filter: NodeUnschedulable NodeName TaintToleration "
          "NodeAffinity NodePorts NodeResourcesFit PodTopologySpread "
          "InterPodAffinity\n"

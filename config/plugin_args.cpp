@@ -17,7 +17,8 @@ namespace {
 
 constexpr std::string_view args_group = "kubescheduler.config.k8s.io";
 
-// StorageCapacityScoring is off in v1.36, the release tessera follows.
+// tessera models no volumes, so it keeps StorageCapacityScoring's gate-off
+// behaviour although 1.37 turns the gate on by default.
 constexpr bool storage_capacity_scoring = false;
 
 // ---------------------------------------------------------------------------
@@ -314,6 +315,32 @@ inter_pod_affinity_args decode_inter_pod_affinity(object_reader& r,
   return a;
 }
 
+// Upstream's args validation parses addedAffinity's terms as its selector
+// parser does and refuses what the parser refuses (the pod decoder only
+// marks such requirements unusable).
+void check_usable_terms(const model::node_affinity& a, std::string_view path,
+                        field_errors& invalid) {
+  auto report
+    = [&](const model::node_selector_term& term, const std::string& term_path) {
+        if (auto bad = term.first_problem())
+          invalid.invalid(
+            child(index(child(term_path, "matchExpressions"), bad->first),
+                  bad->second.field),
+            show(bad->second.value), bad->second.detail);
+      };
+  if (a.required) {
+    auto terms
+      = child(child(path, "requiredDuringSchedulingIgnoredDuringExecution"),
+              "nodeSelectorTerms");
+    for (std::size_t i = 0; i < a.required->terms.size(); ++i)
+      report(a.required->terms[i], index(terms, i));
+  }
+  auto preferred
+    = child(path, "preferredDuringSchedulingIgnoredDuringExecution");
+  for (std::size_t i = 0; i < a.preferred.size(); ++i)
+    report(a.preferred[i].preference, child(index(preferred, i), "preference"));
+}
+
 node_affinity_args decode_node_affinity(object_reader& r, field_errors& strict,
                                         field_errors& invalid) {
   node_affinity_args a;
@@ -326,9 +353,10 @@ node_affinity_args decode_node_affinity(object_reader& r, field_errors& strict,
     strict.append(keys);
     if (keys.empty()) {
       auto decoded = model::decode_node_affinity_json(to_json(*n), path);
-      if (decoded)
+      if (decoded) {
+        check_usable_terms(*decoded, path, invalid);
         a.added_affinity = std::move(*decoded);
-      else
+      } else
         add_model_error(decoded.err(), invalid);
     }
   }

@@ -97,9 +97,11 @@ struct default_preemption_args {
 
 struct volume_binding_args {
   std::int64_t bind_timeout_seconds = 600;
-  /// Storage-capacity scoring shape. Always empty: tessera follows v1.36,
-  /// where the StorageCapacityScoring gate is off, so a given `shape` is
-  /// rejected as upstream rejects it with the gate off.
+  /// Storage-capacity scoring shape. Always empty: kube-scheduler 1.37 turns
+  /// the StorageCapacityScoring gate on, but tessera models no volumes and
+  /// keeps the gate-off behaviour, so a given `shape` is rejected as
+  /// upstream rejects it with the gate off (and no default shape is
+  /// written).
   std::vector<utilization_shape_point> shape;
   friend bool operator==(const volume_binding_args&, const volume_binding_args&)
     = default;

@@ -391,6 +391,32 @@ TEST(plugin_args, invalid_args) {
      {"strict decoding error: unknown field \"" + at
       + ".addedAffinity.requiredDuringSchedulingIgnoredDuringExecution."
         "nodeSelectorTerms[0].matchExpression\""}},
+    {"NodeAffinity value the selector parser refuses",
+     "NodeAffinity",
+     "addedAffinity:\n"
+     "  requiredDuringSchedulingIgnoredDuringExecution:\n"
+     "    nodeSelectorTerms:\n"
+     "    - matchExpressions: [{key: zone, operator: In, values: [a]}]\n"
+     "    - matchExpressions:\n"
+     "      - {key: zone, operator: In, values: [a]}\n"
+     "      - {key: zone, operator: NotIn, values: [b, 'bad value!']}\n",
+     {at
+      + ".addedAffinity.requiredDuringSchedulingIgnoredDuringExecution."
+        "nodeSelectorTerms[1].matchExpressions[1].values[1]: Invalid value: "
+        "\"bad value!\": must be empty or consist of alphanumeric "
+        "characters, '-', '_' or '.', and must start and end with an "
+        "alphanumeric character"}},
+    {"NodeAffinity key the selector parser refuses",
+     "NodeAffinity",
+     "addedAffinity:\n"
+     "  preferredDuringSchedulingIgnoredDuringExecution:\n"
+     "  - weight: 1\n"
+     "    preference:\n"
+     "      matchExpressions: [{key: 'a/b/c', operator: Exists}]\n",
+     {at
+      + ".addedAffinity.preferredDuringSchedulingIgnoredDuringExecution[0]."
+        "preference.matchExpressions[0].key: Invalid value: \"a/b/c\": a "
+        "label key has at most one '/'"}},
     {"args must be a mapping",
      "InterPodAffinity",
      "[1, 2]\n",

@@ -21,10 +21,10 @@ constexpr std::uint16_t f = bit(ep::filter);
 constexpr std::uint16_t ps = bit(ep::pre_score);
 constexpr std::uint16_t s = bit(ep::score);
 
-// Upstream's default multiPoint order (v1.36), without the feature-gated
-// DynamicResources and without the in-tree volume limit plugins removed in
-// v1.32.
-constexpr std::array<plugin_info, 18> catalog{{
+// Upstream's default multiPoint order (v1.37, where the gates that add
+// DynamicResources and NodeDeclaredFeatures are locked on), without the
+// in-tree volume limit plugins removed in v1.32.
+constexpr std::array<plugin_info, 19> catalog{{
   {"SchedulingGates", bit(ep::pre_enqueue), 0, false},
   {"PrioritySort", bit(ep::queue_sort), 0, false},
   {"NodeUnschedulable", f, 0, false},
@@ -40,6 +40,10 @@ constexpr std::array<plugin_info, 18> catalog{{
   {"VolumeZone", pf | f, 0, false},
   {"PodTopologySpread", pf | f | ps | s, 2, true},
   {"InterPodAffinity", pf | f | ps | s, 2, true},
+  // tessera's DynamicResources only refuses pods with resource claims, at
+  // PreFilter; it reads no DynamicResourcesArgs (upstream's filterTimeout
+  // and bindingTimeout have nothing to act on).
+  {"DynamicResources", pf, 0, false},
   // Upstream's DefaultPreemption also has a PreEnqueue that holds pods while
   // asynchronous preemption runs; tessera preempts synchronously, so it
   // implements PostFilter only (the written defaults are unchanged: they

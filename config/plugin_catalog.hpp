@@ -12,8 +12,9 @@
 /// records the same facts: VolumeBinding implements PreScore and Score even
 /// though it only scores with the StorageCapacityScoring gate (so it sits in
 /// the score list with weight 1 and skips at run time), and DefaultPreemption
-/// implements PreEnqueue as well as PostFilter. DynamicResources is not in
-/// the table: tessera does not implement dynamic resource allocation.
+/// implements PreEnqueue as well as PostFilter. DynamicResources is in the
+/// table with PreFilter only: tessera does not allocate dynamic resources,
+/// and its plugin refuses pods that have resource claims.
 #pragma once
 
 #include <cstdint>

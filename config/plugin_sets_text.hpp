@@ -40,7 +40,7 @@ inline const std::string& default_plugin_text() {
       "queueSort: PrioritySort\n"
       "preFilter: NodeAffinity NodePorts NodeResourcesFit VolumeRestrictions "
       "NodeVolumeLimits VolumeBinding VolumeZone PodTopologySpread "
-      "InterPodAffinity\n"
+      "InterPodAffinity DynamicResources\n"
       "filter: NodeUnschedulable NodeName TaintToleration NodeAffinity "
       "NodePorts NodeResourcesFit VolumeRestrictions NodeVolumeLimits "
       "VolumeBinding VolumeZone PodTopologySpread InterPodAffinity\n"

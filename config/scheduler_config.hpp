@@ -19,6 +19,7 @@
 /// `plugins` and `plugin_config` only.
 #pragma once
 
+#include "config/feature_gates.hpp"
 #include "config/plugin_args.hpp"
 #include "config/plugin_catalog.hpp"
 #include "support/error.hpp"
@@ -171,6 +172,10 @@ struct scheduler_config {
   std::vector<profile_config> profiles;
   bool delay_cache_until_active = false;
   tessera_config tessera;
+  /// kube-scheduler's feature gates. Not part of the file (upstream sets
+  /// them with --feature-gates only): the verbs fill them from the flag;
+  /// `load_config` leaves every gate at its 1.37 default.
+  feature_gates gates;
   friend bool operator==(const scheduler_config&, const scheduler_config&)
     = default;
 };

@@ -27,8 +27,8 @@ std::string read_file(const std::string& path) {
 }
 
 // Upstream's defaulted v1 configuration for an empty input, as
-// `kube-scheduler --write-config-to` prints it (v1.36 defaults without the
-// DynamicResources plugin, which tessera does not have), in tessera's layout.
+// `kube-scheduler --write-config-to` prints it (v1.37 defaults), in tessera's
+// layout; DynamicResourcesArgs is not written (tessera reads none).
 const std::string default_yaml = R"(apiVersion: kubescheduler.config.k8s.io/v1
 kind: KubeSchedulerConfiguration
 parallelism: 16
@@ -75,6 +75,7 @@ profiles:
         weight: 2
       - name: InterPodAffinity
         weight: 2
+      - name: DynamicResources
       - name: DefaultPreemption
       - name: NodeResourcesBalancedAllocation
         weight: 1
@@ -373,20 +374,25 @@ TEST(scheduler_config, plugin_merging_and_expansion) {
   }
 }
 
-TEST(scheduler_config, dynamic_resources_is_not_a_default_plugin) {
+TEST(scheduler_config, dynamic_resources_is_a_prefilter_only_default_plugin) {
+  // v1.37's defaults include DynamicResources (its gate is locked on);
+  // tessera's only refuses pods with claims, at PreFilter.
   auto cfg = default_config();
-  for (const auto& ref : cfg.profiles[0].plugins.filter)
-    EXPECT_NE(ref.name, "DynamicResources");
-  EXPECT_EQ(find_in_tree_plugin("DynamicResources"), nullptr);
+  std::vector<std::string> where;
+  for (auto p : all_extension_points)
+    for (const auto& ref : cfg.profiles[0].plugins.at(p))
+      if (ref.name == "DynamicResources")
+        where.emplace_back(field_name(p));
+  EXPECT_EQ(where, std::vector<std::string>{"preFilter"});
   auto enabled = load_config("apiVersion: kubescheduler.config.k8s.io/v1\n"
                              "kind: KubeSchedulerConfiguration\n"
                              "profiles:\n- plugins:\n    multiPoint:\n"
-                             "      enabled: [{name: DynamicResources}]\n");
-  ASSERT_FALSE(enabled.has_value());
-  EXPECT_EQ(enabled.err().message,
-            "profiles[0].plugins.multiPoint.enabled[0]: Invalid value: "
-            "\"DynamicResources\": plugin \"DynamicResources\" does not exist "
-            "(tessera does not implement dynamic resource allocation)");
+                             "      enabled: [{name: DynamicResources}]\n"
+                             "  pluginConfig:\n  - name: DynamicResources\n"
+                             "    args: {filterTimeout: 10s}\n");
+  ASSERT_TRUE(enabled.has_value()) << enabled.err().message;
+  EXPECT_EQ(enabled->profiles[0].plugins.pre_filter,
+            cfg.profiles[0].plugins.pre_filter);
 }
 
 TEST(scheduler_config, load_config_file_prefixes_the_file_name) {

@@ -146,9 +146,13 @@ decode_topology_spread_constraint_json(std::string_view json,
                                        std::string_view path);
 
 /// Fills `p.priority` and `p.preemption` from its priorityClassName (or the
-/// global default class) as the Priority admission plugin does. Returns an
-/// error naming the class when it does not exist:
-/// `no PriorityClass with name x was found`.
+/// global default class) as the Priority admission plugin does, for pods
+/// read from files. A priority the pod gives (`priority_given`) is kept: with
+/// no class named it is taken as is (the global default is not applied);
+/// with a class it must equal the class's value. Errors start with the
+/// field: `spec.priorityClassName: no PriorityClass with name x was found`
+/// (ec::not_found), `spec.priority: 1000 contradicts PriorityClass x, whose
+/// value is 10` (ec::invalid_input).
 [[nodiscard]] error
 resolve_priority(pod& p, const std::vector<priority_class_ptr>& classes);
 

@@ -10,19 +10,10 @@
 
 namespace tessera::model {
 
-namespace {
-
-bool key_less(const label& a, const label& b) noexcept {
-  return a.key < b.key;
-}
-
 // ---------------------------------------------------------------------------
 // Key and value syntax (apimachinery's qualified-name rules).
 
-constexpr std::size_t max_name_length = max_qualified_name_part_length;
-
-// Returns an empty string when `key` is a valid label key, else the reason.
-std::string check_label_key(std::string_view key) {
+std::string label_key_problem(std::string_view key) {
   auto slash = key.find('/');
   std::string_view name = key;
   if (slash != std::string_view::npos) {
@@ -39,7 +30,7 @@ std::string check_label_key(std::string_view key) {
   }
   if (name.empty())
     return "the name part must not be empty";
-  if (name.size() > max_name_length)
+  if (name.size() > max_qualified_name_part_length)
     return "the name part must be no more than 63 characters";
   if (!is_qualified_name_part(name))
     return "the name part must consist of alphanumeric characters, '-', '_' "
@@ -47,13 +38,19 @@ std::string check_label_key(std::string_view key) {
   return {};
 }
 
-std::string check_label_value(std::string_view value) {
-  if (value.size() > max_name_length)
+std::string label_value_problem(std::string_view value) {
+  if (value.size() > max_qualified_name_part_length)
     return "must be no more than 63 characters";
   if (!value.empty() && !is_qualified_name_part(value))
     return "must be empty or consist of alphanumeric characters, '-', '_' or "
            "'.', and must start and end with an alphanumeric character";
   return {};
+}
+
+namespace {
+
+bool key_less(const label& a, const label& b) noexcept {
+  return a.key < b.key;
 }
 
 void normalize_values(boost::container::small_vector<symbol, 2>& values) {
@@ -297,7 +294,7 @@ private:
     auto key = take();
     if (!is_word(key))
       return fail("found " + describe(key) + ", expected: a key");
-    if (auto why = check_label_key(key.text); !why.empty())
+    if (auto why = label_key_problem(key.text); !why.empty())
       return fail("invalid label key \"" + std::string{key.text}
                   + "\": " + why);
     req.key = symbol{key.text};
@@ -343,7 +340,7 @@ private:
                   + ", expected: in, notin, =, ==, !=");
     }
     for (auto v : values) {
-      if (auto why = check_label_value(v); !why.empty())
+      if (auto why = label_value_problem(v); !why.empty())
         return fail("invalid label value \"" + std::string{v} + "\" for key \""
                     + std::string{key.text} + "\": " + why);
       req.values.push_back(symbol{v});

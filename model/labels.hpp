@@ -167,4 +167,13 @@ private:
   bool nothing_ = true;
 };
 
+/// Why `key` is not a valid label key (an optional DNS-subdomain prefix and
+/// '/', then a qualified name part of at most 63 characters), or the empty
+/// string when it is valid.
+std::string label_key_problem(std::string_view key);
+
+/// Why `value` is not a valid label value (empty, or a qualified name part of
+/// at most 63 characters), or the empty string when it is valid.
+std::string label_value_problem(std::string_view value);
+
 } // namespace tessera::model

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <optional>
+#include <string>
 #include <string_view>
 
 namespace tessera::model {
@@ -54,9 +55,41 @@ symbol field_value(const node_selector_requirement& r, symbol node_name) {
 
 } // namespace
 
+std::optional<node_selector_requirement::problem>
+node_selector_requirement::label_problem() const {
+  if (auto why = label_key_problem(key.view()); !why.empty())
+    return problem{"key", std::string{key.view()}, std::move(why)};
+  switch (oper) {
+  case op::in:
+  case op::not_in:
+    for (std::size_t i = 0; i < values.size(); ++i)
+      if (auto why = label_value_problem(values[i].view()); !why.empty())
+        return problem{"values[" + std::to_string(i) + "]",
+                       std::string{values[i].view()}, std::move(why)};
+    break;
+  case op::gt:
+  case op::lt:
+    if (values.size() == 1 && !parse_int64(values.front().view()))
+      return problem{"values[0]", std::string{values.front().view()},
+                     "must be an integer"};
+    break;
+  default:
+    break;
+  }
+  return std::nullopt;
+}
+
+void node_selector_requirement::check_usable() {
+  usable = !label_problem();
+  if (usable && (oper == op::gt || oper == op::lt) && values.size() == 1)
+    number = *parse_int64(values.front().view());
+}
+
 bool node_selector_requirement::matches(
   const label_set& labels) const noexcept {
   using o = op;
+  if (!usable)
+    return false;
   const symbol* value = labels.find(key);
   switch (oper) {
   // A requirement that apimachinery would refuse to build (In/NotIn
@@ -121,6 +154,15 @@ bool node_selector_term::matches(const label_set& node_labels,
     if (!r.matches_field(field_value(r, node_name)))
       return false;
   return true;
+}
+
+std::optional<std::pair<std::size_t, node_selector_requirement::problem>>
+node_selector_term::first_problem() const {
+  for (std::size_t j = 0; j < match_expressions.size(); ++j)
+    if (!match_expressions[j].usable)
+      if (auto p = match_expressions[j].label_problem())
+        return std::pair{j, std::move(*p)};
+  return std::nullopt;
 }
 
 bool node_selector::matches(const label_set& node_labels,

@@ -260,12 +260,12 @@ auto scheduling_fields(const pod& p) {
     p.ns, p.name, p.uid, p.creation_unix, p.generation, p.labels, p.owners,
     p.deleting, p.disrupted_by_preemption, p.scheduler_name,
     p.priority_class_name, p.priority, p.preemption, p.node_name,
-    p.scheduling_gates, p.node_selector, p.affinity, p.tolerations,
-    p.topology_spread_constraints, p.containers, p.init_containers, p.volumes,
-    p.overhead, p.pod_level_requests, p.phase, p.nominated_node_name,
-    p.start_unix, p.container_resources, p.resize_infeasible, p.requests,
-    p.non_zero_requests, p.host_ports, p.images, p.has_pod_affinity_terms,
-    p.has_required_anti_affinity);
+    p.scheduling_gates, p.resource_claims, p.node_selector, p.affinity,
+    p.tolerations, p.topology_spread_constraints, p.containers,
+    p.init_containers, p.volumes, p.overhead, p.pod_level_requests, p.phase,
+    p.nominated_node_name, p.start_unix, p.container_resources,
+    p.resize_infeasible, p.requests, p.non_zero_requests, p.host_ports,
+    p.images, p.has_pod_affinity_terms, p.has_required_anti_affinity);
 }
 
 } // namespace
@@ -273,7 +273,7 @@ auto scheduling_fields(const pod& p) {
 bool equal_ignoring_binding_status(const pod& a, const pod& b) {
   // A new field changes the size: decide whether scheduling_fields lists it
   // (it should unless plugins never read it), then update the size.
-  static_assert(sizeof(pod) == 1272,
+  static_assert(sizeof(pod) == 1296,
                 "model::pod changed: update scheduling_fields");
   return scheduling_fields(a) == scheduling_fields(b);
 }

@@ -125,6 +125,16 @@ struct pod_scheduled_condition {
     = default;
 };
 
+/// One entry of spec.resourceClaims: its name and the ResourceClaim, or the
+/// ResourceClaimTemplate, it refers to.
+struct pod_resource_claim {
+  std::string name;
+  std::string claim_name;
+  std::string template_name;
+  friend bool operator==(const pod_resource_claim&, const pod_resource_claim&)
+    = default;
+};
+
 struct pod {
   // metadata
   symbol ns;
@@ -147,9 +157,15 @@ struct pod {
   std::string priority_class_name;
   /// spec.priority after admission (0 when absent).
   std::int32_t priority = 0;
+  /// spec.priority was present in the decoded object (always so for pods
+  /// an API server admitted); `resolve_priority` keeps such a value.
+  bool priority_given = false;
   preemption_policy preemption = preemption_policy::preempt_lower_priority;
   symbol node_name;
   std::vector<std::string> scheduling_gates;
+  /// spec.resourceClaims (dynamic resource allocation); tessera allocates
+  /// none, so DynamicResources refuses pods that have any.
+  std::vector<pod_resource_claim> resource_claims;
   /// spec.nodeSelector as a label set (every pair must match node labels).
   label_set node_selector;
   affinity_spec affinity;

@@ -99,24 +99,16 @@ read_node_requirement(json_reader& r, const json_value& v, bool is_field) {
       fail_at(r, {"values"}, "must be empty for operator " + op_text);
     break;
   case op::gt:
-  case op::lt: {
+  case op::lt:
     if (req.values.size() != 1)
       fail_at(r, {"values"},
               "must have exactly one value for operator " + op_text);
-    const auto text = req.values[0].view();
-    std::int64_t number = 0;
-    auto res = std::from_chars(text.data(), text.data() + text.size(), number);
-    if (res.ec != std::errc{} || res.ptr != text.data() + text.size()) {
-      json_reader at = r;
-      at.push("values");
-      at.push(std::size_t{0});
-      at.fail("invalid value \"" + std::string{text}
-              + "\": must be an integer");
-    }
-    req.number = number;
     break;
   }
-  }
+  // Only the shape is an input error here; a key or value that
+  // kube-scheduler's selector parser refuses makes the term unusable, as it
+  // does upstream.
+  req.check_usable();
   return req;
 }
 
@@ -502,6 +494,7 @@ void read_pod_spec(json_reader& r, const json_value& v, pod& p,
       p.scheduler_name = get_symbol(r, x);
     } else if (key == "priority") {
       p.priority = get_int32(r, x);
+      p.priority_given = true;
     } else if (key == "priorityClassName") {
       p.priority_class_name = get_string(r, x);
     } else if (key == "preemptionPolicy") {
@@ -534,6 +527,25 @@ void read_pod_spec(json_reader& r, const json_value& v, pod& p,
           if (name.empty())
             fail_at(r, {"name"}, "required value");
           p.scheduling_gates.push_back(std::move(name));
+        });
+    } else if (key == "resourceClaims") {
+      for_each_element(
+        r, get_array(r, x), [&](std::size_t, const json_value& e) {
+          pod_resource_claim claim;
+          const auto& c = get_object(r, e);
+          with_member(r, c, "name", [&](const json_value& n) {
+            claim.name = get_string(r, n);
+          });
+          with_member(r, c, "resourceClaimName", [&](const json_value& n) {
+            claim.claim_name = get_string(r, n);
+          });
+          with_member(r, c, "resourceClaimTemplateName",
+                      [&](const json_value& n) {
+                        claim.template_name = get_string(r, n);
+                      });
+          if (claim.name.empty())
+            fail_at(r, {"name"}, "required value");
+          p.resource_claims.push_back(std::move(claim));
         });
     } else if (key == "resources") {
       pod_resources = &x; // after the containers: defaults depend on them

@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -480,6 +481,8 @@ TEST(priority, resolve_priority) {
     preemption_policy preemption;
     std::string class_name_after;
     std::string error;
+    /// spec.priority as the file gives it; nullopt = absent.
+    std::optional<std::int32_t> given = std::nullopt;
   };
   const std::vector<test_case> cases = {
     {"no class and no default",
@@ -546,20 +549,65 @@ TEST(priority, resolve_priority) {
      42,
      never,
      "missing",
-     "no PriorityClass with name missing was found"},
+     "spec.priorityClassName: no PriorityClass with name missing was found"},
+    // A given spec.priority is kept without a class, even over a global
+    // default, and must be the value of a named class.
+    {"given without a class", {}, "", 1000, never, "", "", 1000},
+    {"given without a class: the global default is not applied",
+     {make_priority_class("base", 10, true)},
+     "",
+     1000,
+     never,
+     "",
+     "",
+     1000},
+    {"given and the class's own value",
+     {make_priority_class("high", 1000, false, lower)},
+     "high",
+     1000,
+     lower,
+     "high",
+     "",
+     1000},
+    {"given and a built-in class's value",
+     {},
+     "system-node-critical",
+     2000001000,
+     lower,
+     "system-node-critical",
+     "",
+     2000001000},
+    {"given contradicts the class",
+     {make_priority_class("high", 1000)},
+     "high",
+     5,
+     never,
+     "high",
+     "spec.priority: 5 contradicts PriorityClass high, whose value is 1000",
+     5},
+    {"given contradicts a built-in class",
+     {},
+     "system-cluster-critical",
+     0,
+     never,
+     "system-cluster-critical",
+     "spec.priority: 0 contradicts PriorityClass system-cluster-critical, "
+     "whose value is 2000000000",
+     0},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
     auto p = make_pod("p")
-               .priority(42)
+               .priority(tc.given.value_or(42))
                .preemption_never()
                .priority_class(tc.class_name)
                .build_value();
+    p.priority_given = tc.given.has_value();
     auto err = resolve_priority(p, tc.classes);
     if (tc.error.empty()) {
       EXPECT_FALSE(err) << err.message;
     } else {
-      EXPECT_EQ(err.code, ec::not_found);
+      EXPECT_EQ(err.code, tc.given ? ec::invalid_input : ec::not_found);
       EXPECT_EQ(err.message, tc.error);
     }
     EXPECT_EQ(p.priority, tc.priority);

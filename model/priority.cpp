@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "model/decode.hpp"
 
+#include <string>
 #include <string_view>
 
 namespace tessera::model {
@@ -40,8 +41,31 @@ const priority_class* by_name(const std::vector<priority_class_ptr>& classes,
 
 } // namespace
 
+namespace {
+
+// Sets the class's value and policy; a priority the pod gives must be the
+// class's, as the Priority admission plugin insists.
+error apply_class(pod& p, std::int32_t value, preemption_policy preemption,
+                  std::string_view class_name) {
+  if (p.priority_given && p.priority != value)
+    return make_error(ec::invalid_input,
+                      "spec.priority: " + std::to_string(p.priority)
+                        + " contradicts PriorityClass "
+                        + std::string{class_name} + ", whose value is "
+                        + std::to_string(value));
+  p.priority = value;
+  p.preemption = preemption;
+  return {};
+}
+
+} // namespace
+
 error resolve_priority(pod& p, const std::vector<priority_class_ptr>& classes) {
   if (p.priority_class_name.empty()) {
+    // A priority written without a class is taken as given: the pod stands
+    // for one that was admitted with it.
+    if (p.priority_given)
+      return {};
     // No class: the global default (whose name the pod then carries), else
     // priority 0 and the default preemption policy.
     if (const auto* d = global_default(classes)) {
@@ -54,19 +78,14 @@ error resolve_priority(pod& p, const std::vector<priority_class_ptr>& classes) {
     }
     return {};
   }
-  if (const auto* c = by_name(classes, p.priority_class_name)) {
-    p.priority = c->value;
-    p.preemption = c->preemption;
-    return {};
-  }
-  for (const auto& b : builtin_classes) {
-    if (b.name == p.priority_class_name) {
-      p.priority = b.value;
-      p.preemption = preemption_policy::preempt_lower_priority;
-      return {};
-    }
-  }
-  return make_error(ec::not_found, "no PriorityClass with name "
+  if (const auto* c = by_name(classes, p.priority_class_name))
+    return apply_class(p, c->value, c->preemption, c->name);
+  for (const auto& b : builtin_classes)
+    if (b.name == p.priority_class_name)
+      return apply_class(p, b.value, preemption_policy::preempt_lower_priority,
+                         b.name);
+  return make_error(ec::not_found, "spec.priorityClassName: no PriorityClass "
+                                   "with name "
                                      + p.priority_class_name + " was found");
 }
 

@@ -3,6 +3,7 @@
 // The in-tree plugins, listed explicitly: nothing registers itself.
 #include "plugins/default_binder/default_binder.hpp"
 #include "plugins/default_preemption/default_preemption.hpp"
+#include "plugins/dynamic_resources/dynamic_resources.hpp"
 #include "plugins/framework/registry.hpp"
 #include "plugins/image_locality/image_locality.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
@@ -77,6 +78,7 @@ registry make_in_tree_registry() {
                              "PodTopologySpread", make_pod_topology_spread));
   add("InterPodAffinity", with_args<config::inter_pod_affinity_args>(
                             "InterPodAffinity", make_inter_pod_affinity));
+  add("DynamicResources", no_args("DynamicResources", make_dynamic_resources));
   add("DefaultPreemption", with_args<config::default_preemption_args>(
                              "DefaultPreemption", make_default_preemption));
   add("NodeResourcesBalancedAllocation",

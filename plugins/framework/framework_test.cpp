@@ -331,10 +331,11 @@ TEST(default_profile, matches_kube_scheduler) {
       "NodePorts", "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
       "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity"}));
   EXPECT_EQ(names_of(prof->pre_filter()),
-            (std::vector<std::string>{
-              "NodeAffinity", "NodePorts", "NodeResourcesFit",
-              "VolumeRestrictions", "NodeVolumeLimits", "VolumeBinding",
-              "VolumeZone", "PodTopologySpread", "InterPodAffinity"}));
+            (std::vector<std::string>{"NodeAffinity", "NodePorts",
+                                      "NodeResourcesFit", "VolumeRestrictions",
+                                      "NodeVolumeLimits", "VolumeBinding",
+                                      "VolumeZone", "PodTopologySpread",
+                                      "InterPodAffinity", "DynamicResources"}));
   std::vector<std::pair<std::string, std::int64_t>> weights;
   for (const auto& s : prof->score())
     weights.emplace_back(std::string{s.plugin->name()}, s.weight);

@@ -4,6 +4,7 @@
 
 #include "plugins/framework/normalize.hpp"
 
+#include <string>
 #include <unordered_set>
 #include <utility>
 #include <variant>
@@ -124,6 +125,18 @@ status node_affinity::pre_score(cycle_state&, const model::pod& p,
   const bool pod_preferred = na && !na->preferred.empty();
   if (!pod_preferred && added_preferred_.empty())
     return status::skip();
+  // kube-scheduler cannot parse such a preferred term and fails the
+  // attempt with an error rather than scoring without it.
+  if (pod_preferred)
+    for (std::size_t i = 0; i < na->preferred.size(); ++i)
+      if (auto bad = na->preferred[i].preference.first_problem())
+        return status::make_error(
+          "spec.affinity.nodeAffinity."
+          "preferredDuringSchedulingIgnoredDuringExecution["
+          + std::to_string(i) + "].preference.matchExpressions["
+          + std::to_string(bad->first) + "]." + bad->second.field
+          + ": Invalid value: \"" + bad->second.value
+          + "\": " + bad->second.detail);
   return {};
 }
 

@@ -20,7 +20,12 @@
 ///   (UR `node(s) didn't match scheduler-enforced node affinity`), then the
 ///   pod's own constraint (UR `node(s) didn't match Pod's node
 ///   affinity/selector`).
-/// - PreScore: Skip when neither the pod nor the args have preferred terms.
+/// - PreScore: Skip when neither the pod nor the args have preferred terms;
+///   an Error naming the field when one of the pod's preferred terms has a
+///   requirement kube-scheduler's selector parser refuses (an invalid key
+///   or value: upstream's PreScore fails the same way, so the attempt ends
+///   in an error and the pod backs off). A required term with such a
+///   requirement matches no node, so Filter rejects with the reason above.
 /// - Score: the sum of the weights of the preferred terms (the args' and the
 ///   pod's) the node matches.
 /// - NormalizeScore: default normalization (highest sum gets 100).
@@ -94,7 +99,8 @@ public:
   status filter(const cycle_state& state, const model::pod& p,
                 const model::node_info& node) const override;
 
-  /// Skip when there are no preferred terms at all.
+  /// Skip when there are no preferred terms at all; an error when one of the
+  /// pod's preferred terms cannot be used.
   status pre_score(cycle_state& state, const model::pod& p,
                    const cluster_context& cluster) const override;
 

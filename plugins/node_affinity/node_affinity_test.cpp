@@ -150,6 +150,29 @@ TEST(node_affinity, filter_pod_constraints) {
                                      {name_field("In", "n1")}))
        .build(),
      zone_a, code::success, ""},
+    // The API server accepts any value, but kube-scheduler's selector
+    // parser refuses the term, which then matches no node, even where the
+    // value read literally would let it match.
+    {"an invalid label value makes the term unusable",
+     test::make_pod("p")
+       .required_node_affinity("disk", "NotIn", {"invalid value: ___@#$%^"})
+       .build(),
+     zone_a, code::unschedulable_and_unresolvable, pod_reason},
+    {"an invalid label key makes the term unusable",
+     test::make_pod("p")
+       .required_node_affinity("invalid key!", "DoesNotExist", {})
+       .build(),
+     zone_a, code::unschedulable_and_unresolvable, pod_reason},
+    {"a Gt value that is no integer makes the term unusable",
+     test::make_pod("p").required_node_affinity("cores", "Gt", {"big"}).build(),
+     test::make_node("n1").label("cores", "16").build(),
+     code::unschedulable_and_unresolvable, pod_reason},
+    {"an unusable term does not hide a matching one",
+     test::make_pod("p")
+       .required_node_affinity("disk", "NotIn", {"invalid value: ___@#$%^"})
+       .required_node_affinity("disk", "In", {"ssd"})
+       .build(),
+     zone_a, code::success, ""},
   };
   node_affinity plugin{no_args()};
   cycle_state state;
@@ -373,6 +396,15 @@ TEST(node_affinity, pre_score) {
     {"added preferred terms score",
      added(std::nullopt, {{1, node_term({node_requirement("a", "Exists")})}}),
      test::make_pod("p").build(), code::success},
+    {"a preferred term with an invalid value is an error", no_args(),
+     test::make_pod("p")
+       .preferred_node_affinity(1, "a", "Exists", {})
+       .preferred_node_affinity(5, "foo", "In", {"invalid value: ___@#$%^"})
+       .build(),
+     code::error},
+    {"a preferred term with an invalid key is an error", no_args(),
+     test::make_pod("p").preferred_node_affinity(1, "/a", "Exists", {}).build(),
+     code::error},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
@@ -381,6 +413,24 @@ TEST(node_affinity, pre_score) {
     EXPECT_EQ(plugin.pre_score(state, *tc.pod, cluster_context{}).get_code(),
               tc.want);
   }
+}
+
+TEST(node_affinity, pre_score_error_names_the_field) {
+  node_affinity plugin{no_args()};
+  cycle_state state;
+  auto pod = test::make_pod("p")
+               .preferred_node_affinity(1, "a", "Exists", {})
+               .preferred_node_affinity(5, "foo", "In",
+                                        {"ok", "invalid value: ___@#$%^"})
+               .build();
+  status s = plugin.pre_score(state, *pod, cluster_context{});
+  EXPECT_EQ(s.message(),
+            "spec.affinity.nodeAffinity."
+            "preferredDuringSchedulingIgnoredDuringExecution[1].preference."
+            "matchExpressions[0].values[1]: Invalid value: \"invalid value: "
+            "___@#$%^\": must be empty or consist of alphanumeric characters, "
+            "'-', '_' or '.', and must start and end with an alphanumeric "
+            "character");
 }
 
 TEST(node_affinity, score_and_normalize) {

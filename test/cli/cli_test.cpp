@@ -10,6 +10,7 @@
 #include <sstream>
 #include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace {
 
@@ -63,6 +64,8 @@ TEST(cli, verbs_and_exit_codes) {
     {"no verb", "", 2, "", "Usage: tessera <verb>"},
     {"unknown verb", "frobnicate", 2, "", "unknown verb \"frobnicate\""},
     {"version", "version", 0, "CAF:        0.17.6", ""},
+    {"version names the kube-scheduler release", "version", 0,
+     "follows:    kube-scheduler 1.37", ""},
     {"bad flag", "simulate --nope", 2, "", "unknown flag: --nope"},
     {"bad int", "simulate --shards=zero -f x", 2, "",
      "invalid argument \"zero\" for \"--shards\" flag"},
@@ -72,6 +75,16 @@ TEST(cli, verbs_and_exit_codes) {
      "/nonexistent.yaml: cannot open file"},
     {"bad output", "simulate -o xml -f x", 2, "", "must be json or text"},
     {"simulate help", "simulate --help", 0, "--max-inflight-cycles", ""},
+    {"unknown feature gate", "simulate --feature-gates Frobnicate=true -f x", 2,
+     "",
+     "invalid argument \"Frobnicate=true\" for \"--feature-gates\" flag: "
+     "unrecognized feature gate: Frobnicate"},
+    {"bad feature gate value",
+     "simulate --feature-gates=OpportunisticBatching=maybe -f x", 2, "",
+     "invalid value of OpportunisticBatching=maybe"},
+    {"run checks feature gates too",
+     "run --feature-gates DynamicResourceAllocation=false", 2, "",
+     "feature is locked to true"},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
@@ -144,13 +157,52 @@ TEST(cli, simulate_spreads_workloads_by_default) {
 }
 
 TEST(cli, simulate_reports_invalid_input_with_file_doc_and_path) {
-  std::string file = source("test/cli/bad-quantity.yaml");
-  auto r = run("simulate -f " + file);
-  EXPECT_EQ(r.status, 2);
-  EXPECT_EQ(r.err, "tessera simulate: " + file
-                     + ":doc 2: spec.containers[0].resources.requests.cpu: "
-                       "invalid quantity \"12x\"\n");
-  EXPECT_TRUE(r.out.empty());
+  struct test_case {
+    std::string file;
+    std::string want_after_file;
+  };
+  const std::vector<test_case> cases = {
+    {"test/cli/bad-quantity.yaml",
+     ":doc 2: spec.containers[0].resources.requests.cpu: invalid quantity "
+     "\"12x\""},
+    {"test/cli/contradicting-priority.yaml",
+     ": pod default/confused: spec.priority: 1000 contradicts PriorityClass "
+     "batch, whose value is 100"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.file);
+    std::string file = source(tc.file);
+    auto r = run("simulate -f " + file);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_EQ(r.err, "tessera simulate: " + file + tc.want_after_file + "\n");
+    EXPECT_TRUE(r.out.empty());
+  }
+}
+
+TEST(cli, simulate_keeps_a_given_priority) {
+  // Without a class, spec.priority 1000 is kept, so the pod preempts the
+  // priority-0 pod that fills the only node.
+  auto json = run("simulate -f " + source("test/cli/given-priority.yaml")
+                  + " --shards 1 --max-inflight-cycles 1 --seed 0");
+  ASSERT_EQ(json.status, 0) << json.err;
+  EXPECT_NE(json.out.find(R"("victims": ["default/filler"])"),
+            std::string::npos)
+    << json.out;
+}
+
+TEST(cli, simulate_refuses_pods_with_resource_claims) {
+  auto r = run("simulate -o text -f " + source("test/cli/resource-claim.yaml")
+               + " --shards 1 --max-inflight-cycles 1 --seed 0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.out.find("0/1 nodes are available: pod has resource claim "
+                       "\"gpu\" (ResourceClaimTemplate \"one-gpu\"): "
+                       "tessera does not allocate dynamic resources yet."),
+            std::string::npos)
+    << r.out;
+  auto web = r.out.find("default/web");
+  ASSERT_NE(web, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("n1", web), std::string::npos)
+    << "a pod without claims is placed as usual: " << r.out;
 }
 
 TEST(cli, same_seed_same_output_and_seeds_break_ties) {

@@ -181,14 +181,9 @@ node_requirement(std::string_view key, std::string_view op,
                     + "\"");
   for (const auto& v : values)
     r.values.push_back(sym(v));
-  if (r.oper == o::gt || r.oper == o::lt) {
-    if (values.size() != 1)
-      builder_failure("Gt / Lt take exactly one value");
-    char* end = nullptr;
-    r.number = std::strtoll(values[0].c_str(), &end, 10);
-    if (values[0].empty() || *end != '\0')
-      builder_failure("Gt / Lt value \"" + values[0] + "\" is not an integer");
-  }
+  if ((r.oper == o::gt || r.oper == o::lt) && values.size() != 1)
+    builder_failure("Gt / Lt take exactly one value");
+  r.check_usable();
   return r;
 }
 
@@ -403,6 +398,15 @@ pod_builder& pod_builder::claim(std::string claim_name) {
   v.type = "persistentVolumeClaim";
   v.claim_name = std::move(claim_name);
   pod_.volumes.push_back(std::move(v));
+  return *this;
+}
+
+pod_builder& pod_builder::resource_claim(std::string name, std::string source,
+                                         bool from_template) {
+  model::pod_resource_claim c;
+  c.name = std::move(name);
+  (from_template ? c.template_name : c.claim_name) = std::move(source);
+  pod_.resource_claims.push_back(std::move(c));
   return *this;
 }
 

@@ -85,8 +85,9 @@ model::disruption_budget_ptr make_budget(const budget_spec& s);
 model::label_selector parse_selector(std::string_view text);
 
 /// A node selector requirement with the operator spelled as in the API
-/// ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"); Gt / Lt parse
-/// their single value as an integer. Aborts on an unknown operator.
+/// ("In", "NotIn", "Exists", "DoesNotExist", "Gt", "Lt"), checked as the
+/// pod decoder checks it: an invalid key or value, or a Gt / Lt value that is
+/// not an integer, leaves it unusable. Aborts on an unknown operator.
 model::node_selector_requirement
 node_requirement(std::string_view key, std::string_view op,
                  const std::vector<std::string>& values = {});
@@ -213,6 +214,10 @@ public:
   pod_builder& preemption_never();
   /// Adds a scheduling gate.
   pod_builder& gate(std::string name);
+  /// Adds a spec.resourceClaims entry naming a ResourceClaim, or, with
+  /// `from_template`, a ResourceClaimTemplate.
+  pod_builder& resource_claim(std::string name, std::string source,
+                              bool from_template = false);
   /// Sets status.phase.
   pod_builder& phase(model::pod_phase value);
   /// Sets status.startTime in seconds since the epoch.
