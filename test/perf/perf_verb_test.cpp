@@ -111,18 +111,27 @@ TEST(perf_verb, metrics_are_recorded_and_written_unless_turned_off) {
 TEST(perf_verb, unsupported_test_cases_are_skipped_and_counted) {
   std::string dir = testing::TempDir() + "tessera_perf_verb_skipped";
   std::filesystem::remove_all(dir);
-  auto r = run_perf("--workload 5Nodes --target inprocess --progress off "
-                    "--metrics=false --output-dir "
+  // A test case with an op tessera lacks (pod groups) beside one it runs.
+  std::string file = testing::TempDir() + "tessera_perf_verb_skipped.yaml";
+  std::ofstream{file} << "- name: Plain\n"
+                         "  workloadTemplate:\n"
+                         "  - opcode: createNodes\n    count: 2\n"
+                         "  - opcode: createPods\n    count: 2\n"
+                         "    collectMetrics: true\n"
+                         "  workloads:\n  - name: tiny\n"
+                         "- name: Gang\n"
+                         "  workloadTemplate:\n"
+                         "  - opcode: createNodes\n    count: 2\n"
+                         "  - opcode: createPodGroups\n    count: 1\n"
+                         "  workloads:\n  - name: tiny\n";
+  auto r = run_perf("--target inprocess --progress off --metrics=false "
+                    "--output-dir "
                       + dir,
-                    std::string{TESSERA_SOURCE_DIR}
-                      + "/perf/upstream/topology_spreading/"
-                        "performance-config.yaml");
+                    file);
   ASSERT_EQ(r.status, 0) << r.err;
-  EXPECT_NE(r.err.find("DefaultTopologySpreading/5Nodes: skipped: creates v1 "
-                       "Service"),
-            std::string::npos)
-    << r.err;
-  EXPECT_NE(r.err.find("4 workload runs: 3 ran, 0 failed, 1 skipped"),
+  EXPECT_NE(r.err.find("Gang/tiny: skipped:"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("createPodGroups"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("2 workload runs: 1 ran, 0 failed, 1 skipped"),
             std::string::npos)
     << r.err;
   auto json = written(dir, ".json");
@@ -131,8 +140,7 @@ TEST(perf_verb, unsupported_test_cases_are_skipped_and_counted) {
   std::stringstream text;
   text << in.rdbuf();
   EXPECT_NE(text.str().find("\"Skipped\":1"), std::string::npos);
-  EXPECT_NE(text.str().find("\"Name\":\"DefaultTopologySpreading/5Nodes\""),
-            std::string::npos);
+  EXPECT_NE(text.str().find("\"Name\":\"Gang/tiny\""), std::string::npos);
 }
 
 TEST(perf_verb, compare_thresholds_fails_a_run_below_its_floor) {

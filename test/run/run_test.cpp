@@ -156,6 +156,33 @@ TEST(Run, ReplicaSetPodsSpreadOverNodesAndZones) {
   EXPECT_EQ(run.stop(), 0);
 }
 
+// A pod with a DRA resource claim is refused, not placed on a node without
+// its device: PodScheduled=False and a FailedScheduling event say why.
+TEST(Run, ResourceClaimsAreRefusedWithTheConditionAndAnEvent) {
+  test_cluster c;
+  c.create_node("n1");
+  c.create_pod("gpu", "100m",
+               R"("resourceClaims":[{"name":"gpu",)"
+               R"("resourceClaimTemplateName":"one-gpu"}],)");
+  scheduler_run run{base_args(c)};
+  json::value cond;
+  ASSERT_TRUE(wait_until([&] {
+    cond = scheduled_condition(c.pod_doc("gpu"));
+    return !cond.is_null();
+  }));
+  EXPECT_EQ(cond.at("status").as_string(), "False");
+  std::string message{cond.at("message").as_string()};
+  EXPECT_NE(message.find("resource claim \"gpu\""), std::string::npos)
+    << message;
+  EXPECT_NE(message.find("does not allocate dynamic resources"),
+            std::string::npos)
+    << message;
+  ASSERT_TRUE(wait_until([&] { return !c.events_of("gpu").empty(); }));
+  EXPECT_EQ(c.events_of("gpu")[0].at("reason").as_string(), "FailedScheduling");
+  EXPECT_EQ(c.node_of("gpu"), "");
+  EXPECT_EQ(run.stop(), 0);
+}
+
 TEST(Run, UnschedulablePodsGetTheConditionAndOneEventSeries) {
   test_cluster c;
   temp_dir dir;
