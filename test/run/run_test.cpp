@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <map>
 #include <set>
 
@@ -113,14 +114,39 @@ TEST(Run, ProfilesByScheduler) {
 // LeastAllocated alone puts one replica on each node and the sixth anywhere;
 // the System default constraints (hostname 3, zone 5) put the second replica
 // of zone b, the least used zone, on its node first and the sixth on the
-// last empty node.
-TEST(Run, ReplicaSetPodsSpreadOverNodesAndZones) {
+// last empty node. The ReplicaSet and its pods are created through the API,
+// and again with kubectl as a user would.
+class ReplicaSetSpreading : public ::testing::TestWithParam<bool> {};
+
+TEST_P(ReplicaSetSpreading, PodsSpreadOverNodesAndZones) {
+  bool with_kubectl = GetParam();
+  std::string kubectl = TESSERA_KUBECTL;
+  if (with_kubectl && kubectl.empty())
+    GTEST_SKIP() << "kubectl not found: run scripts/install-deps.sh";
   test_cluster c;
+  temp_dir dir;
+  std::string kubeconfig = dir.write(
+    "config", "apiVersion: v1\nkind: Config\nclusters:\n- name: t\n"
+              "  cluster:\n    server: "
+                + c.url()
+                + "\ncontexts:\n- name: t\n  context: {cluster: t, user: t}\n"
+                  "current-context: t\nusers:\n- name: t\n  user: {}\n");
+  int created = 0;
+  // Creates one object from its JSON, in "default" when namespaced.
   auto create = [&](const char* group, const char* resource,
                     const std::string& ns, const std::string& body) {
-    auto r = c.store().create(*apiserver::find_resource(group, "v1", resource),
-                              ns, body);
-    ASSERT_TRUE(r) << r.err().message;
+    if (!with_kubectl) {
+      auto r = c.store().create(
+        *apiserver::find_resource(group, "v1", resource), ns, body);
+      ASSERT_TRUE(r) << r.err().message;
+      return;
+    }
+    std::string file
+      = dir.write("object-" + std::to_string(++created) + ".json", body);
+    std::string cmd = "env HOME=" + dir.file("home")
+                      + " KUBECONFIG=" + kubeconfig + " timeout 30 " + kubectl
+                      + " create --validate=false -f " + file + " 2>&1";
+    ASSERT_EQ(std::system(cmd.c_str()), 0) << cmd;
   };
   for (int i = 1; i <= 5; ++i) {
     std::string name = "n" + std::to_string(i);
@@ -155,6 +181,11 @@ TEST(Run, ReplicaSetPodsSpreadOverNodesAndZones) {
   EXPECT_EQ(per_node["n5"], 2) << "zone b's node takes the second replica";
   EXPECT_EQ(run.stop(), 0);
 }
+
+INSTANTIATE_TEST_SUITE_P(Run, ReplicaSetSpreading, ::testing::Bool(),
+                         [](const auto& info) {
+                           return info.param ? "kubectl" : "api";
+                         });
 
 // A pod with a DRA resource claim is refused, not placed on a node without
 // its device: PodScheduled=False and a FailedScheduling event say why.
