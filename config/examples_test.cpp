@@ -183,10 +183,11 @@ TEST(examples, load_to_the_expected_profiles) {
      {{"default-scheduler", std::nullopt,
        testing::patched_default_text(
          "preFilter: NodeAffinity NodePorts NodeResourcesFit "
-         "PodTopologySpread InterPodAffinity DynamicResources\n"
+         "PodTopologySpread InterPodAffinity DynamicResources "
+         "NodeDeclaredFeatures\n"
          "filter: NodeUnschedulable NodeName TaintToleration "
          "NodeAffinity NodePorts NodeResourcesFit PodTopologySpread "
-         "InterPodAffinity\n"
+         "InterPodAffinity NodeDeclaredFeatures\n"
          "preScore: NodeAffinity NodeResourcesFit PodTopologySpread "
          "InterPodAffinity NodeResourcesBalancedAllocation\n"
          "score: NodeAffinity(2) NodeResourcesFit(1) "

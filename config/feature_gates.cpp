@@ -69,9 +69,7 @@ constexpr std::array<feature_gate_info, feature_gate_count> table{{
    "its own"},
   {g::match_label_keys_in_pod_topology_spread,
    "MatchLabelKeysInPodTopologySpread", true, false, implemented},
-  {g::node_declared_features, "NodeDeclaredFeatures", true, true,
-   "the NodeDeclaredFeatures plugin is not implemented: a node's declared "
-   "features are not checked"},
+  {g::node_declared_features, "NodeDeclaredFeatures", true, true, implemented},
   {g::node_inclusion_policy_in_pod_topology_spread,
    "NodeInclusionPolicyInPodTopologySpread", true, true, implemented},
   {g::nominated_node_name_for_expectation, "NominatedNodeNameForExpectation",

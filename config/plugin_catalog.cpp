@@ -23,8 +23,9 @@ constexpr std::uint16_t s = bit(ep::score);
 
 // Upstream's default multiPoint order (v1.37, where the gates that add
 // DynamicResources and NodeDeclaredFeatures are locked on), without the
-// in-tree volume limit plugins removed in v1.32.
-constexpr std::array<plugin_info, 19> catalog{{
+// in-tree volume limit plugins removed in v1.32. Upstream's defaulting
+// appends NodeDeclaredFeatures after the static list, so it comes last.
+constexpr std::array<plugin_info, 20> catalog{{
   {"SchedulingGates", bit(ep::pre_enqueue), 0, false},
   {"PrioritySort", bit(ep::queue_sort), 0, false},
   {"NodeUnschedulable", f, 0, false},
@@ -52,6 +53,7 @@ constexpr std::array<plugin_info, 19> catalog{{
   {"NodeResourcesBalancedAllocation", ps | s, 1, true},
   {"ImageLocality", s, 1, false},
   {"DefaultBinder", bit(ep::bind), 0, false},
+  {"NodeDeclaredFeatures", pf | f, 0, false},
 }};
 
 } // namespace

@@ -82,6 +82,7 @@ profiles:
       - name: ImageLocality
         weight: 1
       - name: DefaultBinder
+      - name: NodeDeclaredFeatures
   pluginConfig:
   - name: DefaultPreemption
     args:
@@ -307,7 +308,7 @@ TEST(scheduler_config, plugin_merging_and_expansion) {
      "  - name: TaintToleration\n",
      "filter: NodeUnschedulable NodeName NodeAffinity NodePorts "
      "NodeResourcesFit VolumeRestrictions NodeVolumeLimits VolumeBinding "
-     "VolumeZone PodTopologySpread InterPodAffinity\n"
+     "VolumeZone PodTopologySpread InterPodAffinity NodeDeclaredFeatures\n"
      "preScore: NodeAffinity NodeResourcesFit VolumeBinding "
      "PodTopologySpread InterPodAffinity\n"
      "score: NodeAffinity(2) NodeResourcesFit(1) VolumeBinding(1) "
@@ -334,7 +335,8 @@ TEST(scheduler_config, plugin_merging_and_expansion) {
      "  enabled: [{name: TaintToleration, weight: 1}]\n",
      "filter: NodeUnschedulable NodeName NodeAffinity NodePorts "
      "NodeResourcesFit VolumeRestrictions NodeVolumeLimits VolumeBinding "
-     "VolumeZone PodTopologySpread InterPodAffinity TaintToleration\n"
+     "VolumeZone PodTopologySpread InterPodAffinity NodeDeclaredFeatures "
+     "TaintToleration\n"
      "preScore: NodeAffinity NodeResourcesFit VolumeBinding "
      "PodTopologySpread InterPodAffinity NodeResourcesBalancedAllocation "
      "TaintToleration\n"
@@ -347,7 +349,8 @@ TEST(scheduler_config, plugin_merging_and_expansion) {
      "  enabled: [{name: NodePorts}, {name: NodeName}]\n",
      "filter: NodePorts NodeUnschedulable TaintToleration NodeAffinity "
      "NodeResourcesFit VolumeRestrictions NodeVolumeLimits VolumeBinding "
-     "VolumeZone PodTopologySpread InterPodAffinity NodeName\n"},
+     "VolumeZone PodTopologySpread InterPodAffinity NodeDeclaredFeatures "
+     "NodeName\n"},
     {"a multiPoint weight only applies when score has no entry",
      "multiPoint:\n  enabled: [{name: ImageLocality, weight: 9}]\n"
      "score:\n  enabled: [{name: ImageLocality, weight: 2}]\n",

@@ -281,6 +281,16 @@ std::string render(const node& n) {
   for (const auto& c : n.conditions)
     lines.push_back("condition " + std::string{c.type.view()} + "="
                     + std::string{c.status.view()});
+  if (!n.declared_features.empty()) {
+    std::vector<std::string> features;
+    for (auto f : n.declared_features)
+      features.emplace_back(f.view());
+    std::sort(features.begin(), features.end());
+    std::string line = "declared";
+    for (const auto& f : features)
+      line += " " + f;
+    lines.push_back(line);
+  }
   return join_lines(lines);
 }
 
@@ -780,6 +790,59 @@ TEST(DecodePod, DerivesWhatCompleteComputes) {
   EXPECT_EQ(got->host_ports[0].port, 8080);
 }
 
+TEST(DecodePod, DecodesWhatDeclaredFeatureRulesRead) {
+  struct test_case {
+    std::string name;
+    std::string spec;
+    bool host_network;
+    bool host_users;
+    std::vector<bool> restarts_all;
+    std::vector<bool> init_restarts_all;
+  };
+  const std::vector<test_case> cases = {
+    {"defaults", R"({"containers":[{"name":"c"}]})", false, true, {false}, {}},
+    {"host network in its own user namespace",
+     R"({"hostNetwork":true,"hostUsers":false,"containers":[{"name":"c"}]})",
+     true,
+     false,
+     {false},
+     {}},
+    {"restart rules",
+     R"({"containers":[{"name":"a","restartPolicy":"Never",
+         "restartPolicyRules":[{"action":"Restart",
+           "exitCodes":{"operator":"In","values":[1]}}]},
+        {"name":"b","restartPolicy":"Never",
+         "restartPolicyRules":[{"action":"Restart",
+           "exitCodes":{"operator":"In","values":[1]}},
+          {"action":"RestartAllContainers",
+           "exitCodes":{"operator":"In","values":[42]}}]}],
+        "initContainers":[{"name":"i","restartPolicy":"Always",
+         "restartPolicyRules":[{"action":"RestartAllContainers",
+           "exitCodes":{"operator":"In","values":[88]}}]}]})",
+     false,
+     true,
+     {false, true},
+     {true}},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto got = decode_pod_json(
+      R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},"spec":)"
+      + tc.spec + "}");
+    ASSERT_TRUE(got) << got.err().message;
+    EXPECT_EQ(got->host_network, tc.host_network);
+    EXPECT_EQ(got->host_users, tc.host_users);
+    std::vector<bool> restarts_all;
+    for (const auto& c : got->containers)
+      restarts_all.push_back(c.restarts_all_containers);
+    EXPECT_EQ(restarts_all, tc.restarts_all);
+    std::vector<bool> init_restarts_all;
+    for (const auto& c : got->init_containers)
+      init_restarts_all.push_back(c.restarts_all_containers);
+    EXPECT_EQ(init_restarts_all, tc.init_restarts_all);
+  }
+}
+
 TEST(DecodePod, GeneratesNamesFromGenerateNameWithDefaults) {
   const std::string json
     = R"({"apiVersion":"v1","kind":"Pod","metadata":{"generateName":"job-"}})";
@@ -827,6 +890,9 @@ TEST(DecodeObject, DecodesNodesNamespacesPriorityClassesAndBudgets) {
                     {"names":["nginx"],"sizeBytes":50000000}],
           "conditions":[{"type":"Ready","status":"True"},
                         {"type":"MemoryPressure","status":"False"}],
+          "declaredFeatures":["UserNamespacesHostNetworkSupport",
+                              "GuaranteedQoSPodCPUResize",
+                              "UserNamespacesHostNetworkSupport"],
           "addresses":[{"type":"InternalIP","address":"10.0.0.5"}]}})",
      true,
      "node n1 uid=node-uid rv=7 created=1786082091\n"
@@ -841,7 +907,8 @@ TEST(DecodeObject, DecodesNodesNamespacesPriorityClassesAndBudgets) {
      "size=300000\n"
      "image nginx:latest size=50000000\n"
      "condition Ready=True\n"
-     "condition MemoryPressure=False\n"},
+     "condition MemoryPressure=False\n"
+     "declared GuaranteedQoSPodCPUResize UserNamespacesHostNetworkSupport\n"},
     {"node allocatable defaults to capacity",
      R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n2"},
          "status":{"capacity":{"cpu":4,"memory":"8Gi"}}})",
@@ -1312,6 +1379,20 @@ TEST(DecodeObject, ReportsThePathAndTheProblem) {
      std::nullopt, "status.images[0].sizeBytes: expected integer, got string"},
     {"node unschedulable", node_with(R"("spec":{"unschedulable":"true"})"),
      std::nullopt, "spec.unschedulable: expected boolean, got string"},
+    {"node declared feature",
+     node_with(R"("status":{"declaredFeatures":["a",7]})"), std::nullopt,
+     "status.declaredFeatures[1]: expected string, got integer"},
+    {"pod hostUsers",
+     R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},)"
+     R"("spec":{"hostUsers":"no"}})",
+     std::nullopt, "spec.hostUsers: expected boolean, got string"},
+    {"restart rule action",
+     R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},)"
+     R"("spec":{"containers":[{"name":"c","restartPolicyRules":)"
+     R"([{"action":1}]}]}})",
+     std::nullopt,
+     "spec.containers[0].restartPolicyRules[0].action: expected string, "
+     "got integer"},
     {"budget with both limits",
      pdb_with_spec(R"({"minAvailable":1,"maxUnavailable":1})"), std::nullopt,
      "spec: minAvailable and maxUnavailable cannot both be set"},

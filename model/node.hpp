@@ -52,6 +52,9 @@ struct node {
   resource_list allocatable;
   std::vector<node_image> images;
   std::vector<node_condition> conditions;
+  /// status.declaredFeatures, sorted and without duplicates, so that a
+  /// subset check is a merge.
+  std::vector<symbol> declared_features;
 
   friend bool operator==(const node&, const node&) = default;
 };

@@ -7,6 +7,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <array>
 
 namespace tessera::model::json_detail {
@@ -112,11 +113,21 @@ node read_node(json_reader& r, const json_object& o,
                            [&](std::size_t, const json_value& e) {
                              n.conditions.push_back(read_condition(r, e));
                            });
+        } else if (key == "declaredFeatures") {
+          for_each_element(r, get_array(r, y),
+                           [&](std::size_t, const json_value& e) {
+                             n.declared_features.push_back(get_symbol(r, e));
+                           });
         }
       });
   });
   if (!has_allocatable && opts.apply_defaults)
     n.allocatable = n.capacity;
+  // Intern order, so that feature sets compare by merging.
+  std::sort(n.declared_features.begin(), n.declared_features.end());
+  n.declared_features.erase(
+    std::unique(n.declared_features.begin(), n.declared_features.end()),
+    n.declared_features.end());
   return n;
 }
 

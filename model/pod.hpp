@@ -79,6 +79,9 @@ struct container {
   std::vector<host_port> host_ports;
   /// Init container with restartPolicy: Always (a sidecar).
   bool restartable = false;
+  /// Some restartPolicyRules entry has action RestartAllContainers, which
+  /// only nodes declaring RestartAllContainersOnContainerExits honour.
+  bool restarts_all_containers = false;
   friend bool operator==(const container&, const container&) = default;
 };
 
@@ -162,6 +165,11 @@ struct pod {
   bool priority_given = false;
   preemption_policy preemption = preemption_policy::preempt_lower_priority;
   symbol node_name;
+  /// spec.hostNetwork.
+  bool host_network = false;
+  /// spec.hostUsers (true when absent: the pod shares the host's user
+  /// namespace).
+  bool host_users = true;
   std::vector<std::string> scheduling_gates;
   /// spec.resourceClaims (dynamic resource allocation); tessera allocates
   /// none, so DynamicResources refuses pods that have any.

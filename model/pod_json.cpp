@@ -354,6 +354,15 @@ container read_container(json_reader& r, const json_value& v, bool init,
           });
       } else if (key == "restartPolicy") {
         c.restartable = init && get_string(r, x) == "Always";
+      } else if (key == "restartPolicyRules") {
+        for_each_element(
+          r, get_array(r, x), [&](std::size_t, const json_value& e) {
+            with_member(r, get_object(r, e), "action",
+                        [&](const json_value& a) {
+                          if (get_string(r, a) == "RestartAllContainers")
+                            c.restarts_all_containers = true;
+                        });
+          });
       }
     });
   return c;
@@ -468,6 +477,9 @@ void read_pod_spec(json_reader& r, const json_value& v, pod& p,
   bool host_network = false;
   with_member(r, o, "hostNetwork",
               [&](const json_value& x) { host_network = get_bool(r, x); });
+  p.host_network = host_network;
+  with_member(r, o, "hostUsers",
+              [&](const json_value& x) { p.host_users = get_bool(r, x); });
   auto read_containers
     = [&](const json_value& x, bool init, std::vector<container>& out) {
         const auto& a = get_array(r, x);

@@ -8,6 +8,7 @@
 #include "plugins/image_locality/image_locality.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 #include "plugins/node_affinity/node_affinity.hpp"
+#include "plugins/node_declared_features/node_declared_features.hpp"
 #include "plugins/node_name/node_name.hpp"
 #include "plugins/node_ports/node_ports.hpp"
 #include "plugins/node_resources/balanced_allocation.hpp"
@@ -87,6 +88,8 @@ registry make_in_tree_registry() {
         make_node_resources_balanced_allocation));
   add("ImageLocality", no_args("ImageLocality", make_image_locality));
   add("DefaultBinder", no_args("DefaultBinder", make_default_binder));
+  add("NodeDeclaredFeatures",
+      no_args("NodeDeclaredFeatures", make_node_declared_features));
   return reg;
 }
 

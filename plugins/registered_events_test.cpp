@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
+#include "plugins/node_declared_features/node_declared_features.hpp"
 #include "plugins/node_name/node_name.hpp"
 #include "plugins/node_ports/node_ports.hpp"
 #include "plugins/node_unschedulable/node_unschedulable.hpp"
@@ -64,6 +65,11 @@ TEST(registered_events, of_each_plugin) {
        action::add | action::remove | action::update_node_label
          | action::update_node_taint,
        true}}},
+    {"NodeDeclaredFeatures",
+     make_node_declared_features(),
+     {{event_resource::node, action::add | action::update_node_declared_feature,
+       true},
+      {event_resource::pod, action::update, true}}},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);

@@ -34,6 +34,8 @@ action node_changes(const model::node& a, const model::node& b) {
     out = out | action::update_node_taint;
   if (!(a.conditions == b.conditions))
     out = out | action::update_node_condition;
+  if (!(a.declared_features == b.declared_features))
+    out = out | action::update_node_declared_feature;
   return out;
 }
 

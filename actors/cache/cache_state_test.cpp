@@ -270,6 +270,13 @@ TEST(CacheState, TranslatesObjectChangesIntoQueueInputs) {
        w.modify(node_builder("n1", "z").unschedulable().build());
      },
      {"event NodeUpdateNodeTaint"}},
+    {"node declares a feature",
+     [&](world& w) {
+       w.modify(node_builder("n1", "z")
+                  .declared_feature("RestartAllContainersOnContainerExits")
+                  .build());
+     },
+     {"event NodeUpdateNodeDeclaredFeature"}},
     {"node grows",
      [&](world& w) { w.modify(node("n1", "z", "8")); },
      {"event NodeUpdateNodeAllocatable"}},

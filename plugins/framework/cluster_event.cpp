@@ -26,6 +26,7 @@ std::string action_label(action a) {
     {action::update_pod_scheduling_gates_eliminated,
      "UpdatePodSchedulingGatesEliminated"},
     {action::update_other, "Update"},
+    {action::update_node_declared_feature, "UpdateNodeDeclaredFeature"},
   };
   if (a == action::all)
     return "*";

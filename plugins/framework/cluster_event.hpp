@@ -45,8 +45,10 @@ enum class action : std::uint32_t {
   update_pod_scheduling_gates_eliminated = 1u << 10,
   /// Any other update of the object.
   update_other = 1u << 11,
+  /// A node's status.declaredFeatures changed.
+  update_node_declared_feature = 1u << 12,
   update = (1u << 2) | (1u << 3) | (1u << 4) | (1u << 5) | (1u << 6) | (1u << 7)
-           | (1u << 8) | (1u << 9) | (1u << 10) | (1u << 11),
+           | (1u << 8) | (1u << 9) | (1u << 10) | (1u << 11) | (1u << 12),
   all = 0xffffffffu,
 };
 

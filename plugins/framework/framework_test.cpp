@@ -329,13 +329,14 @@ TEST(default_profile, matches_kube_scheduler) {
     (std::vector<std::string>{
       "NodeUnschedulable", "NodeName", "TaintToleration", "NodeAffinity",
       "NodePorts", "NodeResourcesFit", "VolumeRestrictions", "NodeVolumeLimits",
-      "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity"}));
-  EXPECT_EQ(names_of(prof->pre_filter()),
-            (std::vector<std::string>{"NodeAffinity", "NodePorts",
-                                      "NodeResourcesFit", "VolumeRestrictions",
-                                      "NodeVolumeLimits", "VolumeBinding",
-                                      "VolumeZone", "PodTopologySpread",
-                                      "InterPodAffinity", "DynamicResources"}));
+      "VolumeBinding", "VolumeZone", "PodTopologySpread", "InterPodAffinity",
+      "NodeDeclaredFeatures"}));
+  EXPECT_EQ(
+    names_of(prof->pre_filter()),
+    (std::vector<std::string>{
+      "NodeAffinity", "NodePorts", "NodeResourcesFit", "VolumeRestrictions",
+      "NodeVolumeLimits", "VolumeBinding", "VolumeZone", "PodTopologySpread",
+      "InterPodAffinity", "DynamicResources", "NodeDeclaredFeatures"}));
   std::vector<std::pair<std::string, std::int64_t>> weights;
   for (const auto& s : prof->score())
     weights.emplace_back(std::string{s.plugin->name()}, s.weight);

@@ -205,6 +205,26 @@ TEST(cli, simulate_refuses_pods_with_resource_claims) {
     << "a pod without claims is placed as usual: " << r.out;
 }
 
+TEST(cli, simulate_places_pods_only_where_their_features_are_declared) {
+  auto r
+    = run("simulate -o text -f " + source("test/cli/declared-features.yaml")
+          + " --shards 1 --max-inflight-cycles 1 --seed 0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  auto line_of = [&](const std::string& pod) {
+    auto at = r.out.find("default/" + pod);
+    if (at == std::string::npos)
+      return std::string{};
+    return r.out.substr(at, r.out.find('\n', at) - at);
+  };
+  EXPECT_NE(line_of("restarter").find("new"), std::string::npos) << r.out;
+  EXPECT_NE(line_of("plain").find("old"), std::string::npos) << r.out;
+  EXPECT_EQ(line_of("userns-host-net").find("new"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("0/2 nodes are available: 2 node(s) didn't match "
+                       "Pod's required features."),
+            std::string::npos)
+    << r.out;
+}
+
 TEST(cli, same_seed_same_output_and_seeds_break_ties) {
   // Four equal nodes: the first pod's node is a pure tie-break.
   std::string file = source("test/cli/packing-cluster.yaml");

@@ -4,6 +4,7 @@
 
 #include "model/resource_list.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
@@ -260,6 +261,11 @@ container_builder& container_builder::restartable(bool value) {
   return *this;
 }
 
+container_builder& container_builder::restart_all_containers(bool value) {
+  c_.restarts_all_containers = value;
+  return *this;
+}
+
 model::container container_builder::build() const {
   return c_;
 }
@@ -389,6 +395,16 @@ pod_builder& pod_builder::pod_request(std::string_view resource,
   if (!pod_.pod_level_requests)
     pod_.pod_level_requests.emplace();
   set_resource(*pod_.pod_level_requests, resource, quantity);
+  return *this;
+}
+
+pod_builder& pod_builder::host_network(bool value) {
+  pod_.host_network = value;
+  return *this;
+}
+
+pod_builder& pod_builder::host_users(bool value) {
+  pod_.host_users = value;
   return *this;
 }
 
@@ -701,6 +717,15 @@ node_builder& node_builder::image(const std::vector<std::string>& names,
 node_builder& node_builder::condition(std::string_view type,
                                       std::string_view status) {
   node_.conditions.push_back(model::node_condition{sym(type), sym(status)});
+  return *this;
+}
+
+node_builder& node_builder::declared_feature(std::string_view name) {
+  auto& features = node_.declared_features;
+  const model::symbol feature = sym(name);
+  auto at = std::lower_bound(features.begin(), features.end(), feature);
+  if (at == features.end() || *at != feature)
+    features.insert(at, feature);
   return *this;
 }
 

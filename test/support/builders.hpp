@@ -131,6 +131,8 @@ public:
                                std::string_view ip = "0.0.0.0");
   /// Marks an init container as a sidecar (restartPolicy: Always).
   container_builder& restartable(bool value = true);
+  /// Gives the container a restart rule with action RestartAllContainers.
+  container_builder& restart_all_containers(bool value = true);
 
   /// The container.
   model::container build() const;
@@ -197,6 +199,10 @@ public:
                            std::string_view quantity);
   /// Adds a persistentVolumeClaim volume.
   pod_builder& claim(std::string claim_name);
+  /// Sets spec.hostNetwork.
+  pod_builder& host_network(bool value = true);
+  /// Sets spec.hostUsers.
+  pod_builder& host_users(bool value);
 
   // --- scheduling
 
@@ -345,6 +351,8 @@ public:
                       std::int64_t size_bytes);
   /// Adds a condition such as ("Ready", "True").
   node_builder& condition(std::string_view type, std::string_view status);
+  /// Adds to status.declaredFeatures (kept sorted, as decoding keeps it).
+  node_builder& declared_feature(std::string_view name);
   /// Sets the UID.
   node_builder& uid(std::string value);
   /// Sets the creation time in seconds since the epoch.
