@@ -15,10 +15,9 @@ struct cycle_data final : plugin_state {
 };
 
 bool restarts_all(const std::vector<model::container>& containers) noexcept {
-  return std::any_of(containers.begin(), containers.end(),
-                     [](const model::container& c) {
-                       return c.restarts_all_containers;
-                     });
+  return std::any_of(
+    containers.begin(), containers.end(),
+    [](const model::container& c) { return c.restarts_all_containers; });
 }
 
 } // namespace
@@ -56,29 +55,29 @@ node_declared_features::events_to_register() const {
   };
   // The fields the rules read are immutable today; the hint still compares
   // what the old and new pod need, so a future mutable field is covered.
-  auto pod_hint = [this](const model::pod& waiting,
-                         const model::object* old_object,
-                         const model::object* new_object) {
-    const model::pod* updated = object_as<model::pod_ptr>(new_object);
-    const model::pod* previous = object_as<model::pod_ptr>(old_object);
-    if (updated == nullptr || previous == nullptr)
-      return queueing_hint::queue;
-    if (!updated->same_identity(waiting))
-      return queueing_hint::skip;
-    return required_features(*previous) == required_features(*updated)
-             ? queueing_hint::skip
-             : queueing_hint::queue;
-  };
+  auto pod_hint
+    = [this](const model::pod& waiting, const model::object* old_object,
+             const model::object* new_object) {
+        const model::pod* updated = object_as<model::pod_ptr>(new_object);
+        const model::pod* previous = object_as<model::pod_ptr>(old_object);
+        if (updated == nullptr || previous == nullptr)
+          return queueing_hint::queue;
+        if (!updated->same_identity(waiting))
+          return queueing_hint::skip;
+        return required_features(*previous) == required_features(*updated)
+                 ? queueing_hint::skip
+                 : queueing_hint::queue;
+      };
   return {
-    {{event_resource::node,
-      action::add | action::update_node_declared_feature},
+    {{event_resource::node, action::add | action::update_node_declared_feature},
      node_hint},
     {{event_resource::pod, action::update}, pod_hint},
   };
 }
 
-pre_filter_result node_declared_features::pre_filter(
-  cycle_state& state, const model::pod& p, const cluster_context&) const {
+pre_filter_result
+node_declared_features::pre_filter(cycle_state& state, const model::pod& p,
+                                   const cluster_context&) const {
   auto required = required_features(p);
   if (required.empty())
     return {status::skip(), std::nullopt};

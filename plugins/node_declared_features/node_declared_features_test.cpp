@@ -1,9 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "plugins/node_declared_features/node_declared_features.hpp"
-
 #include "model/node_info.hpp"
 #include "plugins/framework/plugin_test_cycle.hpp"
+#include "plugins/node_declared_features/node_declared_features.hpp"
 #include "test/support/builders.hpp"
 
 #include <gtest/gtest.h>
@@ -50,7 +49,8 @@ TEST(node_declared_features, required_features) {
        .sidecar(test::make_container("proxy").restart_all_containers())
        .build(),
      {restart_all}},
-    {"host network in its own user namespace", userns_host_network_pod("p"),
+    {"host network in its own user namespace",
+     userns_host_network_pod("p"),
      {userns_host_network}},
     {"host network sharing the host's users",
      test::make_pod("p").host_network().build(),
@@ -131,8 +131,7 @@ TEST(node_declared_features, filter) {
        .host_users(false)
        .container(test::make_container("worker").restart_all_containers())
        .build(),
-     node({userns_host_network}), code::unschedulable_and_unresolvable,
-     reason},
+     node({userns_host_network}), code::unschedulable_and_unresolvable, reason},
     {"pod needs two, node declares both",
      test::make_pod("p")
        .host_network()
