@@ -77,7 +77,17 @@ model::pod_ptr build_pod(const pod_spec& s) {
     b.node(s.node).phase(model::pod_phase::running);
   for (const auto& g : s.gates)
     b.gate(g);
-  return b.build();
+  if (s.actual_milli_cpu == 0)
+    return b.build();
+  auto p = std::make_shared<model::pod>(*b.build());
+  model::container_resources_status reported;
+  reported.name = p->containers.front().name;
+  reported.actual = p->containers.front().requests;
+  reported.actual->milli_cpu = s.actual_milli_cpu;
+  reported.allocated = p->containers.front().requests;
+  p->container_resources.push_back(std::move(reported));
+  p->complete();
+  return p;
 }
 
 model::node_ptr build_node(const node_spec& s) {
@@ -175,6 +185,14 @@ cluster_spec generate_cluster(const gen_options& o, std::uint64_t seed) {
         break;
       cpu_left -= p.milli_cpu;
       mem_left -= p.memory_mi;
+      // Drawn only when asked for, so other clusters keep their seeds' shape.
+      if (o.resizing > 0 && d.chance(o.resizing)) {
+        std::int64_t extra = d.between(1, 4) * 50;
+        if (extra <= cpu_left) {
+          p.actual_milli_cpu = p.milli_cpu + extra;
+          cpu_left -= extra;
+        }
+      }
       if (d.chance(o.host_ports / 2)) {
         std::int32_t port = d.pick(ports);
         if (used_ports.insert(port).second)

@@ -94,6 +94,10 @@ struct pod_spec {
   std::optional<spread_spec> spread;
   std::int32_t priority = 0;
   bool preempt_never = false;
+  /// A running pod in the middle of an in-place down-size: the kubelet
+  /// still reports this much cpu (status resources), more than the spec
+  /// asks; 0 = no resize. The node holds the larger of the two.
+  std::int64_t actual_milli_cpu = 0;
   /// Pre-bound to this node (spec.nodeName); empty = pending.
   std::string node;
   std::vector<std::string> gates;
@@ -126,6 +130,8 @@ struct gen_options {
   std::int64_t max_pods = 110;
   /// Running pods per node, at most.
   std::size_t max_bound_per_node = 0;
+  /// Fraction of running pods in an in-place down-size (actual_milli_cpu).
+  double resizing = 0.0;
   double host_ports = 0.0;
   double tolerations = 0.0;
   double node_affinity = 0.0;

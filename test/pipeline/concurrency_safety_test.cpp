@@ -47,6 +47,7 @@ gen_options safety_cluster(std::size_t nodes, std::size_t pods,
   o.min_pods = 6;
   o.max_pods = 14;
   o.max_bound_per_node = 2;
+  o.resizing = 0.3;
   o.host_ports = 0.15;
   o.tolerations = 0.3;
   o.node_affinity = 0.2;

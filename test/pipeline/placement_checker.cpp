@@ -69,7 +69,7 @@ check_placements(const cluster_spec& spec,
   std::map<std::string, usage> used;
   for (const auto& pl : all) {
     auto& u = used[pl.node->name];
-    u.cpu += pl.pod->milli_cpu;
+    u.cpu += std::max(pl.pod->milli_cpu, pl.pod->actual_milli_cpu);
     u.memory += pl.pod->memory_mi;
     u.gpus += pl.pod->gpus;
     ++u.pods;

@@ -102,6 +102,7 @@ gen_options resources_and_taints() {
   o.min_pods = 4;
   o.max_pods = 12;
   o.max_bound_per_node = 2;
+  o.resizing = 0.3;
   o.host_ports = 0.2;
   o.tolerations = 0.4;
   o.node_affinity = 0.3;
