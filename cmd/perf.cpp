@@ -137,6 +137,31 @@ perf::plan_outcome run_recording_metrics(bool on, const perf::plan& p,
   return outcome;
 }
 
+// A workload's featureGates on the scheduler's gates: the gates tessera
+// knows are set (a locked gate set against its value is refused, as upstream
+// refuses it, and stays at its default); the others, gates of other
+// components or of older releases, are only reported. Returns what happened,
+// one clause per gate.
+std::string apply_workload_gates(const perf::feature_gates& wanted,
+                                 config::feature_gates& gates) {
+  std::string out;
+  for (const auto& [name, on] : wanted) {
+    std::string setting = name + (on ? "=true" : "=false");
+    if (!out.empty())
+      out += "; ";
+    if (config::find_feature_gate(name) == nullptr) {
+      out += setting + " reported only (not a scheduler gate of 1.37)";
+      continue;
+    }
+    if (auto e = gates.set(setting)) {
+      out += setting + " not applied (" + e.message + ")";
+      continue;
+    }
+    out += setting + " applied";
+  }
+  return out;
+}
+
 } // namespace
 
 int perf_main(const args& a) {
@@ -271,11 +296,6 @@ int perf_main(const args& a) {
       std::fprintf(stderr, "tessera perf: %s: skipped: %s\n", p.name().c_str(),
                    p.skip_reason.c_str());
       skipped.push_back({p.name(), p.skip_reason});
-    } else if (!p.gates.empty()) {
-      std::fprintf(stderr,
-                   "tessera perf: %s: feature gates %s (reported, not "
-                   "applied)\n",
-                   p.name().c_str(), perf::to_string(p.gates).c_str());
     }
   }
 
@@ -293,6 +313,10 @@ int perf_main(const args& a) {
     auto setup = load_scheduler_setup(knobs);
     if (!setup)
       return usage_error(setup.err().message);
+    if (!p.gates.empty())
+      std::fprintf(stderr, "tessera perf: %s: feature gates: %s\n",
+                   p.name().c_str(),
+                   apply_workload_gates(p.gates, setup->config.gates).c_str());
     if (!f.knobs.write_config_to.empty()) {
       if (auto e = write_effective_config(*setup, f.knobs.write_config_to))
         return usage_error(e.message);

@@ -206,8 +206,8 @@ std::string_view opcode(const op_body& body) noexcept;
 /// numbers (counts) and strings (durations).
 using param_value = std::variant<std::int64_t, double, std::string, bool>;
 
-/// Feature gates as the file names them (applied where tessera has the
-/// gate once the scheduler takes gates; reported either way).
+/// Feature gates as the file names them (the perf verb sets the ones tessera
+/// knows on the scheduler's gates and reports the others).
 using feature_gates = std::map<std::string, bool>;
 
 /// "A=true,B=false".

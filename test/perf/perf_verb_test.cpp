@@ -143,6 +143,33 @@ TEST(perf_verb, unsupported_test_cases_are_skipped_and_counted) {
   EXPECT_NE(text.str().find("\"Name\":\"Gang/tiny\""), std::string::npos);
 }
 
+// A workload's featureGates: a gate tessera knows is set, one it does not
+// know is reported, and a locked gate set against its value is refused.
+TEST(perf_verb, workload_feature_gates_are_applied_or_reported) {
+  std::string file = testing::TempDir() + "tessera_perf_verb_gates.yaml";
+  std::ofstream{file} << "- name: Gated\n"
+                         "  featureGates:\n"
+                         "    SchedulerPopFromBackoffQ: false\n"
+                         "    SchedulerQueueingHints: true\n"
+                         "    NodeDeclaredFeatures: false\n"
+                         "  workloadTemplate:\n"
+                         "  - opcode: createNodes\n    count: 1\n"
+                         "  - opcode: createPods\n    count: 2\n"
+                         "    collectMetrics: true\n"
+                         "  workloads:\n  - name: w\n";
+  auto r = run_perf("--target inprocess --progress off --metrics=false", file);
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_NE(r.err.find("SchedulerPopFromBackoffQ=false applied"),
+            std::string::npos)
+    << r.err;
+  EXPECT_NE(r.err.find("SchedulerQueueingHints=true reported only"),
+            std::string::npos)
+    << r.err;
+  EXPECT_NE(r.err.find("NodeDeclaredFeatures=false not applied"),
+            std::string::npos)
+    << r.err;
+}
+
 TEST(perf_verb, compare_thresholds_fails_a_run_below_its_floor) {
   std::string file = testing::TempDir() + "tessera_perf_verb_floor.yaml";
   std::ofstream{file} << "- name: Floor\n"
