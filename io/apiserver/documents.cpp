@@ -49,8 +49,10 @@ std::string resource_list_json(std::string_view group,
       s["verbs"] = split_csv(verbs);
       resources.push_back(std::move(s));
     };
-    if (r.name == "pods")
+    if (r.name == "pods") {
       sub("binding", "Binding", "create");
+      sub("resize", "Pod", "get,patch,update");
+    }
     if (r.has_status)
       sub("status", r.kind, "get,patch,update");
   }

@@ -597,6 +597,9 @@ http_reply api_handler::dispatch(const http_request_view& req) {
   if (!rp->sub.empty()) {
     if (rp->sub == "status" && res.has_status)
       sub = subresource::status;
+    else if (rp->sub == "resize" && res.storage == storage_kind::pod
+             && res.name == "pods")
+      sub = subresource::resize;
     else if (rp->sub == "binding" && res.storage == storage_kind::pod
              && res.name == "pods")
       sub = subresource::main;

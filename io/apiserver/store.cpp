@@ -390,7 +390,8 @@ api_result<object_ptr> store::create(const resource_info& res,
       if (err)
         return *err;
     }
-    admission::add_default_tolerations(root);
+    if (st.cfg.default_toleration_seconds)
+      admission::add_default_tolerations(root);
   }
   auto causes = admission::validate(res.storage, root);
   if (!causes.empty())
@@ -439,6 +440,40 @@ api_result<object_ptr> store::create(const resource_info& res,
 
 namespace {
 
+/// pods/resize: the stored pod with only its containers' `resources` taken
+/// from `wanted` (matched by name; containers cannot be added or removed).
+json::value resized(const json::value& old_doc, const json::object& wanted,
+                    json::storage_ptr sp) {
+  json::value merged(old_doc, sp);
+  auto* spec = merged.as_object().if_contains("spec");
+  const auto* wanted_spec = wanted.if_contains("spec");
+  if (spec == nullptr || !spec->is_object() || wanted_spec == nullptr
+      || !wanted_spec->is_object())
+    return merged;
+  for (std::string_view list : {"containers", "initContainers"}) {
+    auto* have = spec->as_object().if_contains(list);
+    const auto* want = wanted_spec->as_object().if_contains(list);
+    if (have == nullptr || want == nullptr || !have->is_array()
+        || !want->is_array())
+      continue;
+    for (auto& c : have->as_array()) {
+      if (!c.is_object())
+        continue;
+      for (const auto& w : want->as_array()) {
+        if (!w.is_object() || w.as_object().if_contains("name") == nullptr
+            || c.as_object().if_contains("name") == nullptr
+            || w.as_object().at("name") != c.as_object().at("name"))
+          continue;
+        if (const auto* r = w.as_object().if_contains("resources"))
+          c.as_object()["resources"] = *r;
+        else
+          c.as_object().erase("resources");
+      }
+    }
+  }
+  return merged;
+}
+
 /// Finishes an update or patch under the lock: status/spec split,
 /// immutable metadata, defaults, validation, no-op detection, commit.
 api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
@@ -447,6 +482,8 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
                                      subresource sub, bool dry_run) {
   auto& root = doc.value().as_object();
   const auto& old_root = old_doc.as_object();
+  if (sub == subresource::resize)
+    doc.value() = resized(old_doc, root, doc.value().storage());
   if (sub == subresource::status) {
     // Only status changes; everything else is the stored object's.
     json::value merged(old_doc, doc.value().storage());

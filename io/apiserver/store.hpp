@@ -95,6 +95,11 @@ struct store_config {
   /// the spec.priority it was given (none = 0), as on an API server
   /// started without the plugin (upstream's scheduler_perf cluster).
   bool priority_admission = true;
+  /// Run the DefaultTolerationSeconds admission plugin on pod creates (the
+  /// not-ready / unreachable tolerations). Off as on upstream's
+  /// scheduler_perf cluster, whose templates then update pods with the
+  /// tolerations they were created with.
+  bool default_toleration_seconds = true;
 };
 
 enum class event_type : std::uint8_t {
@@ -117,7 +122,9 @@ struct watch_event {
 };
 
 /// Which part of an object a write addresses.
-enum class subresource : std::uint8_t { main, status };
+/// What a write may change: the object, its status, or (pods/resize) only
+/// the containers' resources.
+enum class subresource : std::uint8_t { main, status, resize };
 
 struct write_options {
   /// dryRun=All: run admission and validation, store nothing.

@@ -399,6 +399,32 @@ TEST(Store, BindingSemantics) {
   EXPECT_NE(deleting.err().message.find("is being deleted"), std::string::npos);
 }
 
+// pods/resize (in-place resize): only the containers' resources change;
+// anything else the write carries is the stored pod's.
+TEST(Store, ResizeTouchesOnlyContainerResources) {
+  store s{quiet()};
+  ASSERT_TRUE(s.create(pods(), "default", pod_json("p1")));
+  auto r = s.patch(
+    pods(), "default", "p1", patch_type::strategic,
+    R"({"metadata":{"labels":{"sneaky":"yes"}},"spec":{"nodeName":"n9",)"
+    R"("containers":[{"name":"c","resources":{"requests":{"cpu":"2"}}}]}})",
+    subresource::resize);
+  ASSERT_TRUE(r) << r.err().message;
+  auto d = doc(*r);
+  EXPECT_EQ(
+    at(d.at("spec").at("containers").at(0), {"resources", "requests", "cpu"}),
+    "2");
+  EXPECT_EQ(at(d, {"spec", "nodeName"}), nullptr);
+  EXPECT_EQ(at(d, {"metadata", "labels", "sneaky"}), nullptr);
+  // The main resource refuses the same resource change.
+  auto main
+    = s.patch(pods(), "default", "p1", patch_type::strategic,
+              R"({"spec":{"containers":[{"name":"c","resources":{"requests":)"
+              R"({"cpu":"3"}}}]}})",
+              subresource::main);
+  EXPECT_FALSE(main);
+}
+
 TEST(Store, StatusPatchTouchesOnlyStatus) {
   store s{quiet()};
   auto p = s.create(pods(), "default", pod_json("p1"));

@@ -34,6 +34,7 @@ public:
     // Upstream's scheduler_perf API server runs without the Priority
     // admission plugin: its templates set spec.priority without a class.
     sc.priority_admission = false;
+    sc.default_toleration_seconds = false;
     st_ = std::make_unique<apiserver::store>(sc);
     // Without the fake kubelet, bound pods stay Pending and a graceful
     // deletion of a bound pod waits for its grace period, as on upstream's
@@ -92,8 +93,9 @@ public:
                       const object_template& t, const std::string& ns,
                       const std::string& name, const std::string& json,
                       const std::string& subresource) override {
-    auto sub = subresource == "status" ? apiserver::subresource::status
-                                       : apiserver::subresource::main;
+    auto sub = subresource == "status"   ? apiserver::subresource::status
+               : subresource == "resize" ? apiserver::subresource::resize
+                                         : apiserver::subresource::main;
     auto r
       = st_->update(res, res.namespaced ? ns : std::string{}, name, json, sub);
     if (!r) {

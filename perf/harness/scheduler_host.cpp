@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <optional>
+#include <thread>
 
 namespace tessera::perf {
 
@@ -30,6 +31,23 @@ struct scheduler_host::impl {
       .receive([&](const actors::cache_stats& s) { out = s; },
                [](caf::error&) {});
     return out;
+  }
+
+  // Waits (a little) until no cycle or binding is in flight: the API may
+  // report a pod bound before the binder has handled the reply and
+  // recorded the attempt, and a stop in between would lose that record.
+  void drain_binds() {
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+    caf::scoped_actor self{sys};
+    while (std::chrono::steady_clock::now() < deadline) {
+      std::size_t in_flight = 0;
+      self->request(p.queue, std::chrono::seconds(1), actors::stats_atom::value)
+        .receive([&](const actors::queue_stats& s) { in_flight = s.in_flight; },
+                 [](caf::error&) {});
+      if (in_flight == 0)
+        return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
   }
 
   caf::actor_system_config cfg;
@@ -77,6 +95,7 @@ void scheduler_host::stop() {
   if (!impl_ || !impl_->running)
     return;
   impl_->running = false;
+  impl_->drain_binds();
   actors::stop_pipeline(impl_->p, *impl_->source);
   impl_->p = {};
   impl_->sys.await_all_actors_done();

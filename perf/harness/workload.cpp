@@ -433,11 +433,11 @@ std::optional<op> read_op(const YAML::Node& node, const std::string& path,
     o.per_second = static_cast<double>(rate.value_or(0));
     auto subs = read_strings(f.get("subresources"), f.path("subresources"), p);
     for (const auto& sub : subs) {
-      if (sub == "status" && o.subresource.empty())
+      if ((sub == "status" || sub == "resize") && o.subresource.empty())
         o.subresource = sub;
       else
         lacks("updateAny subresource " + sub
-              + " (the embedded cluster serves only status)");
+              + " (the embedded cluster serves status and resize)");
     }
     o.params = read_map(f.get("templateParams"), f.path("templateParams"), p);
     out.body = std::move(o);
