@@ -10,6 +10,7 @@
 #pragma once
 
 #include "model/pod.hpp"
+#include "model/storage_view.hpp"
 #include "model/symbol.hpp"
 #include "support/clock.hpp"
 #include "support/error.hpp"
@@ -79,6 +80,22 @@ public:
   virtual void bind(const model::pod_ptr& pod, model::symbol node,
                     std::function<void(error)> done)
     = 0;
+
+  /// PreBind's storage writes for `pod` on `node`: binds each static volume
+  /// of `plan` to its claim (the volume's claimRef), annotates each claim to
+  /// provision with volume.kubernetes.io/selected-node, then waits until
+  /// every claim of the plan is bound (volumeName and
+  /// pv.kubernetes.io/bind-completed) or `timeout` passes. `done` gets an
+  /// empty error when all are bound, else what failed; it may run on any
+  /// thread. The default, for sinks with no API behind them (simulate's
+  /// in-memory cluster), succeeds at once.
+  virtual void bind_volumes(const model::pod_ptr& pod, model::symbol node,
+                            const model::volume_binding_plan_ptr& plan,
+                            std::chrono::milliseconds timeout,
+                            std::function<void(error)> done) {
+    (void)pod, (void)node, (void)plan, (void)timeout;
+    done({});
+  }
 
   /// Emits the Normal "Scheduled" event for a bound pod.
   virtual void scheduled(const model::pod_ptr& pod, model::symbol node) = 0;

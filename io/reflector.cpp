@@ -32,23 +32,21 @@ query_join(const std::vector<std::pair<std::string, std::string>>& params) {
 
 } // namespace
 
+std::string_view name_text(const std::string& s) {
+  return s;
+}
+std::string_view name_text(model::symbol s) {
+  return s.view();
+}
+
 std::string object_key(const model::object& o) {
   return std::visit(
     [](const auto& p) -> std::string {
-      using T = std::decay_t<decltype(p)>;
-      if constexpr (std::is_same_v<T, model::pod_ptr>)
-        return std::string{p->ns.view()} + "/" + p->name;
-      else if constexpr (std::is_same_v<T, model::node_ptr>)
-        return std::string{p->name.view()};
-      else if constexpr (std::is_same_v<T, model::namespace_ptr>)
-        return std::string{p->name.view()};
-      else if constexpr (
-        std::is_same_v<
-          T, model::
-               disruption_budget_ptr> || std::is_same_v<T, model::workload_ptr>)
-        return std::string{p->ns.view()} + "/" + p->name;
+      std::string name{name_text(p->name)};
+      if constexpr (requires { p->ns; })
+        return std::string{p->ns.view()} + "/" + name;
       else
-        return p->name;
+        return name;
     },
     o);
 }
@@ -56,11 +54,10 @@ std::string object_key(const model::object& o) {
 std::string object_uid(const model::object& o) {
   return std::visit(
     [](const auto& p) -> std::string {
-      using T = std::decay_t<decltype(p)>;
-      if constexpr (std::is_same_v<T, model::priority_class_ptr>)
-        return {};
-      else
+      if constexpr (requires { p->uid; })
         return p->uid;
+      else
+        return {};
     },
     o);
 }

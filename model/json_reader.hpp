@@ -308,6 +308,20 @@ workload read_workload(json_reader& r, const json_object& o,
 disruption_budget read_disruption_budget(json_reader& r, const json_object& o,
                                          const decode_options& opts);
 node_affinity read_node_affinity(json_reader& r, const json_value& v);
+node_selector_term read_node_selector_term(json_reader& r, const json_value& v);
+persistent_volume read_persistent_volume(json_reader& r, const json_object& o);
+persistent_volume_claim read_persistent_volume_claim(json_reader& r,
+                                                     const json_object& o);
+storage_class read_storage_class(json_reader& r, const json_object& o);
+csi_node read_csi_node(json_reader& r, const json_object& o);
+csi_driver read_csi_driver(json_reader& r, const json_object& o);
+csi_storage_capacity read_csi_storage_capacity(json_reader& r,
+                                               const json_object& o);
+volume_attachment read_volume_attachment(json_reader& r, const json_object& o);
+/// An inline pod volume source of `type` as attach limits count it.
+attachable_volume read_inline_attach_source(json_reader& r,
+                                            std::string_view type,
+                                            const json_value& v);
 /// `pod_labels` (may be null) are merged for matchLabelKeys.
 topology_spread_constraint read_spread_constraint(json_reader& r,
                                                   const json_value& v,

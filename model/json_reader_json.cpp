@@ -142,15 +142,23 @@ std::optional<std::int64_t> parse_rfc3339(std::string_view s) noexcept {
   return f->epoch_seconds();
 }
 
-constexpr std::array<std::string_view, 9> kind_names = {"Namespace",
-                                                        "Node",
-                                                        "Pod",
-                                                        "PodDisruptionBudget",
-                                                        "PriorityClass",
-                                                        "ReplicaSet",
-                                                        "ReplicationController",
-                                                        "Service",
-                                                        "StatefulSet"};
+constexpr std::array<std::string_view, 16> kind_names
+  = {"CSIDriver",
+     "CSINode",
+     "CSIStorageCapacity",
+     "Namespace",
+     "Node",
+     "PersistentVolume",
+     "PersistentVolumeClaim",
+     "Pod",
+     "PodDisruptionBudget",
+     "PriorityClass",
+     "ReplicaSet",
+     "ReplicationController",
+     "Service",
+     "StatefulSet",
+     "StorageClass",
+     "VolumeAttachment"};
 
 } // namespace
 

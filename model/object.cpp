@@ -11,15 +11,22 @@ namespace tessera::model {
 
 namespace {
 
-constexpr enum_names<9> object_kind_names = {"Pod",
-                                             "Node",
-                                             "Namespace",
-                                             "PriorityClass",
-                                             "PodDisruptionBudget",
-                                             "Service",
-                                             "ReplicationController",
-                                             "ReplicaSet",
-                                             "StatefulSet"};
+constexpr enum_names<16> object_kind_names = {"Pod",
+                                              "Node",
+                                              "Namespace",
+                                              "PriorityClass",
+                                              "PodDisruptionBudget",
+                                              "Service",
+                                              "ReplicationController",
+                                              "ReplicaSet",
+                                              "StatefulSet",
+                                              "PersistentVolume",
+                                              "PersistentVolumeClaim",
+                                              "StorageClass",
+                                              "CSINode",
+                                              "CSIDriver",
+                                              "CSIStorageCapacity",
+                                              "VolumeAttachment"};
 static_assert(all_named(object_kind_names));
 
 } // namespace
@@ -35,7 +42,7 @@ std::optional<object_kind> parse_object_kind(std::string_view s) noexcept {
 object_kind kind_of(const object& o) noexcept {
   // The variant's alternatives are listed in object_kind's order, the
   // workload kinds last and shared.
-  static_assert(std::variant_size_v<object> == 6);
+  static_assert(std::variant_size_v<object> == 13);
   static_assert(std::is_same_v<std::variant_alternative_t<0, object>, pod_ptr>);
   static_assert(
     std::is_same_v<std::variant_alternative_t<1, object>, node_ptr>);
@@ -45,9 +52,15 @@ object_kind kind_of(const object& o) noexcept {
     std::is_same_v<std::variant_alternative_t<3, object>, priority_class_ptr>);
   static_assert(std::is_same_v<std::variant_alternative_t<4, object>,
                                disruption_budget_ptr>);
+  static_assert(std::is_same_v<std::variant_alternative_t<6, object>,
+                               persistent_volume_ptr>);
   if (const auto* w = std::get_if<workload_ptr>(&o))
     return *w ? kind_of((*w)->kind) : object_kind::service;
-  return static_cast<object_kind>(o.index());
+  if (o.index() < 5)
+    return static_cast<object_kind>(o.index());
+  // The storage kinds follow the four workload kinds.
+  return static_cast<object_kind>(
+    o.index() - 6 + static_cast<std::size_t>(object_kind::persistent_volume));
 }
 
 namespace {

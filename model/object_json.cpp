@@ -28,7 +28,18 @@ std::span<const std::string_view> api_versions(object_kind kind) noexcept {
   // than guess.
   static constexpr std::array<std::string_view, 1> policy = {"policy/v1"};
   static constexpr std::array<std::string_view, 1> apps = {"apps/v1"};
+  static constexpr std::array<std::string_view, 1> storage
+    = {"storage.k8s.io/v1"};
+  static constexpr std::array<std::string_view, 2> capacity
+    = {"storage.k8s.io/v1", "storage.k8s.io/v1beta1"};
   switch (kind) {
+  case object_kind::storage_class:
+  case object_kind::csi_node:
+  case object_kind::csi_driver:
+  case object_kind::volume_attachment:
+    return storage;
+  case object_kind::csi_storage_capacity:
+    return capacity;
   case object_kind::priority_class:
     return scheduling;
   case object_kind::pod_disruption_budget:
@@ -336,6 +347,24 @@ object read_object(json_reader& r, const json_value& v, object_kind kind,
   case object_kind::stateful_set:
     return std::make_shared<const workload>(
       read_workload(r, o, *workload_kind_of(kind)));
+  case object_kind::persistent_volume:
+    return std::make_shared<const persistent_volume>(
+      read_persistent_volume(r, o));
+  case object_kind::persistent_volume_claim:
+    return std::make_shared<const persistent_volume_claim>(
+      read_persistent_volume_claim(r, o));
+  case object_kind::storage_class:
+    return std::make_shared<const storage_class>(read_storage_class(r, o));
+  case object_kind::csi_node:
+    return std::make_shared<const csi_node>(read_csi_node(r, o));
+  case object_kind::csi_driver:
+    return std::make_shared<const csi_driver>(read_csi_driver(r, o));
+  case object_kind::csi_storage_capacity:
+    return std::make_shared<const csi_storage_capacity>(
+      read_csi_storage_capacity(r, o));
+  case object_kind::volume_attachment:
+    return std::make_shared<const volume_attachment>(
+      read_volume_attachment(r, o));
   }
   r.fail("unknown object kind");
 }

@@ -24,6 +24,7 @@
 #include "model/affinity.hpp"
 #include "model/labels.hpp"
 #include "model/resource_list.hpp"
+#include "model/storage.hpp"
 #include "model/symbol.hpp"
 #include "model/taint.hpp"
 #include "model/topology_spread.hpp"
@@ -88,10 +89,25 @@ struct container {
 struct volume {
   std::string name;
   /// The volume source's field name, e.g. "persistentVolumeClaim",
-  /// "emptyDir", "hostPath".
+  /// "ephemeral", "emptyDir", "gcePersistentDisk".
   std::string type;
-  /// For persistentVolumeClaim volumes.
+  /// The claim a persistentVolumeClaim volume names, or the claim a generic
+  /// ephemeral volume gets ("<pod>-<volume>"); empty for other sources.
   std::string claim_name;
+  /// The claim comes from a generic ephemeral volume (the pod must own it).
+  bool ephemeral = false;
+  /// readOnly of the source (persistentVolumeClaim, gcePersistentDisk, rbd,
+  /// iscsi).
+  bool read_only = false;
+  /// Identity of an inline disk that VolumeRestrictions compares: the
+  /// gcePersistentDisk pdName, awsElasticBlockStore volumeID, iscsi iqn or
+  /// rbd "pool/image"; empty for other sources.
+  std::string disk_id;
+  /// rbd monitors (two rbd volumes conflict only if they share one).
+  std::vector<std::string> rbd_monitors;
+  /// An inline in-tree source as attach limits count it (translated to its
+  /// CSI driver); empty driver when nothing attaches it.
+  attachable_volume attach;
   friend bool operator==(const volume&, const volume&) = default;
 };
 

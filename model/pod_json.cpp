@@ -112,6 +112,8 @@ read_node_requirement(json_reader& r, const json_value& v, bool is_field) {
   return req;
 }
 
+} // namespace
+
 node_selector_term read_node_selector_term(json_reader& r,
                                            const json_value& v) {
   const auto& o = get_object(r, v);
@@ -128,6 +130,8 @@ node_selector_term read_node_selector_term(json_reader& r,
   });
   return term;
 }
+
+namespace {
 
 // --- pod affinity ----------------------------------------------------------
 
@@ -380,17 +384,48 @@ volume read_volume(json_reader& r, const json_value& v, bool defaults) {
     vol.type.assign(member.key().data(), member.key().size());
     break;
   }
+  if (vol.type.empty()) {
+    if (defaults)
+      vol.type = "emptyDir";
+    return vol;
+  }
+  path_guard guard{r, vol.type};
+  const auto& src = get_object(r, o.at(vol.type));
+  auto read_string = [&](std::string_view field, std::string& out) {
+    with_member(r, src, field,
+                [&](const json_value& x) { out = get_string(r, x); });
+  };
+  with_member(r, src, "readOnly", [&](const json_value& x) {
+    if (!x.is_null())
+      vol.read_only = get_bool(r, x);
+  });
   if (vol.type == "persistentVolumeClaim") {
-    path_guard guard{r, "persistentVolumeClaim"};
-    const auto& pvc = get_object(r, o.at("persistentVolumeClaim"));
-    with_member(r, pvc, "claimName", [&](const json_value& x) {
-      vol.claim_name = get_string(r, x);
-    });
+    read_string("claimName", vol.claim_name);
     if (vol.claim_name.empty())
       fail_at(r, {"claimName"}, "required value");
+  } else if (vol.type == "ephemeral") {
+    // The claim is named after the pod, which read_pod fills in.
+    vol.ephemeral = true;
+  } else if (vol.type == "gcePersistentDisk") {
+    read_string("pdName", vol.disk_id);
+  } else if (vol.type == "awsElasticBlockStore") {
+    read_string("volumeID", vol.disk_id);
+  } else if (vol.type == "iscsi") {
+    read_string("iqn", vol.disk_id);
+  } else if (vol.type == "rbd") {
+    std::string pool = "rbd"; // the API server's default pool
+    std::string image;
+    read_string("pool", pool);
+    read_string("image", image);
+    vol.disk_id = pool + "/" + image;
+    with_member(r, src, "monitors", [&](const json_value& x) {
+      for_each_element(r, get_array(r, x),
+                       [&](std::size_t, const json_value& m) {
+                         vol.rbd_monitors.emplace_back(get_string(r, m));
+                       });
+    });
   }
-  if (vol.type.empty() && defaults)
-    vol.type = "emptyDir";
+  vol.attach = read_inline_attach_source(r, vol.type, o.at(vol.type));
   return vol;
 }
 
@@ -785,6 +820,9 @@ pod read_pod(json_reader& r, const json_object& o, const decode_options& opts) {
   });
   if (opts.apply_defaults && p.scheduler_name.empty())
     p.scheduler_name = default_scheduler;
+  for (auto& vol : p.volumes)
+    if (vol.ephemeral)
+      vol.claim_name = p.name + "-" + vol.name;
   p.complete();
   return p;
 }

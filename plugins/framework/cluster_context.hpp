@@ -6,12 +6,14 @@
 /// generation. It holds what upstream's plugins get from listers and the
 /// snapshot's cluster-level lists: namespaces (namespaceSelector), image
 /// spread (ImageLocality), PodDisruptionBudgets (preemption), the workload
-/// objects that give PodTopologySpread its default selector, the node count,
+/// objects that give PodTopologySpread its default selector, the storage
+/// objects the volume plugins read, the node count,
 /// and counters that let InterPodAffinity skip its node scan when no pod in
 /// the cluster has affinity terms.
 #pragma once
 
 #include "model/cluster_objects.hpp"
+#include "model/storage_view.hpp"
 #include "model/symbol.hpp"
 
 #include <cstdint>
@@ -65,6 +67,9 @@ struct cluster_context {
   std::vector<model::disruption_budget_ptr> disruption_budgets;
   /// Null when the cluster has none.
   std::shared_ptr<const workload_index> workloads;
+  /// The storage objects with the cache's assumed bindings; null when the
+  /// cluster has none.
+  model::storage_view_ptr storage;
   /// Pods (bound or assumed) with any pod affinity / anti-affinity term.
   std::int64_t pods_with_affinity = 0;
   /// Pods (bound or assumed) with required pod anti-affinity.

@@ -1,0 +1,199 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "model/storage_view.hpp"
+
+#include <algorithm>
+
+namespace tessera::model {
+
+namespace {
+
+const symbol& hostname_label() {
+  static const symbol key{"kubernetes.io/hostname"};
+  return key;
+}
+
+/// The one hostname a volume's node affinity pins it to (a single term with
+/// `kubernetes.io/hostname In [value]` among its requirements), else empty.
+std::string pinned_hostname(const persistent_volume& pv) {
+  if (!pv.node_affinity || pv.node_affinity->terms.size() != 1)
+    return {};
+  for (const auto& req : pv.node_affinity->terms[0].match_expressions)
+    if (req.key == hostname_label()
+        && req.oper == node_selector_requirement::op::in
+        && req.values.size() == 1)
+      return std::string{req.values[0].view()};
+  return {};
+}
+
+/// Free to bind: not bound to any claim yet (a pre-bound claimRef without
+/// uid still counts as free for that claim).
+bool free_to_bind(const persistent_volume& pv) {
+  if (pv.phase == volume_phase::released || pv.phase == volume_phase::failed)
+    return false;
+  return !pv.claim_ref || pv.claim_ref->uid.empty();
+}
+
+bool matches_claim(const persistent_volume& pv,
+                   const persistent_volume_claim& claim) {
+  if (pv.storage_class != claim.class_name())
+    return false;
+  if ((pv.access_modes & claim.access_modes) != claim.access_modes)
+    return false;
+  if (pv.mode != claim.mode)
+    return false;
+  if (pv.capacity_bytes < claim.request_bytes)
+    return false;
+  if (!claim.attributes_class.empty()
+      && pv.attributes_class != claim.attributes_class)
+    return false;
+  if (claim.selector && !claim.selector->matches(pv.labels))
+    return false;
+  return true;
+}
+
+} // namespace
+
+std::string claim_key(symbol ns, std::string_view name) {
+  std::string key{ns.view()};
+  key += '/';
+  key += name;
+  return key;
+}
+
+bool volume_reachable(const persistent_volume& pv, const label_set& node_labels,
+                      symbol node_name) noexcept {
+  return !pv.node_affinity || pv.node_affinity->matches(node_labels, node_name);
+}
+
+void storage_view::index() {
+  free_.clear();
+  for (const auto& [name, pv] : volumes)
+    if (free_to_bind(*pv))
+      free_[pv->storage_class][pinned_hostname(*pv)].push_back(pv);
+  // Smallest first, as the binder prefers; names break ties so the choice
+  // does not depend on hash order.
+  for (auto& [cls, by_host] : free_)
+    for (auto& [host, list] : by_host)
+      std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
+        return a->capacity_bytes != b->capacity_bytes
+                 ? a->capacity_bytes < b->capacity_bytes
+                 : a->name < b->name;
+      });
+}
+
+const persistent_volume_claim*
+storage_view::claim(symbol ns, std::string_view name) const noexcept {
+  auto it = claims.find(claim_key(ns, name));
+  return it == claims.end() ? nullptr : it->second.get();
+}
+
+const persistent_volume*
+storage_view::volume(std::string_view name) const noexcept {
+  auto it = volumes.find(std::string{name});
+  return it == volumes.end() ? nullptr : it->second.get();
+}
+
+const storage_class*
+storage_view::class_named(std::string_view name) const noexcept {
+  auto it = classes.find(std::string{name});
+  return it == classes.end() ? nullptr : it->second.get();
+}
+
+const csi_node* storage_view::csi_node_of(symbol node) const noexcept {
+  auto it = csi_nodes.find(node);
+  return it == csi_nodes.end() ? nullptr : it->second.get();
+}
+
+const csi_driver* storage_view::driver(std::string_view name) const noexcept {
+  auto it = drivers.find(std::string{name});
+  return it == drivers.end() ? nullptr : it->second.get();
+}
+
+std::int32_t storage_view::users_of(symbol ns,
+                                    std::string_view claim) const noexcept {
+  auto it = claim_users.find(claim_key(ns, claim));
+  return it == claim_users.end() ? 0 : it->second;
+}
+
+bool storage_view::delays_binding(const persistent_volume_claim& claim,
+                                  bool& class_missing) const noexcept {
+  class_missing = false;
+  auto name = claim.class_name();
+  if (name.empty())
+    return false;
+  const storage_class* cls = class_named(name);
+  if (cls == nullptr) {
+    class_missing = true;
+    return false;
+  }
+  return cls->binding == binding_mode::wait_for_first_consumer;
+}
+
+persistent_volume_ptr storage_view::find_matching_volume(
+  const persistent_volume_claim& claim, const label_set& node_labels,
+  symbol node_name, const std::unordered_set<std::string>& chosen) const {
+  auto usable = [&](const persistent_volume_ptr& pv) {
+    return chosen.count(pv->name) == 0 && matches_claim(*pv, claim)
+           && volume_reachable(*pv, node_labels, node_name);
+  };
+  // A claim that names its volume takes that one or none.
+  if (!claim.volume_name.empty()) {
+    auto it = volumes.find(claim.volume_name);
+    if (it == volumes.end())
+      return nullptr;
+    const auto& pv = it->second;
+    bool ours = !pv->claim_ref
+                || (pv->claim_ref->ns == claim.ns
+                    && pv->claim_ref->name == claim.name);
+    return ours && usable(pv) ? pv : nullptr;
+  }
+  auto cls = free_.find(std::string{claim.class_name()});
+  if (cls == free_.end())
+    return nullptr;
+  persistent_volume_ptr best;
+  auto consider = [&](const std::vector<persistent_volume_ptr>& list) {
+    for (const auto& pv : list) {
+      if (best && pv->capacity_bytes >= best->capacity_bytes)
+        break; // sorted: nothing smaller follows
+      if (pv->claim_ref
+          && (pv->claim_ref->ns != claim.ns
+              || pv->claim_ref->name != claim.name))
+        continue; // pre-bound to another claim
+      if (usable(pv)) {
+        best = pv;
+        break;
+      }
+    }
+  };
+  // A volume pre-bound to this claim wins over any other.
+  for (const auto& [host, list] : cls->second)
+    for (const auto& pv : list)
+      if (pv->claim_ref && pv->claim_ref->ns == claim.ns
+          && pv->claim_ref->name == claim.name)
+        return usable(pv) ? pv : nullptr;
+  if (auto host = node_labels.find(hostname_label()))
+    if (auto it = cls->second.find(std::string{host->view()});
+        it != cls->second.end())
+      consider(it->second);
+  if (auto it = cls->second.find(std::string{}); it != cls->second.end())
+    consider(it->second);
+  return best;
+}
+
+bool storage_view::has_capacity(const storage_class& cls,
+                                const persistent_volume_claim& claim,
+                                const label_set& node_labels) const noexcept {
+  for (const auto& c : capacities) {
+    if (c->storage_class != cls.name)
+      continue;
+    auto limit = c->maximum_volume_size ? c->maximum_volume_size : c->capacity;
+    if (!limit || *limit < claim.request_bytes)
+      continue;
+    if (c->node_topology.matches(node_labels))
+      return true;
+  }
+  return false;
+}
+
+} // namespace tessera::model
