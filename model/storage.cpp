@@ -34,22 +34,22 @@ std::string csi_driver_of_provisioner(std::string_view provisioner) {
 bool storage_class::allows(const label_set& labels) const noexcept {
   if (allowed_topologies.empty())
     return true;
-  return std::any_of(
-    allowed_topologies.begin(), allowed_topologies.end(),
-    [&](const topology_selector_term& term) {
-      return std::all_of(
-        term.match_label_expressions.begin(),
-        term.match_label_expressions.end(),
-        [&](const topology_selector_term::requirement& req) {
-          bool known = false;
-          symbol key = symbol::lookup(req.key, known);
-          const symbol* value = known ? labels.find(key) : nullptr;
-          return value != nullptr
-                 && std::find(req.values.begin(), req.values.end(),
-                              value->view())
-                      != req.values.end();
-        });
-    });
+  return std::any_of(allowed_topologies.begin(), allowed_topologies.end(),
+                     [&](const topology_selector_term& term) {
+                       return std::all_of(
+                         term.match_label_expressions.begin(),
+                         term.match_label_expressions.end(),
+                         [&](const topology_selector_term::requirement& req) {
+                           bool known = false;
+                           symbol key = symbol::lookup(req.key, known);
+                           const symbol* value
+                             = known ? labels.find(key) : nullptr;
+                           return value != nullptr
+                                  && std::find(req.values.begin(),
+                                               req.values.end(), value->view())
+                                       != req.values.end();
+                         });
+                     });
 }
 
 const csi_node_driver* csi_node::driver(std::string_view name) const noexcept {

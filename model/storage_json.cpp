@@ -19,8 +19,7 @@ symbol default_namespace() {
   return ns;
 }
 
-std::string_view annotation(const object_metadata& meta,
-                            std::string_view key) {
+std::string_view annotation(const object_metadata& meta, std::string_view key) {
   if (meta.annotations == nullptr)
     return {};
   if (const auto* o = meta.annotations->if_object())
@@ -93,13 +92,11 @@ attachable_volume read_attach_source(json_reader& r, std::string_view type,
       continue;
     path_guard guard{r, type};
     const auto& o = get_object(r, v);
-    with_member(r, o, s.handle_field, [&](const json_value& x) {
-      out.handle = get_string(r, x);
-    });
+    with_member(r, o, s.handle_field,
+                [&](const json_value& x) { out.handle = get_string(r, x); });
     if (s.provisioner.empty())
-      with_member(r, o, "driver", [&](const json_value& x) {
-        out.driver = get_string(r, x);
-      });
+      with_member(r, o, "driver",
+                  [&](const json_value& x) { out.driver = get_string(r, x); });
     else
       out.driver = csi_driver_of_provisioner(s.provisioner);
   }
@@ -126,9 +123,8 @@ source_member(const json_object& o,
 claim_reference read_claim_ref(json_reader& r, const json_value& v) {
   const auto& o = get_object(r, v);
   claim_reference ref;
-  with_member(r, o, "namespace", [&](const json_value& x) {
-    ref.ns = intern(get_string(r, x));
-  });
+  with_member(r, o, "namespace",
+              [&](const json_value& x) { ref.ns = intern(get_string(r, x)); });
   with_member(r, o, "name",
               [&](const json_value& x) { ref.name = get_string(r, x); });
   with_member(r, o, "uid",
@@ -185,9 +181,8 @@ persistent_volume read_persistent_volume(json_reader& r, const json_object& o) {
     with_member(r, spec, "accessModes", [&](const json_value& a) {
       pv.access_modes = read_access_modes(r, a);
     });
-    with_member(r, spec, "volumeMode", [&](const json_value& m) {
-      pv.mode = read_volume_mode(r, m);
-    });
+    with_member(r, spec, "volumeMode",
+                [&](const json_value& m) { pv.mode = read_volume_mode(r, m); });
     with_member(r, spec, "storageClassName", [&](const json_value& c) {
       pv.storage_class = get_string(r, c);
     });
@@ -213,8 +208,8 @@ persistent_volume read_persistent_volume(json_reader& r, const json_object& o) {
     });
     pv.source_type = source_member(spec, not_sources);
     if (!pv.source_type.empty())
-      pv.attach = read_attach_source(r, pv.source_type,
-                                     spec.at(pv.source_type));
+      pv.attach
+        = read_attach_source(r, pv.source_type, spec.at(pv.source_type));
   });
   with_member(r, o, "status", [&](const json_value& x) {
     with_member(r, get_object(r, x), "phase", [&](const json_value& p) {
@@ -231,8 +226,8 @@ persistent_volume_claim read_persistent_volume_claim(json_reader& r,
   persistent_volume_claim pvc;
   object_metadata meta = read_metadata(r, o);
   require_name(r, meta);
-  pvc.ns = meta.namespace_.empty() ? default_namespace()
-                                   : intern(meta.namespace_);
+  pvc.ns
+    = meta.namespace_.empty() ? default_namespace() : intern(meta.namespace_);
   pvc.name = meta.name;
   pvc.uid = meta.uid;
   pvc.resource_version = meta.resource_version;
@@ -240,8 +235,8 @@ persistent_volume_claim read_persistent_volume_claim(json_reader& r,
   pvc.selected_node = annotation(meta, selected_node_annotation);
   pvc.bind_completed = has_annotation(meta, bind_completed_annotation);
   if (has_annotation(meta, "volume.beta.kubernetes.io/storage-class"))
-    pvc.storage_class
-      = std::string{annotation(meta, "volume.beta.kubernetes.io/storage-class")};
+    pvc.storage_class = std::string{
+      annotation(meta, "volume.beta.kubernetes.io/storage-class")};
   pvc.controller_uid = controller_uid(r, meta);
   with_member(r, o, "spec", [&](const json_value& x) {
     const auto& spec = get_object(r, x);
@@ -345,14 +340,13 @@ csi_node read_csi_node(json_reader& r, const json_object& o) {
           with_member(r, dobj, "allocatable", [&](const json_value& a) {
             if (a.is_null())
               return;
-            with_member(r, get_object(r, a), "count",
-                        [&](const json_value& c) {
-                          if (c.is_null())
-                            return;
-                          driver.allocatable_count = get_int32(r, c);
-                          if (*driver.allocatable_count < 0)
-                            r.fail("must be greater than or equal to 0");
-                        });
+            with_member(r, get_object(r, a), "count", [&](const json_value& c) {
+              if (c.is_null())
+                return;
+              driver.allocatable_count = get_int32(r, c);
+              if (*driver.allocatable_count < 0)
+                r.fail("must be greater than or equal to 0");
+            });
           });
           if (driver.name.empty())
             fail_at(r, {"name"}, "required value");
@@ -388,13 +382,12 @@ csi_storage_capacity read_csi_storage_capacity(json_reader& r,
   csi_storage_capacity c;
   object_metadata meta = read_metadata(r, o);
   require_name(r, meta);
-  c.ns = meta.namespace_.empty() ? default_namespace()
-                                 : intern(meta.namespace_);
+  c.ns
+    = meta.namespace_.empty() ? default_namespace() : intern(meta.namespace_);
   c.name = meta.name;
   c.resource_version = meta.resource_version;
-  with_member(r, o, "storageClassName", [&](const json_value& x) {
-    c.storage_class = get_string(r, x);
-  });
+  with_member(r, o, "storageClassName",
+              [&](const json_value& x) { c.storage_class = get_string(r, x); });
   if (c.storage_class.empty())
     fail_at(r, {"storageClassName"}, "required value");
   with_member(r, o, "nodeTopology", [&](const json_value& x) {
@@ -412,8 +405,7 @@ csi_storage_capacity read_csi_storage_capacity(json_reader& r,
   return c;
 }
 
-volume_attachment read_volume_attachment(json_reader& r,
-                                         const json_object& o) {
+volume_attachment read_volume_attachment(json_reader& r, const json_object& o) {
   volume_attachment va;
   object_metadata meta = read_metadata(r, o);
   require_name(r, meta);
@@ -421,9 +413,8 @@ volume_attachment read_volume_attachment(json_reader& r,
   va.resource_version = meta.resource_version;
   with_member(r, o, "spec", [&](const json_value& x) {
     const auto& spec = get_object(r, x);
-    with_member(r, spec, "attacher", [&](const json_value& a) {
-      va.attacher = get_string(r, a);
-    });
+    with_member(r, spec, "attacher",
+                [&](const json_value& a) { va.attacher = get_string(r, a); });
     with_member(r, spec, "nodeName", [&](const json_value& n) {
       va.node = intern(get_string(r, n));
     });

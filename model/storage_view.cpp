@@ -143,9 +143,9 @@ persistent_volume_ptr storage_view::find_matching_volume(
     if (it == volumes.end())
       return nullptr;
     const auto& pv = it->second;
-    bool ours = !pv->claim_ref
-                || (pv->claim_ref->ns == claim.ns
-                    && pv->claim_ref->name == claim.name);
+    bool ours
+      = !pv->claim_ref
+        || (pv->claim_ref->ns == claim.ns && pv->claim_ref->name == claim.name);
     return ours && usable(pv) ? pv : nullptr;
   }
   auto cls = free_.find(std::string{claim.class_name()});

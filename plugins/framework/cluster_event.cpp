@@ -59,6 +59,27 @@ std::string cluster_event::label() const {
   case event_resource::pod_disruption_budget:
     resource_name = "PodDisruptionBudget";
     break;
+  case event_resource::persistent_volume:
+    resource_name = "PersistentVolume";
+    break;
+  case event_resource::persistent_volume_claim:
+    resource_name = "PersistentVolumeClaim";
+    break;
+  case event_resource::storage_class:
+    resource_name = "StorageClass";
+    break;
+  case event_resource::csi_node:
+    resource_name = "CSINode";
+    break;
+  case event_resource::csi_driver:
+    resource_name = "CSIDriver";
+    break;
+  case event_resource::csi_storage_capacity:
+    resource_name = "CSIStorageCapacity";
+    break;
+  case event_resource::volume_attachment:
+    resource_name = "VolumeAttachment";
+    break;
   case event_resource::wildcard:
     return actions == action::all ? "*" : "*" + action_label(actions);
   }

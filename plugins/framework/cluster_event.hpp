@@ -25,6 +25,13 @@ enum class event_resource : std::uint8_t {
   node,
   namespace_,
   pod_disruption_budget,
+  persistent_volume,
+  persistent_volume_claim,
+  storage_class,
+  csi_node,
+  csi_driver,
+  csi_storage_capacity,
+  volume_attachment,
   /// Matches every resource (e.g. UnschedulableTimeout, ForceActivate).
   wildcard,
 };
