@@ -20,6 +20,7 @@
 #include "plugins/taint_toleration/taint_toleration.hpp"
 #include "plugins/volume/volume_binding.hpp"
 #include "plugins/volume/volume_filter_no_op.hpp"
+#include "plugins/volume/volume_restrictions.hpp"
 
 namespace tessera::plugins {
 

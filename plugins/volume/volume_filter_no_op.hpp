@@ -1,15 +1,14 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// VolumeRestrictions, NodeVolumeLimits and VolumeZone: kube-scheduler's
-/// volume filters, registered as NO-OPS. They are not real yet: tessera does
+/// NodeVolumeLimits and VolumeZone: kube-scheduler's volume filters,
+/// registered as NO-OPS. They are not real yet: tessera does
 /// not model PersistentVolumes, PersistentVolumeClaims, StorageClasses or CSI
 /// objects, so there is nothing to check. Upstream they reject a node on
-/// volume conflicts (VolumeRestrictions), CSI attach limits
-/// (NodeVolumeLimits) and volume zone labels (VolumeZone). Here PreFilter
-/// always returns Skip (so Filter never runs; Filter itself returns Success)
-/// and a pod with PVC volumes is scheduled as if its volumes imposed no
-/// constraint. One class serves all three: they differ only in name until
+/// CSI attach limits (NodeVolumeLimits) and volume zone labels (VolumeZone).
+/// Here PreFilter always returns Skip (so Filter never runs; Filter itself
+/// returns Success) and a pod with PVC volumes is scheduled as if its volumes
+/// imposed no constraint. One class serves both: they differ only in name until
 /// the storage objects are modelled. They register no cluster events because
 /// they never reject a pod.
 #pragma once
@@ -44,8 +43,7 @@ private:
   std::string_view name_;
 };
 
-/// The no-op VolumeRestrictions, NodeVolumeLimits and VolumeZone (no args).
-std::shared_ptr<plugin> make_volume_restrictions();
+/// The no-op NodeVolumeLimits and VolumeZone (no args).
 std::shared_ptr<plugin> make_node_volume_limits();
 std::shared_ptr<plugin> make_volume_zone();
 
