@@ -15,10 +15,6 @@ status volume_filter_no_op::filter(const cycle_state&, const model::pod&,
   return {};
 }
 
-std::shared_ptr<plugin> make_node_volume_limits() {
-  return std::make_shared<volume_filter_no_op>("NodeVolumeLimits");
-}
-
 std::shared_ptr<plugin> make_volume_zone() {
   return std::make_shared<volume_filter_no_op>("VolumeZone");
 }

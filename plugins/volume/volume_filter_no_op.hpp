@@ -1,16 +1,13 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// NodeVolumeLimits and VolumeZone: kube-scheduler's volume filters,
-/// registered as NO-OPS. They are not real yet: tessera does
-/// not model PersistentVolumes, PersistentVolumeClaims, StorageClasses or CSI
-/// objects, so there is nothing to check. Upstream they reject a node on
-/// CSI attach limits (NodeVolumeLimits) and volume zone labels (VolumeZone).
-/// Here PreFilter always returns Skip (so Filter never runs; Filter itself
-/// returns Success) and a pod with PVC volumes is scheduled as if its volumes
-/// imposed no constraint. One class serves both: they differ only in name until
-/// the storage objects are modelled. They register no cluster events because
-/// they never reject a pod.
+/// VolumeZone: kube-scheduler's volume zone filter, registered as a NO-OP.
+/// It is not real yet. Upstream it rejects a node whose zone labels do not
+/// match those of the pod's bound volumes. Here PreFilter always returns
+/// Skip (so Filter never runs; Filter itself returns Success) and a pod
+/// with PVC volumes is scheduled as if its volumes imposed no zone
+/// constraint. It registers no cluster events because it never rejects a
+/// pod.
 #pragma once
 
 #include "plugins/framework/plugin.hpp"
@@ -43,8 +40,7 @@ private:
   std::string_view name_;
 };
 
-/// The no-op NodeVolumeLimits and VolumeZone (no args).
-std::shared_ptr<plugin> make_node_volume_limits();
+/// The no-op VolumeZone (no args).
 std::shared_ptr<plugin> make_volume_zone();
 
 } // namespace tessera::plugins

@@ -20,7 +20,6 @@ struct no_op_plugin {
 
 const std::vector<no_op_plugin>& no_op_plugins() {
   static const std::vector<no_op_plugin> all = {
-    {"NodeVolumeLimits", make_node_volume_limits},
     {"VolumeZone", make_volume_zone},
   };
   return all;
