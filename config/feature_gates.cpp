@@ -23,6 +23,9 @@ constexpr std::string_view no_resize
   = "resize accounting not implemented: requests come from the pod spec";
 constexpr std::string_view no_volumes
   = "volumes are not modelled (the volume plugins are no-ops)";
+constexpr std::string_view no_driver_presence
+  = "not implemented: NodeVolumeLimits does not reject nodes missing a CSI "
+    "driver that sets preventPodSchedulingIfMissing";
 
 // kube-scheduler 1.37's scheduler gates (pkg/features, the scheduler's
 // versioned specs) with their 1.37 defaults and locks.
@@ -97,7 +100,8 @@ constexpr std::array<feature_gate_info, feature_gate_count> table{{
   {g::topology_aware_workload_scheduling, "TopologyAwareWorkloadScheduling",
    false, false, missing},
   {g::volume_attributes_class, "VolumeAttributesClass", true, true, no_volumes},
-  {g::volume_limit_scaling, "VolumeLimitScaling", true, false, no_volumes},
+  {g::volume_limit_scaling, "VolumeLimitScaling", true, false,
+   no_driver_presence},
 }};
 
 // Go's strconv.ParseBool.

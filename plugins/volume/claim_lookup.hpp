@@ -45,6 +45,25 @@ inline bool is_claim_volume(const model::volume& v) noexcept {
   return !v.claim_name.empty() && !v.ephemeral;
 }
 
+/// Calls `visit(claim)` (returning a status) for the claim of each
+/// persistentVolumeClaim volume of `p`, in volume order. Stops at the first
+/// missing claim (`claim_not_found`) or the first status `visit` returns
+/// that is not Success, and returns it.
+template <class Visit>
+status for_each_claim(const model::storage_view& storage, const model::pod& p,
+                      Visit visit) {
+  for (const auto& v : p.volumes) {
+    if (!is_claim_volume(v))
+      continue;
+    const auto* claim = storage.claim(p.ns, v.claim_name);
+    if (claim == nullptr)
+      return claim_not_found(v.claim_name);
+    if (status s = visit(*claim); !s.ok())
+      return s;
+  }
+  return {};
+}
+
 /// True when `p` has a persistentVolumeClaim volume naming `claim` (or,
 /// with `ephemeral_too`, a generic ephemeral volume whose claim it is).
 bool names_claim(const model::pod& p, std::string_view claim,

@@ -151,23 +151,22 @@ volume_restrictions::pre_filter(cycle_state& cs, const model::pod& p,
                                 const cluster_context& cluster) const {
   const auto& storage = volume_lookup::storage_of(cluster);
   auto s = std::make_shared<state>();
-  for (const auto& v : p.volumes) {
-    if (!volume_lookup::is_claim_volume(v))
-      continue;
-    const auto* claim = storage.claim(p.ns, v.claim_name);
-    if (claim == nullptr)
-      return {volume_lookup::claim_not_found(v.claim_name), std::nullopt};
-    if ((claim->access_modes & model::read_write_once_pod) == 0)
-      continue;
-    auto& claims = s->read_write_once_pod_claims;
-    if (std::find(claims.begin(), claims.end(), claim->name) != claims.end())
-      continue;
-    claims.push_back(claim->name);
-    // The pod being scheduled is neither bound nor assumed, so every user
-    // the view counts is another pod.
-    if (storage.users_of(p.ns, claim->name) > 0)
-      ++s->conflicting;
-  }
+  status found = volume_lookup::for_each_claim(
+    storage, p, [&](const model::persistent_volume_claim& claim) {
+      auto& claims = s->read_write_once_pod_claims;
+      if ((claim.access_modes & model::read_write_once_pod) == 0
+          || std::find(claims.begin(), claims.end(), claim.name)
+               != claims.end())
+        return status{};
+      claims.push_back(claim.name);
+      // The pod being scheduled is neither bound nor assumed, so every user
+      // the view counts is another pod.
+      if (storage.users_of(p.ns, claim.name) > 0)
+        ++s->conflicting;
+      return status{};
+    });
+  if (!found.ok())
+    return {found, std::nullopt};
   if (!has_inline_disk(p) && s->read_write_once_pod_claims.empty())
     return {status::skip(), std::nullopt};
   cs.write(slot(), std::move(s));
