@@ -5,6 +5,7 @@ tessera_add_test(actors_tests
   SOURCES
     cache/node_tree_test.cpp
     cache/cache_state_test.cpp
+    cache/storage_book_test.cpp
     queue/queue_state_test.cpp
     queue/settling_queue_state_test.cpp
     shard/shard_state_test.cpp
