@@ -16,8 +16,7 @@ namespace {
 // a non-default value, so a table states exactly what a document decodes to.
 
 std::string render_modes(std::uint8_t modes) {
-  static constexpr std::string_view names[]
-    = {"RWO", "ROX", "RWX", "RWOP"};
+  static constexpr std::string_view names[] = {"RWO", "ROX", "RWX", "RWOP"};
   std::string out;
   for (unsigned i = 0; i < 4; ++i)
     if ((modes & (1u << i)) != 0)
@@ -135,8 +134,8 @@ std::string render(const csi_node& n) {
 }
 
 std::string render(const csi_driver& d) {
-  return "csidriver " + d.name + " attach="
-         + (d.attach_required ? "true" : "false")
+  return "csidriver " + d.name
+         + " attach=" + (d.attach_required ? "true" : "false")
          + " capacity=" + (d.storage_capacity ? "true" : "false");
 }
 
@@ -144,10 +143,9 @@ std::string render(const csi_storage_capacity& c) {
   std::string out = "capacity " + std::string{c.ns.view()} + "/" + c.name
                     + " class=" + c.storage_class;
   out += " topology="
-         + (c.node_topology.is_nothing() ? std::string{"<none>"}
-            : c.node_topology.is_everything()
-              ? std::string{"<all>"}
-              : c.node_topology.to_string());
+         + (c.node_topology.is_nothing()      ? std::string{"<none>"}
+            : c.node_topology.is_everything() ? std::string{"<all>"}
+                                              : c.node_topology.to_string());
   if (c.capacity)
     out += " capacity=" + std::to_string(*c.capacity);
   if (c.maximum_volume_size)
@@ -467,7 +465,8 @@ TEST(DecodeStorage, ReportsThePathAndTheProblem) {
   }
 }
 
-// --- pod volumes ---------------------------------------------------------------
+// --- pod volumes
+// ---------------------------------------------------------------
 
 std::string render(const volume& v) {
   std::string out = v.name + ":" + v.type;
@@ -548,8 +547,7 @@ TEST(DecodeStorage, ReportsPodVolumeErrorsWithTheirPath) {
     std::string want;
   };
   const std::vector<error_case> cases = {
-    {"claim without name",
-     R"({"name":"d","persistentVolumeClaim":{}})",
+    {"claim without name", R"({"name":"d","persistentVolumeClaim":{}})",
      "spec.volumes[0].persistentVolumeClaim.claimName: required value"},
     {"readOnly of the wrong type",
      R"({"name":"d","persistentVolumeClaim":{"claimName":"c",
