@@ -22,8 +22,7 @@ error binding_error(std::string why) {
 
 } // namespace
 
-volume_binder::volume_binder(volume_binder_api api,
-                             volume_binder_config config)
+volume_binder::volume_binder(volume_binder_api api, volume_binder_config config)
   : api_(std::move(api)), config_(config) {
   std::size_t n = std::max<std::size_t>(config_.threads, 1);
   for (std::size_t i = 0; i < n; ++i)
@@ -130,7 +129,8 @@ bool volume_binder::step(task& t) {
     return true;
   }
   if (steady::now() >= t.deadline) {
-    t.done(make_error(ec::timeout, "binding volumes: context deadline exceeded"));
+    t.done(
+      make_error(ec::timeout, "binding volumes: context deadline exceeded"));
     return true;
   }
   return false;
@@ -138,8 +138,8 @@ bool volume_binder::step(task& t) {
 
 error volume_binder::write(const task& t) {
   for (const auto& b : t.plan->bindings) {
-    auto current = api_.get(model::object_kind::persistent_volume, "",
-                            b.volume->name);
+    auto current
+      = api_.get(model::object_kind::persistent_volume, "", b.volume->name);
     if (!current)
       return current.err();
     auto body = model::bind_volume_json(*current, *b.volume, *b.claim);
@@ -178,10 +178,10 @@ expected<model::object> volume_binder::read(model::object_kind kind,
 expected<bool> volume_binder::check(const task& t) {
   using claim_ptr = model::persistent_volume_claim_ptr;
   // The claim as it is now, or why waiting is over.
-  auto current_claim = [&](const model::persistent_volume_claim& c)
-    -> expected<claim_ptr> {
-    auto o = read(model::object_kind::persistent_volume_claim, c.ns.view(),
-                  c.name);
+  auto current_claim
+    = [&](const model::persistent_volume_claim& c) -> expected<claim_ptr> {
+    auto o
+      = read(model::object_kind::persistent_volume_claim, c.ns.view(), c.name);
     if (!o) {
       if (o.err().code == ec::not_found)
         return binding_error("claim " + claim_name(c) + " was deleted");
@@ -196,8 +196,7 @@ expected<bool> volume_binder::check(const task& t) {
   };
   bool all = true;
   for (const auto& b : t.plan->bindings) {
-    auto o
-      = read(model::object_kind::persistent_volume, "", b.volume->name);
+    auto o = read(model::object_kind::persistent_volume, "", b.volume->name);
     if (!o) {
       if (o.err().code == ec::not_found)
         return binding_error("volume " + b.volume->name + " was deleted");
@@ -224,7 +223,8 @@ expected<bool> volume_binder::check(const task& t) {
                            + claim_name(now));
     if (now.selected_node != t.node.view())
       return binding_error("selectedNode annotation value \""
-                           + now.selected_node + "\" not set to scheduled node \""
+                           + now.selected_node
+                           + "\" not set to scheduled node \""
                            + std::string{t.node.view()} + "\"");
     all = all && now.fully_bound();
   }

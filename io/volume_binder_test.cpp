@@ -3,7 +3,6 @@
 // volume_binder against an in-memory API that keeps whole JSON documents and
 // checks resourceVersion preconditions as an API server does.
 #include "io/volume_binder.hpp"
-
 #include "model/decode.hpp"
 
 #include <boost/json.hpp>
@@ -42,8 +41,8 @@ public:
       if (it == docs_.end())
         return make_error(ec::not_found, std::string{name} + " not found");
       auto doc = json::parse(body);
-      auto rv = json::value_to<std::string>(
-        doc.at("metadata").at("resourceVersion"));
+      auto rv
+        = json::value_to<std::string>(doc.at("metadata").at("resourceVersion"));
       if (rv != rv_of(it->second))
         return make_error(ec::conflict, "the object has been modified");
       doc.at("metadata").as_object()["resourceVersion"] = next_rv();
@@ -166,11 +165,10 @@ protected:
   model::volume_binding_plan_ptr plan(bool with_static, bool with_dynamic) {
     auto p = std::make_shared<model::volume_binding_plan>();
     if (with_static)
-      p->bindings.push_back(
-        {std::get<model::persistent_volume_claim_ptr>(
-           api_->decoded(pvc_kind, "ns", "static")),
-         std::get<model::persistent_volume_ptr>(
-           api_->decoded(pv_kind, "", "pv1"))});
+      p->bindings.push_back({std::get<model::persistent_volume_claim_ptr>(
+                               api_->decoded(pvc_kind, "ns", "static")),
+                             std::get<model::persistent_volume_ptr>(
+                               api_->decoded(pv_kind, "", "pv1"))});
     if (with_dynamic)
       p->provisions.push_back(std::get<model::persistent_volume_claim_ptr>(
         api_->decoded(pvc_kind, "ns", "dynamic")));
@@ -212,15 +210,16 @@ TEST_F(VolumeBinderTest, BindsStaticVolumesAndWaitsForTheController) {
   EXPECT_EQ(ref.at("name"), "static");
   EXPECT_EQ(ref.at("uid"), "static-uid");
   EXPECT_EQ(json::value_to<std::string>(ref.at("resourceVersion")), claim_rv);
-  EXPECT_EQ(pv.at("metadata").at("annotations").at(
-              "pv.kubernetes.io/bound-by-controller"),
+  EXPECT_EQ(pv.at("metadata")
+              .at("annotations")
+              .at("pv.kubernetes.io/bound-by-controller"),
             "yes");
   // Fields the scheduler does not model survive the update.
   EXPECT_EQ(pv.at("spec").at("persistentVolumeReclaimPolicy"), "Retain");
   EXPECT_EQ(f.wait_for(50ms), std::future_status::timeout)
     << "the claim is not bound yet";
   api_->edit(pvc_kind, "ns", "static",
-            [](json::object& c) { complete(c, "pv1"); });
+             [](json::object& c) { complete(c, "pv1"); });
   ASSERT_EQ(f.wait_for(5s), std::future_status::ready);
   EXPECT_FALSE(f.get());
   EXPECT_EQ(binder_->pending(), 0u);
@@ -230,14 +229,17 @@ TEST_F(VolumeBinderTest, AnnotatesClaimsToProvisionWithTheSelectedNode) {
   auto f = start(plan(false, true));
   wait_for_writes(1);
   auto claim = api_->doc(pvc_kind, "ns", "dynamic");
-  EXPECT_EQ(claim.at("metadata").at("annotations").at(
-              "volume.kubernetes.io/selected-node"),
+  EXPECT_EQ(claim.at("metadata")
+              .at("annotations")
+              .at("volume.kubernetes.io/selected-node"),
             "n1");
-  EXPECT_FALSE(claim.at("metadata").at("annotations").as_object().contains(
-    "volume.kubernetes.io/storage-provisioner"))
+  EXPECT_FALSE(claim.at("metadata")
+                 .at("annotations")
+                 .as_object()
+                 .contains("volume.kubernetes.io/storage-provisioner"))
     << "the provisioner's annotation is the volume controller's to write";
   api_->edit(pvc_kind, "ns", "dynamic",
-            [](json::object& c) { complete(c, "pvc-dynamic-uid"); });
+             [](json::object& c) { complete(c, "pvc-dynamic-uid"); });
   ASSERT_EQ(f.wait_for(5s), std::future_status::ready);
   EXPECT_FALSE(f.get());
 }
@@ -257,19 +259,17 @@ TEST_F(VolumeBinderTest, ReportsWhyABindingEnds) {
     std::string want;
   };
   const std::vector<test_case> cases = {
-    {"a volume changed since it was chosen: the update conflicts",
-     true, false,
+    {"a volume changed since it was chosen: the update conflicts", true, false,
      [](fake_api& a) {
        a.edit(pv_kind, "", "pv1", [](json::object& pv) {
          pv["metadata"].as_object()["labels"] = json::object{{"x", "y"}};
        });
      },
      0, nullptr, 5000ms, ec::conflict, "the object has been modified"},
-    {"the API fails", false, true,
-     [](fake_api& a) { a.fail_gets(true); }, 0, nullptr, 5000ms,
-     ec::unavailable, "connection refused"},
-    {"nothing binds the claim in time", false, true, nullptr, 1, nullptr,
-     100ms, ec::timeout, "binding volumes: context deadline exceeded"},
+    {"the API fails", false, true, [](fake_api& a) { a.fail_gets(true); }, 0,
+     nullptr, 5000ms, ec::unavailable, "connection refused"},
+    {"nothing binds the claim in time", false, true, nullptr, 1, nullptr, 100ms,
+     ec::timeout, "binding volumes: context deadline exceeded"},
     {"the claim is deleted while waiting", false, true, nullptr, 1,
      [](fake_api& a) { a.remove(pvc_kind, "ns", "dynamic"); }, 5000ms,
      ec::conflict, "binding volumes: claim ns/dynamic was deleted"},

@@ -1,8 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "model/volume_writes.hpp"
-
 #include "model/json_access.hpp"
+#include "model/volume_writes.hpp"
 
 #include <boost/json.hpp>
 
@@ -43,10 +42,10 @@ expected<std::string> bind_volume_json(std::string_view pv_json,
   if (const json::object* ref = object_at(spec, "claimRef")) {
     auto uid = string_at(*ref, "uid");
     auto ns = string_at(*ref, "namespace");
-    pre_bound = string_at(*ref, "name") == claim.name
-                && (ns.empty() ? std::string_view{"default"} : ns)
-                     == claim.ns.view()
-                && (uid.empty() || uid == claim.uid);
+    pre_bound
+      = string_at(*ref, "name") == claim.name
+        && (ns.empty() ? std::string_view{"default"} : ns) == claim.ns.view()
+        && (uid.empty() || uid == claim.uid);
   }
   json::object ref;
   ref["kind"] = "PersistentVolumeClaim";

@@ -7,6 +7,7 @@
 #include "io/apiserver/store.hpp"
 #include "test/support/api_client.hpp"
 #include "test/support/storage_objects.hpp"
+#include "test/support/wait.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -217,19 +218,10 @@ TEST_F(ApiSinkTest, DrainAndStopAbandonLateWork) {
   EXPECT_FALSE(doc_of("late").at("spec").as_object().contains("nodeName"));
 }
 
-bool eventually(const std::function<bool()>& pred) {
-  for (int i = 0; i < 500; ++i) {
-    if (pred())
-      return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return pred();
-}
-
 TEST_F(ApiSinkTest, BindVolumesWritesAndWaitsForTheController) {
   test::storage_objects objects{store_};
   auto bound = test::bind_volumes(*sink_, objects.static_plan(), 10s);
-  ASSERT_TRUE(eventually([&] { return !objects.claim_ref().empty(); }));
+  ASSERT_TRUE(test::eventually([&] { return !objects.claim_ref().empty(); }));
   EXPECT_EQ(objects.claim_ref().rfind("default/static/", 0), 0u)
     << objects.claim_ref();
   EXPECT_EQ(bound.wait_for(100ms), std::future_status::timeout)

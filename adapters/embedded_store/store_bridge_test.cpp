@@ -7,6 +7,7 @@
 #include "io/apiserver/store.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/storage_objects.hpp"
+#include "test/support/wait.hpp"
 
 #include <caf/all.hpp>
 #include <gtest/gtest.h>
@@ -224,8 +225,7 @@ TEST(store_bridge, volume_binding_fails_on_conflicts_deletions_and_time) {
   EXPECT_EQ(stale.get().code, ec::conflict);
 
   auto deleted = test::bind_volumes(bridge, objects.static_plan(), 10s);
-  for (int i = 0; i < 500 && objects.claim_ref().empty(); ++i)
-    std::this_thread::sleep_for(10ms);
+  test::eventually([&] { return !objects.claim_ref().empty(); });
   objects.remove_claim("static");
   ASSERT_EQ(deleted.wait_for(10s), std::future_status::ready);
   error e = deleted.get();

@@ -7,8 +7,8 @@
 
 #include <boost/json.hpp>
 
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 
 namespace tessera::test {
 
@@ -61,24 +61,21 @@ json::value doc_of(const apiserver::store& st,
 } // namespace
 
 storage_objects::storage_objects(apiserver::store& st) : st_(st) {
-  must(bool(st_.create(
-         pvs(), "",
-         R"({"apiVersion":"v1","kind":"PersistentVolume",
+  must(bool(st_.create(pvs(), "",
+                       R"({"apiVersion":"v1","kind":"PersistentVolume",
             "metadata":{"name":"pv1"},
             "spec":{"capacity":{"storage":"1Gi"},
                     "accessModes":["ReadWriteOnce"],
                     "storageClassName":"local","local":{"path":"/mnt"}}})")),
        "create pv1");
   for (const char* name : {"static", "dynamic"})
-    must(bool(st_.create(pvcs(), "default", claim_json(name))),
-         "create claim");
+    must(bool(st_.create(pvcs(), "default", claim_json(name))), "create claim");
 }
 
 model::volume_binding_plan_ptr storage_objects::static_plan() const {
   auto p = std::make_shared<model::volume_binding_plan>();
   p->bindings.push_back(
-    {model_of<model::persistent_volume_claim>(st_, pvcs(), "default",
-                                              "static"),
+    {model_of<model::persistent_volume_claim>(st_, pvcs(), "default", "static"),
      model_of<model::persistent_volume>(st_, pvs(), "", "pv1")});
   return p;
 }
@@ -112,8 +109,8 @@ void storage_objects::remove_claim(const std::string& claim) {
 
 std::string storage_objects::claim_ref() const {
   auto doc = doc_of(st_, pvs(), "", "pv1");
-  const auto* ref = model::object_at(
-    model::object_at(doc.if_object(), "spec"), "claimRef");
+  const auto* ref
+    = model::object_at(model::object_at(doc.if_object(), "spec"), "claimRef");
   if (ref == nullptr)
     return {};
   return std::string{model::string_at(ref, "namespace")} + "/"
