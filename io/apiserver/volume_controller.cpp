@@ -201,7 +201,8 @@ struct volume_controller::impl {
       volume_named;
     for (const auto& v : volumes)
       volume_named.emplace(v.obj->name, &v);
-    std::unordered_map<std::string, const entry<model::persistent_volume_claim>*>
+    std::unordered_map<std::string,
+                       const entry<model::persistent_volume_claim>*>
       claim_named;
     for (const auto& c : claims)
       claim_named.emplace(model::claim_key(c.obj->ns, c.obj->name), &c);
@@ -216,11 +217,10 @@ struct volume_controller::impl {
 
   // ---- claims
 
-  void sync_claim(
-    const entry<model::persistent_volume_claim>& e,
-    const std::unordered_map<std::string,
-                             const entry<model::persistent_volume>*>& named,
-    std::vector<std::string>& taken) {
+  void sync_claim(const entry<model::persistent_volume_claim>& e,
+                  const std::unordered_map<
+                    std::string, const entry<model::persistent_volume>*>& named,
+                  std::vector<std::string>& taken) {
     const auto& c = *e.obj;
     if (!c.volume_name.empty()) {
       auto it = named.find(c.volume_name);
@@ -301,8 +301,9 @@ struct volume_controller::impl {
         return;
       const auto& labels = std::get<model::node_ptr>(*m)->labels;
       if (!cls.allows(labels)) {
-        TLOG_V(2, "volume controller: selected node outside the class's "
-                  "allowed topologies",
+        TLOG_V(2,
+               "volume controller: selected node outside the class's "
+               "allowed topologies",
                "claim", model::claim_key(c.ns, c.name), "node", node);
         return;
       }
@@ -324,24 +325,24 @@ struct volume_controller::impl {
     std::string request
       = text_at(*e.stored, {"spec", "resources", "requests", "storage"});
     std::string policy = text_at(class_json, {"reclaimPolicy"});
-    spec["capacity"] = json::object{{"storage", request.empty() ? "0" : request}};
+    spec["capacity"]
+      = json::object{{"storage", request.empty() ? "0" : request}};
     spec["accessModes"] = access_modes_json(c.access_modes);
     spec["persistentVolumeReclaimPolicy"] = policy.empty() ? "Delete" : policy;
     spec["storageClassName"] = cls.name;
     spec["volumeMode"]
       = c.mode == model::volume_mode::block ? "Block" : "Filesystem";
     spec["claimRef"] = claim_ref_json(c);
-    spec["csi"]
-      = json::object{{"driver", model::csi_driver_of_provisioner(cls.provisioner)},
-                     {"volumeHandle", name}};
+    spec["csi"] = json::object{
+      {"driver", model::csi_driver_of_provisioner(cls.provisioner)},
+      {"volumeHandle", name}};
     json::object pv{
       {"apiVersion", "v1"},
       {"kind", "PersistentVolume"},
       {"metadata",
-       json::object{
-         {"name", name},
-         {"annotations",
-          json::object{{provisioned_by_annotation, cls.provisioner}}}}},
+       json::object{{"name", name},
+                    {"annotations", json::object{{provisioned_by_annotation,
+                                                  cls.provisioner}}}}},
       {"spec", std::move(spec)}};
     auto r = st.create(pvs, "", json::serialize(pv));
     if (r)
@@ -356,10 +357,10 @@ struct volume_controller::impl {
                    const model::persistent_volume_claim& c) {
     json::object patch{
       {"metadata",
-       json::object{{"resourceVersion", v.obj->resource_version},
-                    {"annotations",
-                     json::object{{model::bound_by_controller_annotation,
-                                   "yes"}}}}},
+       json::object{
+         {"resourceVersion", v.obj->resource_version},
+         {"annotations",
+          json::object{{model::bound_by_controller_annotation, "yes"}}}}},
       {"spec", json::object{{"claimRef", claim_ref_json(c)}}}};
     write(pvs, "", v.obj->name, patch, subresource::main);
   }
@@ -378,12 +379,13 @@ struct volume_controller::impl {
     if (!write(pvcs, c.ns.view(), c.name, patch, subresource::main))
       return;
     std::string capacity = text_at(*v.stored, {"spec", "capacity", "storage"});
-    json::object status{{"phase", "Bound"},
-                        {"accessModes", access_modes_json(v.obj->access_modes)}};
+    json::object status{
+      {"phase", "Bound"},
+      {"accessModes", access_modes_json(v.obj->access_modes)}};
     if (!capacity.empty())
       status["capacity"] = json::object{{"storage", capacity}};
-    write(pvcs, c.ns.view(), c.name, json::object{{"status", std::move(status)}},
-          subresource::status);
+    write(pvcs, c.ns.view(), c.name,
+          json::object{{"status", std::move(status)}}, subresource::status);
   }
 
   // ---- volumes
@@ -399,11 +401,11 @@ struct volume_controller::impl {
         patch_status(pvs, "", pv.name, "Available");
       return;
     }
-    auto it = claim_named.find(model::claim_key(pv.claim_ref->ns,
-                                                pv.claim_ref->name));
-    bool claim_gone
-      = it == claim_named.end()
-        || (!pv.claim_ref->uid.empty() && it->second->obj->uid != pv.claim_ref->uid);
+    auto it = claim_named.find(
+      model::claim_key(pv.claim_ref->ns, pv.claim_ref->name));
+    bool claim_gone = it == claim_named.end()
+                      || (!pv.claim_ref->uid.empty()
+                          && it->second->obj->uid != pv.claim_ref->uid);
     if (claim_gone) {
       // A volume pre-bound by name waits for its claim.
       if (pv.claim_ref->uid.empty()) {
@@ -442,9 +444,8 @@ struct volume_controller::impl {
           subresource::status);
   }
 
-  bool write(const resource_info& r, std::string_view ns,
-             std::string_view name, const json::object& patch,
-             subresource sub) {
+  bool write(const resource_info& r, std::string_view ns, std::string_view name,
+             const json::object& patch, subresource sub) {
     auto res
       = st.patch(r, ns, name, patch_type::merge, json::serialize(patch), sub);
     if (res) {

@@ -2,10 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 // The embedded volume controller on a store: binding, completing the
 // scheduler's bindings, provisioning for a selected node, release.
-#include "io/apiserver/volume_controller.hpp"
-
 #include "io/apiserver/resources.hpp"
-
+#include "io/apiserver/volume_controller.hpp"
 #include "test/support/wait.hpp"
 
 #include <boost/json.hpp>
@@ -119,7 +117,8 @@ TEST_F(VolumeControllerTest, BindsImmediateClaimsToTheSmallestMatchingVolume) {
   create(st_, pvs(), "", pv("tiny", "512Mi", "slow"));
   create(st_, pvs(), "", pv("other", "2Gi", "fast"));
   create(st_, pvcs(), "default", claim("data", "1Gi", "slow"));
-  ASSERT_TRUE(test::eventually([&] { return claim_phase(st_, "data") == "Bound"; }))
+  ASSERT_TRUE(
+    test::eventually([&] { return claim_phase(st_, "data") == "Bound"; }))
     << claim_phase(st_, "data");
   EXPECT_EQ(at(st_, pvcs(), "default", "data", {"spec", "volumeName"}),
             "small");
@@ -134,7 +133,8 @@ TEST_F(VolumeControllerTest, BindsImmediateClaimsToTheSmallestMatchingVolume) {
             R"({"storage":"2Gi"})");
   EXPECT_EQ(at(st_, pvcs(), "default", "data", {"status", "accessModes"}),
             R"(["ReadWriteOnce"])");
-  EXPECT_TRUE(test::eventually([&] { return volume_phase(st_, "small") == "Bound"; }));
+  EXPECT_TRUE(
+    test::eventually([&] { return volume_phase(st_, "small") == "Bound"; }));
   EXPECT_EQ(at(st_, pvs(), "", "small", {"spec", "claimRef", "name"}), "data");
   for (const char* free : {"big", "tiny", "other"})
     EXPECT_EQ(volume_phase(st_, free), "Available") << free;
@@ -158,7 +158,8 @@ TEST_F(VolumeControllerTest, WaitsForTheSchedulerThenCompletesItsBinding) {
       + uid + R"("}}})",
     subresource::main);
   ASSERT_TRUE(r) << r.err().message;
-  ASSERT_TRUE(test::eventually([&] { return claim_phase(st_, "data") == "Bound"; }));
+  ASSERT_TRUE(
+    test::eventually([&] { return claim_phase(st_, "data") == "Bound"; }));
   EXPECT_EQ(at(st_, pvcs(), "default", "data", {"spec", "volumeName"}),
             "local-1");
   EXPECT_TRUE(
@@ -185,7 +186,8 @@ TEST_F(VolumeControllerTest, ProvisionsForTheSelectedNodeWithinTheTopology) {
     << "nothing is provisioned before a node is selected";
   select_node("data", "n1");
   select_node("outside", "n2");
-  ASSERT_TRUE(test::eventually([&] { return claim_phase(st_, "data") == "Bound"; }));
+  ASSERT_TRUE(
+    test::eventually([&] { return claim_phase(st_, "data") == "Bound"; }));
   std::string uid = at(st_, pvcs(), "default", "data", {"metadata", "uid"});
   std::string name = "pvc-" + uid;
   EXPECT_EQ(at(st_, pvcs(), "default", "data", {"spec", "volumeName"}), name);
@@ -200,7 +202,8 @@ TEST_F(VolumeControllerTest, ProvisionsForTheSelectedNodeWithinTheTopology) {
             R"({"key":"kubernetes.io/hostname","operator":"In",)"
             R"("values":["host-1"]}]}]}})");
   EXPECT_EQ(at(st_, pvs(), "", name, {"spec", "claimRef", "uid"}), uid);
-  EXPECT_TRUE(test::eventually([&] { return volume_phase(st_, name) == "Bound"; }));
+  EXPECT_TRUE(
+    test::eventually([&] { return volume_phase(st_, name) == "Bound"; }));
   // n2 is in zone b, outside the class's allowed topologies.
   std::this_thread::sleep_for(200ms);
   EXPECT_EQ(claim_phase(st_, "outside"), "Pending");
@@ -227,9 +230,11 @@ TEST_F(VolumeControllerTest, ReleasesVolumesOfDeletedClaimsByTheirPolicy) {
 TEST_F(VolumeControllerTest, ABoundClaimWhoseVolumeIsDeletedIsLost) {
   create(st_, pvs(), "", pv("v", "1Gi", "a"));
   create(st_, pvcs(), "default", claim("c", "1Gi", "a"));
-  ASSERT_TRUE(test::eventually([&] { return claim_phase(st_, "c") == "Bound"; }));
+  ASSERT_TRUE(
+    test::eventually([&] { return claim_phase(st_, "c") == "Bound"; }));
   ASSERT_TRUE(st_.remove(pvs(), "", "v"));
-  EXPECT_TRUE(test::eventually([&] { return claim_phase(st_, "c") == "Lost"; }));
+  EXPECT_TRUE(
+    test::eventually([&] { return claim_phase(st_, "c") == "Lost"; }));
 }
 
 } // namespace
