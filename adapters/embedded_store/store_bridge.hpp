@@ -6,7 +6,8 @@
 ///
 /// Source side: a list + watch per kind the scheduler consumes (pods that
 /// are not terminal, nodes, namespaces, PodDisruptionBudgets,
-/// PriorityClasses), as a reflector would do against a server. One thread
+/// PriorityClasses, the workload kinds, the storage kinds), as a reflector
+/// would do against a server. One thread
 /// drains the watchers when the store signals new events, puts the events
 /// of all kinds back into resourceVersion order, and hands them to the
 /// pipeline as model objects obtained through `stored_object::to_model()`,
