@@ -176,6 +176,15 @@ expected<model::object> volume_binder::read(model::object_kind kind,
 }
 
 expected<bool> volume_binder::check(const task& t) {
+  // A deleted pod needs its volumes no more (kube-scheduler gives up too).
+  auto pod = read(model::object_kind::pod, t.pod->ns.view(), t.pod->name);
+  if (!pod) {
+    if (pod.err().code == ec::not_found)
+      return binding_error("pod does not exist any more");
+    return pod.err();
+  }
+  if (std::get<model::pod_ptr>(*pod)->uid != t.pod->uid)
+    return binding_error("pod does not exist any more");
   using claim_ptr = model::persistent_volume_claim_ptr;
   // The claim as it is now, or why waiting is over.
   auto current_claim

@@ -13,9 +13,9 @@
 ///      pv.kubernetes.io/bind-completed present, a static volume's claimRef
 ///      still naming the claim — and then reports success;
 ///   3. reports "binding volumes: context deadline exceeded" when `timeout`
-///      passes first, and "binding volumes: <why>" at once when a claim is
-///      deleted or Lost, a volume's claimRef is reset or taken, or a
-///      claim's selected-node annotation is removed or changed (the
+///      passes first, and "binding volumes: <why>" at once when the pod or a
+///      claim is deleted, a claim is Lost, a volume's claimRef is reset or
+///      taken, or a claim's selected-node annotation is removed or changed (the
 ///      provisioner gave the claim back to the scheduler).
 ///
 /// The API calls block, so they run on the binder's own threads; `bind`

@@ -119,6 +119,7 @@ private:
 
 constexpr auto pv_kind = model::object_kind::persistent_volume;
 constexpr auto pvc_kind = model::object_kind::persistent_volume_claim;
+constexpr auto pod_kind = model::object_kind::pod;
 
 const char* pv_json = R"({"apiVersion":"v1","kind":"PersistentVolume",
   "metadata":{"name":"pv1","uid":"pv-uid"},
@@ -153,6 +154,10 @@ protected:
     api_->put(pv_kind, "", "pv1", pv_json);
     api_->put(pvc_kind, "ns", "static", claim_json("static"));
     api_->put(pvc_kind, "ns", "dynamic", claim_json("dynamic"));
+    api_->put(pod_kind, "ns", "web",
+              R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web",)"
+              R"("namespace":"ns","uid":"web-uid"},)"
+              R"("spec":{"containers":[{"name":"c"}]}})");
     volume_binder_config cfg;
     cfg.poll_interval = 10ms;
     binder_ = std::make_unique<volume_binder>(api_->api(), cfg);
@@ -179,8 +184,7 @@ protected:
                            std::chrono::milliseconds timeout = 5s) {
     auto done = std::make_shared<std::promise<error>>();
     auto f = done->get_future();
-    auto pod = std::make_shared<model::pod>();
-    pod->name = "web";
+    auto pod = std::get<model::pod_ptr>(api_->decoded(pod_kind, "ns", "web"));
     binder_->bind(pod, model::symbol{"n1"}, std::move(p), timeout,
                   [done](error e) { done->set_value(std::move(e)); });
     return f;
@@ -287,6 +291,9 @@ TEST_F(VolumeBinderTest, ReportsWhyABindingEnds) {
        });
      },
      5000ms, ec::conflict, "binding volumes: ClaimRef got reset for pv pv1"},
+    {"the pod is deleted while waiting", false, true, nullptr, 1,
+     [](fake_api& a) { a.remove(pod_kind, "ns", "web"); }, 5000ms, ec::conflict,
+     "binding volumes: pod does not exist any more"},
     {"the provisioner gives the claim back", false, true, nullptr, 1,
      [](fake_api& a) {
        a.edit(pvc_kind, "ns", "dynamic", [](json::object& c) {

@@ -220,7 +220,8 @@ TEST_F(ApiSinkTest, DrainAndStopAbandonLateWork) {
 
 TEST_F(ApiSinkTest, BindVolumesWritesAndWaitsForTheController) {
   test::storage_objects objects{store_};
-  auto bound = test::bind_volumes(*sink_, objects.static_plan(), 10s);
+  auto bound
+    = test::bind_volumes(*sink_, objects.pod(), objects.static_plan(), 10s);
   ASSERT_TRUE(test::eventually([&] { return !objects.claim_ref().empty(); }));
   EXPECT_EQ(objects.claim_ref().rfind("default/static/", 0), 0u)
     << objects.claim_ref();
@@ -238,11 +239,12 @@ TEST_F(ApiSinkTest, BindVolumesReportsApiErrorsAndTimeouts) {
   ASSERT_TRUE(store_.remove(
     apiserver::primary_resource(apiserver::storage_kind::persistent_volume), "",
     "pv1"));
-  auto gone = test::bind_volumes(*sink_, plan, 10s);
+  auto gone = test::bind_volumes(*sink_, objects.pod(), plan, 10s);
   ASSERT_EQ(gone.wait_for(10s), std::future_status::ready);
   EXPECT_EQ(gone.get().code, ec::not_found);
 
-  auto late = test::bind_volumes(*sink_, objects.provision_plan(), 300ms);
+  auto late = test::bind_volumes(*sink_, objects.pod(),
+                                 objects.provision_plan(), 300ms);
   ASSERT_EQ(late.wait_for(10s), std::future_status::ready);
   error e = late.get();
   EXPECT_EQ(e.code, ec::timeout);

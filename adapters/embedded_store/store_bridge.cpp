@@ -108,13 +108,17 @@ struct store_bridge::impl {
     volumes = std::make_unique<io::volume_binder>(std::move(api), vc);
   }
 
-  /// The resource of the volume binder's kinds (volumes and claims).
+  /// The resource of the volume binder's kinds (pods, volumes, claims).
   static const apiserver::resource_info&
   storage_resource(model::object_kind kind) {
-    return apiserver::primary_resource(
-      kind == model::object_kind::persistent_volume
-        ? storage_kind::persistent_volume
-        : storage_kind::persistent_volume_claim);
+    switch (kind) {
+    case model::object_kind::pod:
+      return apiserver::primary_resource(storage_kind::pod);
+    case model::object_kind::persistent_volume:
+      return apiserver::primary_resource(storage_kind::persistent_volume);
+    default:
+      return apiserver::primary_resource(storage_kind::persistent_volume_claim);
+    }
   }
 
   apiserver::store& st;

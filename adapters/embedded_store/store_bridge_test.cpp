@@ -195,7 +195,8 @@ TEST(store_bridge, binds_volumes_and_waits_for_the_controller) {
   apiserver::store st;
   test::storage_objects objects{st};
   store_bridge bridge{st, polling_often()};
-  auto bound = test::bind_volumes(bridge, objects.provision_plan(), 10s);
+  auto bound
+    = test::bind_volumes(bridge, objects.pod(), objects.provision_plan(), 10s);
   for (int i = 0;
        i < 500
        && objects
@@ -220,21 +221,35 @@ TEST(store_bridge, volume_binding_fails_on_conflicts_deletions_and_time) {
   // carries the resourceVersion the scheduler saw, and conflicts.
   auto plan = objects.provision_plan();
   objects.complete("dynamic", "elsewhere");
-  auto stale = test::bind_volumes(bridge, plan, 10s);
+  auto stale = test::bind_volumes(bridge, objects.pod(), plan, 10s);
   ASSERT_EQ(stale.wait_for(10s), std::future_status::ready);
   EXPECT_EQ(stale.get().code, ec::conflict);
 
-  auto deleted = test::bind_volumes(bridge, objects.static_plan(), 10s);
+  auto deleted
+    = test::bind_volumes(bridge, objects.pod(), objects.static_plan(), 10s);
   test::eventually([&] { return !objects.claim_ref().empty(); });
   objects.remove_claim("static");
   ASSERT_EQ(deleted.wait_for(10s), std::future_status::ready);
   error e = deleted.get();
   EXPECT_EQ(e.message, "binding volumes: claim default/static was deleted");
 
+  auto orphan
+    = test::bind_volumes(bridge, objects.pod(), objects.provision_plan(), 10s);
+  test::eventually([&] {
+    return !objects
+              .claim_annotation("dynamic", "volume.kubernetes.io/selected-node")
+              .empty();
+  });
+  objects.remove_pod();
+  ASSERT_EQ(orphan.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(orphan.get().message,
+            "binding volumes: pod does not exist any more");
+
   apiserver::store st2;
   test::storage_objects fresh{st2};
   store_bridge bridge2{st2, polling_often()};
-  auto late = test::bind_volumes(bridge2, fresh.provision_plan(), 200ms);
+  auto late
+    = test::bind_volumes(bridge2, fresh.pod(), fresh.provision_plan(), 200ms);
   ASSERT_EQ(late.wait_for(10s), std::future_status::ready);
   EXPECT_EQ(late.get().message, "binding volumes: context deadline exceeded");
 }

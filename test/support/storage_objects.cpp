@@ -20,6 +20,9 @@ const apiserver::resource_info& pvs() {
   return apiserver::primary_resource(
     apiserver::storage_kind::persistent_volume);
 }
+const apiserver::resource_info& pods() {
+  return apiserver::primary_resource(apiserver::storage_kind::pod);
+}
 const apiserver::resource_info& pvcs() {
   return apiserver::primary_resource(
     apiserver::storage_kind::persistent_volume_claim);
@@ -70,6 +73,25 @@ storage_objects::storage_objects(apiserver::store& st) : st_(st) {
        "create pv1");
   for (const char* name : {"static", "dynamic"})
     must(bool(st_.create(pvcs(), "default", claim_json(name))), "create claim");
+  must(bool(st_.create(
+         pods(), "default",
+         R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"web"},
+            "spec":{"containers":[{"name":"c","image":"busybox"}],
+                    "volumes":[
+                      {"name":"a","persistentVolumeClaim":{"claimName":"static"}},
+                      {"name":"b","persistentVolumeClaim":
+                        {"claimName":"dynamic"}}]}})")),
+       "create pod");
+}
+
+model::pod_ptr storage_objects::pod() const {
+  return model_of<model::pod>(st_, pods(), "default", "web");
+}
+
+void storage_objects::remove_pod() {
+  apiserver::delete_options now;
+  now.grace_period_seconds = 0;
+  must(bool(st_.remove(pods(), "default", "web", now)), "delete pod");
 }
 
 model::volume_binding_plan_ptr storage_objects::static_plan() const {
@@ -127,12 +149,11 @@ std::string storage_objects::claim_annotation(const std::string& claim,
 }
 
 std::future<error> bind_volumes(actors::cluster_sink& sink,
+                                const model::pod_ptr& pod,
                                 const model::volume_binding_plan_ptr& plan,
                                 std::chrono::milliseconds timeout) {
   auto done = std::make_shared<std::promise<error>>();
   auto f = done->get_future();
-  auto pod = std::make_shared<model::pod>();
-  pod->name = "web";
   sink.bind_volumes(pod, model::symbol{"n1"}, plan, timeout,
                     [done](error e) { done->set_value(std::move(e)); });
   return f;

@@ -4,8 +4,9 @@
 /// `storage_objects`: a local volume and two claims in an embedded store,
 /// the PreBind plans a scheduler would make over them, and the volume
 /// controller's part of a binding, for the tests of the sinks' volume
-/// binding. Objects: PersistentVolume `pv1` (1Gi, class `local`) and
-/// claims `default/static` and `default/dynamic` (1Gi, class `local`).
+/// binding. Objects: PersistentVolume `pv1` (1Gi, class `local`), claims
+/// `default/static` and `default/dynamic` (1Gi, class `local`) and the pod
+/// `default/web` that uses them.
 #pragma once
 
 #include "actors/sink.hpp"
@@ -33,6 +34,10 @@ public:
   void complete(const std::string& claim, const std::string& volume);
   /// Deletes a claim.
   void remove_claim(const std::string& claim);
+  /// The pod, as the scheduler holds it.
+  model::pod_ptr pod() const;
+  /// Deletes the pod.
+  void remove_pod();
 
   /// "namespace/name/uid" of pv1's claimRef; empty without one.
   std::string claim_ref() const;
@@ -44,9 +49,10 @@ private:
   apiserver::store& st_;
 };
 
-/// `sink.bind_volumes(pod "web", node "n1", plan, timeout)`; the future
-/// gets what `done` got.
+/// `sink.bind_volumes(pod, node "n1", plan, timeout)`; the future gets
+/// what `done` got.
 std::future<error> bind_volumes(actors::cluster_sink& sink,
+                                const model::pod_ptr& pod,
                                 const model::volume_binding_plan_ptr& plan,
                                 std::chrono::milliseconds timeout);
 
