@@ -142,12 +142,11 @@ TEST(ApiSource, StorageKindsBeforeNodesAndUndecodableOnesSkipped) {
   create("", "persistentvolumeclaims", "default",
          R"({"kind":"PersistentVolumeClaim","metadata":{"name":"c"},)"
          R"("spec":{"storageClassName":"fast"}})");
-  create("", "persistentvolumes", "",
-         R"({"kind":"PersistentVolume","metadata":{"name":"good"},)"
-         R"("spec":{"capacity":{"storage":"1Gi"}}})");
-  create("", "persistentvolumes", "",
-         R"({"kind":"PersistentVolume","metadata":{"name":"bad"},)"
-         R"("spec":{"capacity":{"storage":"-1Gi"}}})");
+  for (auto [name, size] : {std::pair{"good", "1Gi"}, {"bad", "-1Gi"}})
+    create("", "persistentvolumes", "",
+           std::string{R"({"kind":"PersistentVolume","metadata":{"name":")"}
+             + name + R"("},"spec":{"capacity":{"storage":")" + size
+             + R"("}}})");
   create("storage.k8s.io", "volumeattachments", "",
          R"({"kind":"VolumeAttachment","metadata":{"name":"va"},)"
          R"("spec":{"attacher":"d","nodeName":"n1",)"
