@@ -116,6 +116,9 @@ struct volume_controller::impl {
   std::vector<entry<model::persistent_volume>> volumes;
   std::vector<entry<model::persistent_volume_claim>> claims;
   std::unordered_map<std::string, entry<model::storage_class>> class_of;
+  /// Volumes with a claimRef, by the claim_key() it names.
+  std::unordered_map<std::string, const entry<model::persistent_volume>*>
+    by_claim;
 
   void notify() {
     {
@@ -199,8 +202,12 @@ struct volume_controller::impl {
     std::size_t before = writes.load();
     std::unordered_map<std::string, const entry<model::persistent_volume>*>
       volume_named;
-    for (const auto& v : volumes)
+    by_claim.clear();
+    for (const auto& v : volumes) {
       volume_named.emplace(v.obj->name, &v);
+      if (const auto& ref = v.obj->claim_ref)
+        by_claim.emplace(model::claim_key(ref->ns, ref->name), &v);
+    }
     std::unordered_map<std::string,
                        const entry<model::persistent_volume_claim>*>
       claim_named;
@@ -242,11 +249,11 @@ struct volume_controller::impl {
     }
     // A volume that names the claim: the scheduler's static binding, a
     // provisioned volume, or a user's pre-binding.
-    for (const auto& [name, pv] : named)
-      if (names_claim(*pv->obj, c)) {
-        complete(e, *pv, true);
-        return;
-      }
+    if (auto it = by_claim.find(model::claim_key(c.ns, c.name));
+        it != by_claim.end() && names_claim(*it->second->obj, c)) {
+      complete(e, *it->second, true);
+      return;
+    }
     const model::storage_class* cls = nullptr;
     if (auto it = class_of.find(std::string{c.class_name()});
         it != class_of.end())
