@@ -266,6 +266,8 @@ struct assume_reply {
   model::pod_ptr assumed;
   /// Cache generation after the assume (shards see it at this generation).
   std::uint64_t generation = 0;
+  /// The volume writes PreBind must make (null: none).
+  model::volume_binding_plan_ptr volumes;
   /// Why not, when !ok.
   std::string reason;
 };
@@ -284,6 +286,8 @@ struct bind_request {
   /// for the metrics recorded when binding ends.
   std::int32_t attempts = 0;
   std::int64_t initial_ns = 0;
+  /// The volume writes PreBind must make (from the assume; null: none).
+  model::volume_binding_plan_ptr volumes;
 };
 using bind_request_ptr = std::shared_ptr<const bind_request>;
 

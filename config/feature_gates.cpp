@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "config/feature_gates.hpp"
 
+#include "support/text.hpp"
+
 #include <optional>
 #include <vector>
 
@@ -21,6 +23,9 @@ constexpr std::string_view no_resize
   = "resize accounting not implemented: requests come from the pod spec";
 constexpr std::string_view no_volumes
   = "volumes are not modelled (the volume plugins are no-ops)";
+constexpr std::string_view no_driver_presence
+  = "not implemented: NodeVolumeLimits does not reject nodes missing a CSI "
+    "driver that sets preventPodSchedulingIfMissing";
 
 // kube-scheduler 1.37's scheduler gates (pkg/features, the scheduler's
 // versioned specs) with their 1.37 defaults and locks.
@@ -95,17 +100,9 @@ constexpr std::array<feature_gate_info, feature_gate_count> table{{
   {g::topology_aware_workload_scheduling, "TopologyAwareWorkloadScheduling",
    false, false, missing},
   {g::volume_attributes_class, "VolumeAttributesClass", true, true, no_volumes},
-  {g::volume_limit_scaling, "VolumeLimitScaling", true, false, no_volumes},
+  {g::volume_limit_scaling, "VolumeLimitScaling", true, false,
+   no_driver_presence},
 }};
-
-std::string_view trim(std::string_view s) noexcept {
-  constexpr std::string_view blanks = " \t\n\v\f\r";
-  auto first = s.find_first_not_of(blanks);
-  if (first == std::string_view::npos)
-    return {};
-  auto last = s.find_last_not_of(blanks);
-  return s.substr(first, last - first + 1);
-}
 
 // Go's strconv.ParseBool.
 std::optional<bool> parse_go_bool(std::string_view v) noexcept {
@@ -153,10 +150,10 @@ error feature_gates::set(std::string_view text) {
     if (item.empty())
       continue;
     auto eq = item.find('=');
-    auto name = trim(item.substr(0, eq));
+    auto name = trim_blanks(item.substr(0, eq));
     if (eq == std::string_view::npos)
       return fail("missing bool value for " + std::string{name});
-    auto value = trim(item.substr(eq + 1));
+    auto value = trim_blanks(item.substr(eq + 1));
     auto on = parse_go_bool(value);
     if (!on)
       return fail("invalid value of " + std::string{name} + "="

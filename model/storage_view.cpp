@@ -26,12 +26,10 @@ std::string pinned_hostname(const persistent_volume& pv) {
   return {};
 }
 
-/// Free to bind: not bound to any claim yet (a pre-bound claimRef without
-/// uid still counts as free for that claim).
 bool free_to_bind(const persistent_volume& pv) {
   if (pv.phase == volume_phase::released || pv.phase == volume_phase::failed)
     return false;
-  return !pv.claim_ref || pv.claim_ref->uid.empty();
+  return !pv.claim_ref;
 }
 
 bool matches_claim(const persistent_volume& pv,
@@ -68,9 +66,13 @@ bool volume_reachable(const persistent_volume& pv, const label_set& node_labels,
 
 void storage_view::index() {
   free_.clear();
-  for (const auto& [name, pv] : volumes)
+  claimed_.clear();
+  for (const auto& [name, pv] : volumes) {
+    if (pv->claim_ref)
+      claimed_.emplace(claim_key(pv->claim_ref->ns, pv->claim_ref->name), pv);
     if (free_to_bind(*pv))
       free_[pv->storage_class][pinned_hostname(*pv)].push_back(pv);
+  }
   // Smallest first, as the binder prefers; names break ties so the choice
   // does not depend on hash order.
   for (auto& [cls, by_host] : free_)
@@ -148,6 +150,9 @@ persistent_volume_ptr storage_view::find_matching_volume(
         || (pv->claim_ref->ns == claim.ns && pv->claim_ref->name == claim.name);
     return ours && usable(pv) ? pv : nullptr;
   }
+  if (auto it = claimed_.find(claim_key(claim.ns, claim.name));
+      it != claimed_.end())
+    return usable(it->second) ? it->second : nullptr;
   auto cls = free_.find(std::string{claim.class_name()});
   if (cls == free_.end())
     return nullptr;
@@ -156,22 +161,12 @@ persistent_volume_ptr storage_view::find_matching_volume(
     for (const auto& pv : list) {
       if (best && pv->capacity_bytes >= best->capacity_bytes)
         break; // sorted: nothing smaller follows
-      if (pv->claim_ref
-          && (pv->claim_ref->ns != claim.ns
-              || pv->claim_ref->name != claim.name))
-        continue; // pre-bound to another claim
       if (usable(pv)) {
         best = pv;
         break;
       }
     }
   };
-  // A volume pre-bound to this claim wins over any other.
-  for (const auto& [host, list] : cls->second)
-    for (const auto& pv : list)
-      if (pv->claim_ref && pv->claim_ref->ns == claim.ns
-          && pv->claim_ref->name == claim.name)
-        return usable(pv) ? pv : nullptr;
   if (auto host = node_labels.find(hostname_label()))
     if (auto it = cls->second.find(std::string{host->view()});
         it != cls->second.end())
@@ -194,6 +189,118 @@ bool storage_view::has_capacity(const storage_class& cls,
       return true;
   }
   return false;
+}
+
+std::optional<claims_problem> sort_claims(const storage_view& view,
+                                          const pod& p, pod_claims& out) {
+  out = {};
+  std::unordered_set<std::string_view> seen;
+  for (const auto& v : p.volumes) {
+    if (v.claim_name.empty() || !seen.insert(v.claim_name).second)
+      continue;
+    auto it = view.claims.find(claim_key(p.ns, v.claim_name));
+    if (it == view.claims.end())
+      return claims_problem{"persistentvolumeclaim \"" + v.claim_name
+                            + "\" not found"};
+    const persistent_volume_claim& c = *it->second;
+    if (c.deleting)
+      return claims_problem{"persistentvolumeclaim \"" + v.claim_name
+                            + "\" is being deleted"};
+    if (c.phase == claim_phase::lost)
+      return claims_problem{"persistentvolumeclaim \"" + v.claim_name
+                            + "\" bound to non-existent persistentvolume \""
+                            + c.volume_name + "\""};
+    if (v.ephemeral && c.controller_uid != p.uid)
+      return claims_problem{"PVC " + std::string{p.ns.view()} + "/"
+                            + v.claim_name + " was not created for pod "
+                            + std::string{p.ns.view()} + "/" + p.name
+                            + " (pod is not owner)"};
+    if (c.fully_bound()) {
+      out.bound.push_back(it->second);
+      continue;
+    }
+    bool class_missing = false;
+    bool delayed = view.delays_binding(c, class_missing);
+    if (class_missing)
+      return claims_problem{"storageclass.storage.k8s.io \""
+                              + std::string{c.class_name()} + "\" not found",
+                            false};
+    (delayed ? out.delayed : out.immediate).push_back(it->second);
+  }
+  std::stable_sort(out.delayed.begin(), out.delayed.end(),
+                   [](const auto& a, const auto& b) {
+                     return a->request_bytes < b->request_bytes;
+                   });
+  return std::nullopt;
+}
+
+std::vector<std::string_view> claim_fit::reasons() const {
+  std::vector<std::string_view> out;
+  if (!bound_reachable)
+    out.emplace_back("node(s) had volume node affinity conflict");
+  if (!unbound_satisfied)
+    out.emplace_back("node(s) didn't find available persistent volumes to "
+                     "bind");
+  if (!enough_storage)
+    out.emplace_back("node(s) did not have enough free storage");
+  if (!volumes_found)
+    out.emplace_back("node(s) unavailable due to one or more pvc(s) bound to "
+                     "non-existent pv(s)");
+  return out;
+}
+
+claim_fit fit_claims(const storage_view& view, const pod_claims& claims,
+                     const label_set& node_labels, symbol node_name) {
+  claim_fit fit;
+  for (const auto& c : claims.bound) {
+    const persistent_volume* pv = view.volume(c->volume_name);
+    if (pv == nullptr) {
+      fit.volumes_found = false;
+      break;
+    }
+    if (!volume_reachable(*pv, node_labels, node_name)) {
+      fit.bound_reachable = false;
+      break;
+    }
+  }
+  if (claims.delayed.empty())
+    return fit;
+  std::vector<persistent_volume_claim_ptr> to_provision;
+  std::unordered_set<std::string> chosen;
+  for (const auto& c : claims.delayed) {
+    if (!c->selected_node.empty()) {
+      if (c->selected_node != node_name.view()) {
+        fit.unbound_satisfied = false;
+        return fit;
+      }
+      to_provision.push_back(c);
+      continue;
+    }
+    if (auto pv
+        = view.find_matching_volume(*c, node_labels, node_name, chosen)) {
+      chosen.insert(pv->name);
+      fit.plan.bindings.push_back({c, pv});
+    } else {
+      to_provision.push_back(c);
+    }
+  }
+  for (const auto& c : to_provision) {
+    const storage_class* cls = view.class_named(c->class_name());
+    if (cls == nullptr || cls->provisioner == no_provisioner
+        || !cls->allows(node_labels)) {
+      fit.unbound_satisfied = false;
+      return fit;
+    }
+    const csi_driver* driver
+      = view.driver(csi_driver_of_provisioner(cls->provisioner));
+    if (driver != nullptr && driver->storage_capacity && c->request_bytes > 0
+        && !view.has_capacity(*cls, *c, node_labels)) {
+      fit.enough_storage = false;
+      return fit;
+    }
+    fit.plan.provisions.push_back(c);
+  }
+  return fit;
 }
 
 } // namespace tessera::model

@@ -20,6 +20,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -58,9 +59,11 @@ public:
   std::unordered_map<symbol, csi_node_ptr> csi_nodes;
   std::unordered_map<std::string, csi_driver_ptr> drivers;
   std::vector<csi_storage_capacity_ptr> capacities;
-  /// Attached volumes per node (VolumeAttachments of CSI drivers).
+  /// Attached volumes per node (VolumeAttachments of CSI drivers), as the
+  /// attached volume's driver and handle when the volume is known.
   std::unordered_map<symbol, std::vector<attachable_volume>> attachments;
-  /// claim_key() -> how many pods in the cluster (bound or assumed) use it.
+  /// claim_key() -> how many pods in the cluster (bound or assumed) use it;
+  /// kept only for ReadWriteOncePod claims, the only ones a rule counts.
   std::unordered_map<std::string, std::int32_t> claim_users;
 
   /// Builds the lookup index of volumes still free to bind. Call once after
@@ -84,9 +87,10 @@ public:
   /// The smallest free volume that `claim` may take on the node (labels and
   /// name): same class, not taken, access modes and volume mode covered,
   /// capacity large enough, the claim's selector and the volume's node
-  /// affinity satisfied; a volume pre-bound to the claim (claimRef) or
-  /// named by it (volumeName) is the only candidate for it. Volumes in
-  /// `chosen` are skipped (already picked for the pod's other claims).
+  /// affinity satisfied. A volume the claim names (volumeName) or whose
+  /// claimRef names the claim (pre-bound, or taken by an assumed pod) is the
+  /// only candidate for it. Volumes in `chosen` are skipped (already picked
+  /// for the pod's other claims).
   persistent_volume_ptr
   find_matching_volume(const persistent_volume_claim& claim,
                        const label_set& node_labels, symbol node_name,
@@ -100,15 +104,77 @@ public:
                     const label_set& node_labels) const noexcept;
 
 private:
-  /// Volumes free to bind (no claimRef, or pre-bound to a claim that is not
-  /// bound yet), by class, then by the one hostname their node affinity
-  /// names (empty key: any other node affinity, or none).
+  /// Volumes free to bind (no claimRef), by class, then by the one hostname
+  /// their node affinity names (empty key: any other node affinity, or
+  /// none).
   std::unordered_map<
     std::string,
     std::unordered_map<std::string, std::vector<persistent_volume_ptr>>>
     free_;
+  /// claim_key() -> the volume whose claimRef names that claim.
+  std::unordered_map<std::string, persistent_volume_ptr> claimed_;
 };
 using storage_view_ptr = std::shared_ptr<const storage_view>;
+
+/// A pod's claims as VolumeBinding's PreFilter sorts them.
+struct pod_claims {
+  /// Bound (volumeName and bind-completed).
+  std::vector<persistent_volume_claim_ptr> bound;
+  /// Unbound, with a WaitForFirstConsumer class: bound or provisioned for
+  /// the node the pod goes to.
+  std::vector<persistent_volume_claim_ptr> delayed;
+  /// Unbound, with Immediate binding: the PV controller must bind them
+  /// first.
+  std::vector<persistent_volume_claim_ptr> immediate;
+};
+
+/// Why a pod's claims cannot be sorted (VolumeBinding's PreFilter).
+struct claims_problem {
+  /// The message, e.g. `persistentvolumeclaim "data" not found`.
+  std::string message;
+  /// True for an unusable claim (UnschedulableAndUnresolvable); false for
+  /// an error (a claim naming a class that does not exist).
+  bool unresolvable = true;
+};
+
+/// Sorts the claims `p` uses (persistentVolumeClaim and generic ephemeral
+/// volumes; each claim once). Fails on a missing claim, a claim being
+/// deleted, a Lost claim, an ephemeral claim the pod does not own, or an
+/// unbound claim naming a class that does not exist. Delayed claims come
+/// smallest request first, as the binder matches them.
+std::optional<claims_problem> sort_claims(const storage_view& view,
+                                          const pod& p, pod_claims& out);
+
+/// What the pod's claims find on one node (VolumeBinding's Filter; the
+/// cache's assume asks the same on the newest view).
+struct claim_fit {
+  /// Every bound claim's volume exists.
+  bool volumes_found = true;
+  /// Every bound claim's volume is reachable from the node.
+  bool bound_reachable = true;
+  /// Every delayed claim gets a volume or can be provisioned here.
+  bool unbound_satisfied = true;
+  /// Provisioning has the capacity it needs here.
+  bool enough_storage = true;
+  /// On success: the bindings and provisions for the node.
+  volume_binding_plan plan;
+
+  bool ok() const noexcept {
+    return volumes_found && bound_reachable && unbound_satisfied
+           && enough_storage;
+  }
+  /// kube-scheduler's reasons for what failed, in its order.
+  std::vector<std::string_view> reasons() const;
+};
+
+/// Checks `claims` against a node (labels and name) by the binder's rules.
+/// A delayed claim that already names a selected node fits only there; the
+/// others take a matching free volume (smallest first, never one taken by
+/// another claim of the pod) or are provisioned, if their class has a
+/// provisioner, allows the node's topology and (for drivers that publish
+/// capacity) has the capacity.
+claim_fit fit_claims(const storage_view& view, const pod_claims& claims,
+                     const label_set& node_labels, symbol node_name);
 
 /// True when the volume's node affinity admits the node.
 bool volume_reachable(const persistent_volume& pv, const label_set& node_labels,

@@ -18,8 +18,10 @@
 #include "plugins/priority_sort/priority_sort.hpp"
 #include "plugins/scheduling_gates/scheduling_gates.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
+#include "plugins/volume/node_volume_limits.hpp"
 #include "plugins/volume/volume_binding.hpp"
-#include "plugins/volume/volume_filter_no_op.hpp"
+#include "plugins/volume/volume_restrictions.hpp"
+#include "plugins/volume/volume_zone.hpp"
 
 namespace tessera::plugins {
 

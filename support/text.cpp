@@ -80,4 +80,13 @@ std::string go_quote(std::string_view text) {
   return out;
 }
 
+std::string_view trim_blanks(std::string_view text) noexcept {
+  constexpr std::string_view blanks = " \t\n\v\f\r";
+  auto first = text.find_first_not_of(blanks);
+  if (first == std::string_view::npos)
+    return {};
+  auto last = text.find_last_not_of(blanks);
+  return text.substr(first, last - first + 1);
+}
+
 } // namespace tessera

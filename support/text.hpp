@@ -4,7 +4,7 @@
 /// String quoting shared by every layer: JSON string literals (log lines,
 /// apiserver bodies, YAML-to-JSON text) and the Go-style `%q` quoting that
 /// kube-scheduler's validation messages use. One implementation keeps the
-/// escapes of every output byte-identical.
+/// escapes of every output byte-identical. Also Go's ASCII blank trimming.
 #pragma once
 
 #include <string>
@@ -27,5 +27,10 @@ void append_json_quoted(std::string& out, std::string_view text);
 /// messages read as kube-scheduler's: `"`, `\`, newline, tab and carriage
 /// return escaped, other control characters and DEL as `\xNN`.
 [[nodiscard]] std::string go_quote(std::string_view text);
+
+/// `text` without leading and trailing ASCII blanks (space, tab, newline,
+/// vertical tab, form feed, carriage return), as Go's strings.TrimSpace
+/// treats ASCII text.
+[[nodiscard]] std::string_view trim_blanks(std::string_view text) noexcept;
 
 } // namespace tessera

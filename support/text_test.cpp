@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace tessera {
 namespace {
@@ -33,6 +34,25 @@ TEST(text, json_and_go_quoting) {
     std::string inside = "x";
     append_json_escaped(inside, tc.text);
     EXPECT_EQ(inside, "x" + tc.json.substr(1, tc.json.size() - 2));
+  }
+}
+
+TEST(text, trim_blanks) {
+  struct test_case {
+    std::string name;
+    std::string text;
+    std::string want;
+  };
+  const std::vector<test_case> cases = {
+    {"nothing to trim", "a b", "a b"},
+    {"both ends", " \t a b \r\n", "a b"},
+    {"vertical tab and form feed", "\v\fa\f", "a"},
+    {"only blanks", " \t ", ""},
+    {"empty", "", ""},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    EXPECT_EQ(trim_blanks(tc.text), tc.want);
   }
 }
 

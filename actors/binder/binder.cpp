@@ -34,6 +34,16 @@ struct binder_cell : binder_ports {
                      static_cast<std::uint8_t>(err.code), err.message);
     });
   }
+  void start_volume_binding(std::uint64_t id, const model::pod_ptr& pod,
+                            model::symbol node,
+                            const model::volume_binding_plan_ptr& plan,
+                            std::chrono::milliseconds timeout) override {
+    auto me = caf::actor_cast<binder_actor>(self);
+    out->bind_volumes(pod, node, plan, timeout, [me, id](error err) {
+      caf::anon_send(me, bind_done_atom::value, id,
+                     static_cast<std::uint8_t>(err.code), err.message);
+    });
+  }
   void finish_binding(const model::pod_ptr& pod) override {
     self->send(cache_handle, finish_atom::value, pod);
   }

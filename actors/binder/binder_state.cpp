@@ -47,7 +47,7 @@ void binder_state::on_request(bind_request_ptr req) {
 
 void binder_state::start(bind_request_ptr req) {
   std::uint64_t id = ++next_id_;
-  auto [it, fresh] = running_.emplace(id, binding{req, *req->state});
+  auto [it, fresh] = running_.emplace(id, binding{req, *req->state, {}});
   binding& b = it->second;
   const plugins::profile& prof = *req->profile;
   const model::pod& p = *req->pod;
@@ -80,6 +80,8 @@ void binder_state::start(bind_request_ptr req) {
       return;
     }
   }
+  std::optional<std::chrono::milliseconds> volume_wait;
+  std::string_view waiter;
   for (const auto* pb : prof.pre_bind()) {
     plugins::status s = pb->pre_bind(b.state, p, req->node);
     if (!s.ok()) {
@@ -89,7 +91,24 @@ void binder_state::start(bind_request_ptr req) {
            true);
       return;
     }
+    if (!volume_wait) {
+      volume_wait = pb->api_wait_timeout();
+      waiter = pb->name();
+    }
   }
+  if (req->volumes && volume_wait) {
+    b.volume_writer = waiter;
+    ports_.start_volume_binding(id, req->pod, req->node, req->volumes,
+                                *volume_wait);
+    return;
+  }
+  bind(b, id);
+}
+
+void binder_state::bind(binding& b, std::uint64_t id) {
+  const bind_request_ptr& req = b.req;
+  const plugins::profile& prof = *req->profile;
+  const model::pod& p = *req->pod;
   bool accepted = false;
   for (const auto* bp : prof.bind()) {
     plugins::status s = bp->accepts(b.state, p, req->node);
@@ -118,6 +137,19 @@ void binder_state::on_done(std::uint64_t id, const error& err) {
     return;
   binding& b = it->second;
   const bind_request& req = *b.req;
+  if (!b.volume_writer.empty()) {
+    std::string writer{b.volume_writer};
+    b.volume_writer = {};
+    if (err) {
+      fail(b, id,
+           "running PreBind plugin \"" + writer
+             + "\": binding volumes: " + err.message,
+           true);
+      return;
+    }
+    bind(b, id);
+    return;
+  }
   if (err) {
     // A pod deleted meanwhile is not a failure worth reporting.
     bool report = err.code != ec::not_found;

@@ -2,14 +2,18 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `binder_state`: the binding cycle, without CAF. For each assumed pod:
-/// Reserve, Permit, PreBind, then the Bind call through the sink (up to
-/// `bind_concurrency` at once; the rest wait in arrival order), then PostBind.
+/// Reserve, Permit, PreBind (with the assume's volume writes, made through
+/// the sink and waited for asynchronously), then the Bind call through the
+/// sink (up to `bind_concurrency` at once; the rest wait in arrival order),
+/// then PostBind.
 ///
-///   request ─> Reserve ─> Permit ─> PreBind ─> sink.bind ─ok─> PostBind,
-///      │          │          │         │            │         finish_binding,
-///      │ (waits if │ reject   │ reject  │ reject     │ error    "Scheduled",
-///      │  at limit)└──────────┴─────────┴────────────┘          queue: bound
-///      v                      v
+///   request ─> Reserve ─> Permit ─> PreBind ─> sink.bind_volumes ─> sink.bind
+///   ─ok─> PostBind,
+///      │          │          │         │        (if a plan)  │          │
+///      finish_binding, │ (waits if │ reject   │ reject  │ reject   error/ │
+///      error  │         "Scheduled", │  at
+///      limit)└──────────┴─────────┴──────── timeout ────┴──────────┘ queue:
+///      bound v                      v
 ///   [waiting]      Unreserve (reverse), forget, FailedScheduling, backoff
 #pragma once
 
@@ -17,6 +21,7 @@
 #include "actors/sink.hpp"
 #include "metrics/fwd.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -40,6 +45,13 @@ public:
   virtual void start_bind(std::uint64_t id, const model::pod_ptr& pod,
                           model::symbol node)
     = 0;
+  /// Starts PreBind's volume writes of binding `id`; the completion must
+  /// come back as `binder_state::on_done(id, ...)` like a bind's.
+  virtual void start_volume_binding(std::uint64_t id, const model::pod_ptr& pod,
+                                    model::symbol node,
+                                    const model::volume_binding_plan_ptr& plan,
+                                    std::chrono::milliseconds timeout)
+    = 0;
   virtual void finish_binding(const model::pod_ptr& pod) = 0;
   virtual void forget(const model::pod_ptr& pod) = 0;
   virtual void bound(bind_outcome_ptr out) = 0;
@@ -53,7 +65,8 @@ public:
   binder_state(binder_config cfg, binder_ports& ports);
 
   void on_request(bind_request_ptr req);
-  /// The sink finished binding `id`; an empty error means success.
+  /// The sink finished binding `id` (its volumes, then the pod); an empty
+  /// error means success.
   void on_done(std::uint64_t id, const error& err);
 
   std::size_t in_flight() const noexcept {
@@ -67,8 +80,13 @@ private:
   struct binding {
     bind_request_ptr req;
     plugins::cycle_state state;
+    /// While the sink writes the volume plan (not yet the binding): the
+    /// PreBind plugin the writes belong to.
+    std::string_view volume_writer;
   };
   void start(bind_request_ptr req);
+  /// The Bind plugins, then the API bind.
+  void bind(binding& b, std::uint64_t id);
   void fail(binding& b, std::uint64_t id, const std::string& message,
             bool report);
   void next();

@@ -63,6 +63,22 @@ private:
   journal* journal_;
 };
 
+// A PreBind whose work is the binder's volume writes (as VolumeBinding's).
+class volume_pre_bind final : public plugins::pre_bind_plugin {
+public:
+  std::string_view name() const noexcept override {
+    return "Volumes";
+  }
+  plugins::status pre_bind(plugins::cycle_state&, const model::pod&,
+                           model::symbol) const override {
+    return {};
+  }
+  std::optional<std::chrono::milliseconds>
+  api_wait_timeout() const noexcept override {
+    return std::chrono::seconds(7);
+  }
+};
+
 class skipping_binder final : public plugins::bind_plugin {
 public:
   std::string_view name() const noexcept override {
@@ -87,11 +103,13 @@ plugins::profile_ptr binding_profile(journal* j, bool only_skipper = false) {
   add("R2", [j] { return std::make_shared<recording_reserve>("R2", j); });
   add("Gate", [j] { return std::make_shared<recording_permit>(j); });
   add("Skipper", [] { return std::make_shared<skipping_binder>(); });
+  add("Volumes", [] { return std::make_shared<volume_pre_bind>(); });
   add("DefaultBinder", [] { return plugins::make_default_binder(); });
   config::profile_config cfg;
   auto ref = [](const char* name) { return config::plugin_ref{name, 0}; };
   cfg.plugins.reserve = {ref("R1"), ref("R2")};
   cfg.plugins.permit = {ref("Gate")};
+  cfg.plugins.pre_bind = {ref("Volumes")};
   if (only_skipper)
     cfg.plugins.bind = {ref("Skipper")};
   else
@@ -114,6 +132,16 @@ public:
                   model::symbol node) override {
     journal_->push_back("bind#" + std::to_string(id) + " " + pod->name + " "
                         + node.str());
+  }
+  void start_volume_binding(std::uint64_t id, const model::pod_ptr& pod,
+                            model::symbol node,
+                            const model::volume_binding_plan_ptr& plan,
+                            std::chrono::milliseconds timeout) override {
+    journal_->push_back("volumes#" + std::to_string(id) + " " + pod->name + " "
+                        + node.str() + " "
+                        + std::to_string(plan->bindings.size()) + "+"
+                        + std::to_string(plan->provisions.size()) + " "
+                        + std::to_string(timeout.count()) + "ms");
   }
   void finish_binding(const model::pod_ptr& pod) override {
     journal_->push_back("finish " + pod->name);
@@ -224,6 +252,49 @@ TEST(BinderState, FailsWhenEveryBindPluginSkips) {
                       "failed p SchedulerError: all bind plugins skipped the "
                       "pod"),
             j.end());
+}
+
+// The assume's volume plan is written (and waited for) before the bind; a
+// failure there undoes Reserve and loses no pod.
+TEST(BinderState, WritesVolumesBeforeBinding) {
+  auto with_plan = [](bind_request_ptr r) {
+    auto plan = std::make_shared<model::volume_binding_plan>();
+    plan->provisions.push_back(
+      std::make_shared<const model::persistent_volume_claim>());
+    auto copy = std::make_shared<bind_request>(*r);
+    copy->volumes = std::move(plan);
+    return bind_request_ptr{std::move(copy)};
+  };
+  {
+    journal j;
+    auto prof = binding_profile(&j);
+    recording_ports ports{&j};
+    binder_state b{binder_config{4}, ports};
+    b.on_request(with_plan(request(prof, test::make_pod("p").build())));
+    EXPECT_EQ(j, (journal{"reserve R1 p", "reserve R2 p", "permit p",
+                          "volumes#1 p n1 0+1 7000ms"}));
+    b.on_done(1, {});
+    b.on_done(1, {});
+    EXPECT_EQ(j, (journal{"reserve R1 p", "reserve R2 p", "permit p",
+                          "volumes#1 p n1 0+1 7000ms", "bind#1 p n1",
+                          "finish p", "scheduled p n1", "outcome p bound"}));
+  }
+  {
+    journal j;
+    auto prof = binding_profile(&j);
+    recording_ports ports{&j};
+    binder_state b{binder_config{4}, ports};
+    b.on_request(with_plan(request(prof, test::make_pod("p").build())));
+    b.on_done(1, error{ec::unavailable, "timed out waiting for the claims"});
+    EXPECT_EQ(j, (journal{"reserve R1 p", "reserve R2 p", "permit p",
+                          "volumes#1 p n1 0+1 7000ms", "unreserve R2 p",
+                          "unreserve R1 p", "forget p",
+                          "failed p SchedulerError: running PreBind plugin "
+                          "\"Volumes\": binding volumes: timed out "
+                          "waiting for the claims",
+                          "outcome p failed"}));
+    EXPECT_EQ(b.in_flight(), 0u);
+  }
 }
 
 // At most bind_concurrency binds in flight; the rest wait in order.

@@ -111,6 +111,21 @@ assume_reply cache_state::assume(const assume_request& req) {
     reply.reason = std::move(why);
     return reply;
   }
+  // Volumes are bound only by profiles whose PreBind writes them
+  // (VolumeBinding).
+  bool binds_volumes = false;
+  for (const auto* pb : req.profile->pre_bind())
+    binds_volumes = binds_volumes || pb->api_wait_timeout().has_value();
+  if (std::string why = binds_volumes ? storage_.assume(
+                          key, *req.pod, *target->get_node(), reply.volumes)
+                                      : std::string{};
+      !why.empty()) {
+    ++conflicts_;
+    reply.reason = "node " + std::string{req.node.view()} + ": " + why;
+    return reply;
+  }
+  if (storage_.dirty())
+    view_dirty_ = true;
   auto assumed = std::make_shared<model::pod>(*req.pod);
   assumed->node_name = req.node;
   model::pod_ptr shared = std::move(assumed);
@@ -140,6 +155,8 @@ void cache_state::forget(const model::pod& p) {
     return;
   model::pod_ptr old = it->second.pod;
   remove_pod_from_node(*old);
+  storage_.forget(it->first);
+  view_dirty_ = view_dirty_ || storage_.dirty();
   pods_.erase(it);
   --assumed_count_;
   // Upstream treats a forgotten pod as an assigned pod being deleted.

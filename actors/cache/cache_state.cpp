@@ -82,6 +82,8 @@ void cache_state::apply(const object_event& ev) {
         apply_budget(ev.type, obj);
       else if constexpr (std::is_same_v<T, model::workload_ptr>)
         apply_workload(ev.type, obj);
+      else if constexpr (!std::is_same_v<T, model::priority_class_ptr>)
+        apply_storage(ev.type, ev.obj);
       // Priority classes are resolved by the API server (or by simulate
       // before objects reach the pipeline); the cache does not need them.
     },
@@ -315,6 +317,19 @@ void cache_state::apply_workload(object_event::kind type,
   ++generation_;
 }
 
+void cache_state::apply_storage(object_event::kind type,
+                                const model::object& o) {
+  auto ev = storage_.apply(type, o);
+  if (!ev)
+    return;
+  view_dirty_ = true;
+  ++generation_;
+  emit_event(ev->resource, ev->actions,
+             ev->old_object.value_or(model::object{}),
+             ev->new_object.value_or(model::object{}),
+             ev->old_object.has_value(), ev->new_object.has_value());
+}
+
 // ------------------------------------------------------------ node edits
 
 const model::node_info* cache_state::current(model::symbol node) const {
@@ -347,6 +362,10 @@ void cache_state::add_pod_to_node(const model::pod_ptr& p) {
   draft(p->node_name).add_pod(p);
   if (statusless_budgets_ > 0)
     view_dirty_ = true;
+  if (storage_book::uses_claims(*p)) {
+    storage_.pod_added(*p);
+    view_dirty_ = view_dirty_ || storage_.dirty();
+  }
   count_affinity(*p, +1);
   log_change(change::kind::pod_added, p, p->node_name);
 }
@@ -359,6 +378,10 @@ void cache_state::remove_pod_from_node(const model::pod& p) {
   info.remove_pod(p);
   if (statusless_budgets_ > 0)
     view_dirty_ = true;
+  if (storage_book::uses_claims(p)) {
+    storage_.pod_removed(p);
+    view_dirty_ = view_dirty_ || storage_.dirty();
+  }
   count_affinity(p, -1);
   log_change(change::kind::pod_removed, std::make_shared<const model::pod>(p),
              p.node_name);

@@ -2,10 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `cache_state`: the authoritative cluster state and all its logic, without
-/// CAF. It owns nodes (as node_infos), bound and assumed pods, namespaces and
-/// PodDisruptionBudgets; keeps a generation counter (one step per change);
-/// and produces what the other actors need: per-shard deltas, cluster views
-/// for the coordinator, inputs for the queue.
+/// CAF. It owns nodes (as node_infos), bound and assumed pods, namespaces,
+/// PodDisruptionBudgets, workloads and storage objects (`storage_book`, with
+/// the volume bindings assumed pods took); keeps a generation counter (one step
+/// per change); and produces what the other actors need: per-shard deltas,
+/// cluster views for the coordinator, inputs for the queue.
 ///
 /// A pod's life in the cache:
 ///
@@ -24,11 +25,14 @@
 /// cycle's shard views may miss pods assumed since. Node-local filters are
 /// re-run on the chosen node's authoritative node_info; cross-node filters are
 /// re-run after replaying, through the plugins' AddPod/RemovePod, every pod
-/// change the cycle's views had not seen (from a bounded change log). Any
-/// failure is a conflict: nothing changes and the pod is retried.
+/// change the cycle's views had not seen (from a bounded change log). A pod
+/// with claims must also get them on the node by the newest storage state
+/// (`storage_book::assume`). Any failure is a conflict: nothing changes and
+/// the pod is retried.
 #pragma once
 
 #include "actors/cache/node_tree.hpp"
+#include "actors/cache/storage_book.hpp"
 #include "actors/messages.hpp"
 #include "actors/source.hpp"
 #include "metrics/fwd.hpp"
@@ -131,6 +135,7 @@ private:
   void apply_budget(object_event::kind type,
                     const model::disruption_budget_ptr& b);
   void apply_workload(object_event::kind type, const model::workload_ptr& w);
+  void apply_storage(object_event::kind type, const model::object& o);
 
   void add_pod_to_node(const model::pod_ptr& p);
   void remove_pod_from_node(const model::pod& p);
@@ -171,6 +176,8 @@ private:
   std::unordered_map<std::string, model::workload_ptr> workloads_;
   std::shared_ptr<const plugins::workload_index> workload_index_;
   bool workloads_dirty_ = false;
+  /// Storage objects and assumed volume bindings.
+  storage_book storage_;
   std::unordered_map<model::symbol, std::int32_t> image_counts_;
   std::int64_t pods_with_affinity_ = 0;
   std::int64_t pods_with_required_anti_affinity_ = 0;

@@ -82,6 +82,7 @@ cache_outputs cache_state::take_outputs() {
       workloads_dirty_ = false;
     }
     ctx->workloads = workload_index_;
+    ctx->storage = storage_.view();
     ctx->pods_with_affinity = pods_with_affinity_;
     ctx->pods_with_required_anti_affinity = pods_with_required_anti_affinity_;
     auto view = std::make_shared<cluster_view>();

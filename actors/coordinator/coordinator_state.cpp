@@ -233,6 +233,7 @@ void coordinator_state::after_assume(cycle& c) {
   bind->feasible_nodes = c.table.nodes.size();
   bind->attempts = c.item.attempts;
   bind->initial_ns = c.item.initial_ns;
+  bind->volumes = r->volumes;
   if (cfg_.explain)
     ports_.sink().explained(c.item.pod, explain_cycle(c));
   out->type = cycle_outcome::kind::assumed;

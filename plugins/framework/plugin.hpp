@@ -32,6 +32,7 @@
 #include "plugins/framework/cycle_state.hpp"
 #include "plugins/framework/status.hpp"
 
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -309,6 +310,14 @@ class pre_bind_plugin : public virtual plugin {
 public:
   virtual status pre_bind(cycle_state& state, const model::pod& p,
                           model::symbol node) const = 0;
+  /// For a PreBind whose work is API writes the binder makes
+  /// asynchronously (VolumeBinding: the assume's volume plan): how long the
+  /// binder waits for them to take effect. nullopt for PreBinds that do all
+  /// their work in `pre_bind`.
+  virtual std::optional<std::chrono::milliseconds>
+  api_wait_timeout() const noexcept {
+    return std::nullopt;
+  }
 };
 
 /// Bind is asynchronous I/O in tessera: a bind plugin decides whether it

@@ -365,6 +365,10 @@ public:
     return timed(metric_extension_point::pre_bind,
                  [&] { return pre_bind_->pre_bind(state, p, node); });
   }
+  std::optional<std::chrono::milliseconds>
+  api_wait_timeout() const noexcept override {
+    return pre_bind_ != nullptr ? pre_bind_->api_wait_timeout() : std::nullopt;
+  }
   status accepts(const cycle_state& state, const model::pod& p,
                  model::symbol node) const override {
     return timed(metric_extension_point::bind,

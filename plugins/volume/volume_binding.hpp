@@ -1,22 +1,27 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// `volume_binding`: kube-scheduler's VolumeBinding, registered as a NO-OP.
-/// It is not real yet: tessera does not model PersistentVolumes,
-/// PersistentVolumeClaims, StorageClasses or CSI storage capacity, so there
-/// is nothing to bind or provision. Upstream it checks in PreFilter/Filter
-/// that every claim of the pod is bound to a PV usable from the node or can
-/// be bound or provisioned there, assumes the bindings in Reserve, writes
-/// them in PreBind and waits (up to `bindTimeoutSeconds`) for them.
+/// `volume_binding`: kube-scheduler's VolumeBinding. A pod's claims must be
+/// bound to volumes reachable from the node, or (for WaitForFirstConsumer
+/// classes) be bindable to a free volume there or provisionable there.
 ///
-/// Here every extension point upstream's plugin implements is present so
-/// that the default profile builds with upstream's plugin set (multiPoint
-/// enables it at PreFilter, Filter, PreScore, Score, Reserve and PreBind):
-/// PreFilter and PreScore return Skip, Filter, Reserve and PreBind return
-/// Success, Unreserve does nothing and Score returns 0. A pod with PVC
-/// volumes is scheduled as if its volumes imposed no constraint. The args
-/// are accepted and kept only for display. It registers no cluster events
-/// because it never rejects a pod.
+/// - PreFilter sorts the pod's claims (`model::sort_claims`): a missing,
+///   deleting or Lost claim, or a generic ephemeral claim the pod does not
+///   own, is UnschedulableAndUnresolvable with upstream's text; a claim
+///   naming a class that does not exist is an Error; unbound Immediate
+///   claims are UnschedulableAndUnresolvable ("pod has unbound immediate
+///   PersistentVolumeClaims": the PV controller binds them first). Bound
+///   volumes pinned to hostnames narrow the nodes (PreFilterResult).
+/// - Filter checks the claims on the node (`model::fit_claims`) and reports
+///   every failed rule, UnschedulableAndUnresolvable, as upstream does.
+/// - Reserve has nothing to do here: the cache's assume chooses the volumes
+///   on the newest storage state and records them (so cycles in flight
+///   never take the same volume); Unreserve's revert is the cache's forget.
+/// - PreBind is asynchronous API work: the binder writes the assume's plan
+///   through its sink and waits up to `bindTimeoutSeconds`
+///   (`api_wait_timeout`).
+/// - PreScore skips: upstream scores only with StorageCapacityScoring, an
+///   alpha gate tessera does not implement.
 #pragma once
 
 #include "config/plugin_args.hpp"
@@ -38,46 +43,44 @@ public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "VolumeBinding";
 
-  /// Keeps the args.
   explicit volume_binding(const config::volume_binding_args& args);
 
-  /// The upstream plugin name (`plugin_name`).
   std::string_view name() const noexcept override {
     return plugin_name;
   }
+  std::vector<cluster_event_with_hint> events_to_register() const override;
 
-  /// Always Skip (no-op, see the file comment).
   pre_filter_result pre_filter(cycle_state& state, const model::pod& p,
                                const cluster_context& cluster) const override;
-  /// Always Success.
   status filter(const cycle_state& state, const model::pod& p,
                 const model::node_info& node) const override;
-  /// Always Skip: upstream scores only with StorageCapacityScoring.
+  /// Always Skip (see the file comment).
   status pre_score(cycle_state& state, const model::pod& p,
                    const cluster_context& cluster) const override;
   /// Always 0 (never reached: PreScore skips).
   std::int64_t score(const cycle_state& state, const model::pod& p,
                      const model::node_info& node) const override;
-  /// Always Success.
+  /// Success: the cache's assume already reserved the volumes.
   status reserve(cycle_state& state, const model::pod& p,
                  model::symbol node) const override;
-  /// Does nothing.
+  /// Nothing: the cache's forget reverts the assumed volumes.
   void unreserve(cycle_state& state, const model::pod& p,
                  model::symbol node) const override;
-  /// Always Success.
+  /// Success: the writes are the binder's asynchronous step.
   status pre_bind(cycle_state& state, const model::pod& p,
                   model::symbol node) const override;
+  std::optional<std::chrono::milliseconds>
+  api_wait_timeout() const noexcept override;
 
-  /// The configured args (bindTimeoutSeconds is not used).
   const config::volume_binding_args& args() const noexcept {
     return args_;
   }
 
 private:
   config::volume_binding_args args_;
+  model::symbol reason_unbound_immediate_;
 };
 
-/// Builds the VolumeBinding no-op from its (validated) args.
 std::shared_ptr<plugin>
 make_volume_binding(const config::volume_binding_args& args);
 

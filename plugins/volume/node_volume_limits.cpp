@@ -1,0 +1,229 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "plugins/volume/node_volume_limits.hpp"
+
+#include "model/storage.hpp"
+#include "plugins/volume/claim_lookup.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+
+namespace tessera::plugins {
+
+namespace {
+
+/// The in-tree provisioners whose CSI migration is always on; the others
+/// need a per-node opt-in that is not modelled, so they are not counted.
+constexpr std::array<std::string_view, 4> migration_on = {
+  "kubernetes.io/gce-pd",
+  "kubernetes.io/aws-ebs",
+  "kubernetes.io/azure-disk",
+  "kubernetes.io/cinder",
+};
+
+/// Starts the handle of a claim that has no volume yet. Upstream uses a
+/// random prefix; any text a real handle cannot start with does, as long
+/// as it is the same for every pod that uses the claim.
+constexpr std::string_view unbound_handle_prefix = "\x1f"
+                                                   "unbound-claim/";
+
+/// A claim without a volume, counted under its class's provisioner.
+model::attachable_volume
+from_class(const model::storage_view& storage,
+           const model::persistent_volume_claim& claim) {
+  std::string_view class_name = claim.class_name();
+  if (class_name.empty())
+    return {};
+  const model::storage_class* cls = storage.class_named(class_name);
+  if (cls == nullptr)
+    return {};
+  std::string driver = model::csi_driver_of_provisioner(cls->provisioner);
+  if (driver != cls->provisioner
+      && std::find(migration_on.begin(), migration_on.end(), cls->provisioner)
+           == migration_on.end())
+    return {};
+  std::string handle{unbound_handle_prefix};
+  handle += model::claim_key(claim.ns, claim.name);
+  return {std::move(driver), std::move(handle)};
+}
+
+model::attachable_volume of_claim(const model::storage_view& storage,
+                                  const model::persistent_volume_claim& claim) {
+  if (!claim.volume_name.empty())
+    if (const auto* pv = storage.volume(claim.volume_name))
+      return pv->attach;
+  return from_class(storage, claim);
+}
+
+void insert(node_volume_limits::volume_set& out,
+            const model::attachable_volume& v) {
+  if (v.driver.empty() || v.handle.empty())
+    return;
+  out.emplace(v.driver + "/" + v.handle, v.driver);
+}
+
+bool may_attach(const model::volume& v) noexcept {
+  return !v.claim_name.empty() || !v.attach.driver.empty();
+}
+
+bool any_attachable(const model::pod& p) noexcept {
+  return std::any_of(p.volumes.begin(), p.volumes.end(), may_attach);
+}
+
+} // namespace
+
+node_volume_limits::node_volume_limits()
+  : reason_max_volume_count_("node(s) exceed max volume count") {
+}
+
+std::vector<cluster_event_with_hint>
+node_volume_limits::events_to_register() const {
+  auto csi_node_updated = [](const model::pod&, const model::object* old_object,
+                             const model::object* new_object) {
+    const auto* before = object_as<model::csi_node_ptr>(old_object);
+    const auto* after = object_as<model::csi_node_ptr>(new_object);
+    if (before == nullptr || after == nullptr)
+      return queueing_hint::queue;
+    for (const auto& d : before->drivers) {
+      if (!d.allocatable_count)
+        continue;
+      const model::csi_node_driver* now = after->driver(d.name);
+      if (now == nullptr || !now->allocatable_count
+          || *now->allocatable_count > *d.allocatable_count)
+        return queueing_hint::queue;
+    }
+    return queueing_hint::skip;
+  };
+  auto pod_deleted = [](const model::pod&, const model::object* old_object,
+                        const model::object* new_object) {
+    const model::pod* gone = object_as<model::pod_ptr>(
+      old_object != nullptr ? old_object : new_object);
+    if (gone == nullptr)
+      return queueing_hint::queue;
+    if (gone->node_name.empty() && gone->nominated_node_name.empty())
+      return queueing_hint::skip;
+    return any_attachable(*gone) ? queueing_hint::queue : queueing_hint::skip;
+  };
+  auto attachment_deleted
+    = [](const model::pod& waiting, const model::object* old_object,
+         const model::object* new_object) {
+        const auto* va = object_as<model::volume_attachment_ptr>(
+          old_object != nullptr ? old_object : new_object);
+        if (va == nullptr)
+          return queueing_hint::queue;
+        for (const auto& v : waiting.volumes)
+          if (!v.claim_name.empty() || v.attach.driver == va->attacher)
+            return queueing_hint::queue;
+        return queueing_hint::skip;
+      };
+  return {
+    {{event_resource::csi_node, action::add}, {}},
+    {{event_resource::csi_node, action::update}, csi_node_updated},
+    {{event_resource::pod, action::remove}, pod_deleted},
+    {{event_resource::persistent_volume_claim, action::add},
+     volume_lookup::claim_named_by_pod(true)},
+    {{event_resource::volume_attachment, action::remove}, attachment_deleted},
+  };
+}
+
+pre_filter_result
+node_volume_limits::pre_filter(cycle_state& cs, const model::pod& p,
+                               const cluster_context& cluster) const {
+  if (!any_attachable(p))
+    return {status::skip(), std::nullopt};
+  auto s = std::make_shared<state>();
+  s->storage = cluster.storage;
+  cs.write(slot(), std::move(s));
+  return {};
+}
+
+status
+node_volume_limits::attachable_volumes(const model::pod& p,
+                                       const model::storage_view& storage,
+                                       bool new_pod, volume_set& out) {
+  for (const auto& v : p.volumes) {
+    if (v.claim_name.empty()) {
+      insert(out, v.attach);
+      continue;
+    }
+    const auto* claim = storage.claim(p.ns, v.claim_name);
+    if (claim == nullptr) {
+      if (!new_pod)
+        continue;
+      std::string text = "looking up PVC ";
+      text += model::claim_key(p.ns, v.claim_name);
+      text += ": ";
+      text
+        += volume_lookup::not_found(volume_lookup::claim_resource, v.claim_name)
+             .view();
+      return {code::unschedulable_and_unresolvable, model::symbol{text}};
+    }
+    if (v.ephemeral && claim->controller_uid != p.uid)
+      return status::make_error(
+        "PVC " + model::claim_key(claim->ns, claim->name)
+        + " was not created for pod " + model::claim_key(p.ns, p.name)
+        + " (pod is not owner)");
+    insert(out, of_claim(storage, *claim));
+  }
+  return {};
+}
+
+status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
+                                  const model::node_info& node) const {
+  if (p.volumes.empty())
+    return {};
+  const auto* s = cs.read<state>(slot());
+  const model::storage_view& storage
+    = s != nullptr && s->storage ? *s->storage
+      : cs.cluster != nullptr    ? volume_lookup::storage_of(*cs.cluster)
+                                 : volume_lookup::empty_storage();
+  volume_set wanted;
+  if (status st = attachable_volumes(p, storage, true, wanted); !st.ok())
+    return st;
+  if (wanted.empty())
+    return {};
+  const model::csi_node* csi = storage.csi_node_of(node.name());
+  if (csi == nullptr)
+    return {};
+  std::unordered_map<std::string_view, std::int64_t> limits;
+  for (const auto& d : csi->drivers)
+    if (d.allocatable_count)
+      limits[d.name] = *d.allocatable_count;
+  if (limits.empty())
+    return {};
+  volume_set in_use;
+  for (const auto& other : node.pods())
+    if (status st = attachable_volumes(*other, storage, false, in_use);
+        !st.ok())
+      return st;
+  std::unordered_map<std::string, std::int64_t> counted;
+  for (const auto& [key, driver] : in_use) {
+    // A volume already on the node takes no second attach slot.
+    wanted.erase(key);
+    ++counted[driver];
+  }
+  if (auto it = storage.attachments.find(node.name());
+      it != storage.attachments.end())
+    for (const auto& a : it->second) {
+      if (a.driver.empty() || a.handle.empty())
+        continue;
+      if (in_use.emplace(a.driver + "/" + a.handle, a.driver).second)
+        ++counted[a.driver];
+    }
+  std::unordered_map<std::string, std::int64_t> adding;
+  for (const auto& [key, driver] : wanted)
+    ++adding[driver];
+  for (const auto& [driver, n] : adding) {
+    auto limit = limits.find(driver);
+    if (limit != limits.end() && counted[driver] + n > limit->second)
+      return {code::unschedulable, reason_max_volume_count_};
+  }
+  return {};
+}
+
+std::shared_ptr<plugin> make_node_volume_limits() {
+  return std::make_shared<node_volume_limits>();
+}
+
+} // namespace tessera::plugins
