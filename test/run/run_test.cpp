@@ -194,10 +194,7 @@ INSTANTIATE_TEST_SUITE_P(Run, ReplicaSetSpreading, ::testing::Bool(),
 // provisions a volume reachable from that node only and binds the claim,
 // and only then is the pod bound. Node n2 is the only one the class's
 // allowedTopologies admit, so the placement is not a tie-break.
-//
-// Disabled until the VolumeBinding plugin and the binder's PreBind are in:
-// without them the pod is bound without its claim being provisioned.
-TEST(Run, DISABLED_WaitForFirstConsumerClaimIsProvisionedOnThePodsNode) {
+TEST(Run, WaitForFirstConsumerClaimIsProvisionedOnThePodsNode) {
   test_cluster c;
   apiserver::volume_controller volumes{c.store(), {.resync = 100ms}};
   c.create_node("n1");
