@@ -65,35 +65,77 @@ bool volume_reachable(const persistent_volume& pv, const label_set& node_labels,
 }
 
 void storage_view::index() {
-  free_.clear();
   claimed_.clear();
-  for (const auto& [name, pv] : volumes) {
+  volumes.for_each([&](const std::string&, const persistent_volume_ptr& pv) {
     if (pv->claim_ref)
-      claimed_.emplace(claim_key(pv->claim_ref->ns, pv->claim_ref->name), pv);
+      claimed_.set(claim_key(pv->claim_ref->ns, pv->claim_ref->name), pv);
+  });
+  index_free();
+}
+
+void storage_view::index_free() {
+  auto index = std::make_shared<free_index>();
+  volumes.for_each([&](const std::string&, const persistent_volume_ptr& pv) {
     if (free_to_bind(*pv))
-      free_[pv->storage_class][pinned_hostname(*pv)].push_back(pv);
-  }
+      (*index)[pv->storage_class][pinned_hostname(*pv)].push_back(pv);
+  });
   // Smallest first, as the binder prefers; names break ties so the choice
   // does not depend on hash order.
-  for (auto& [cls, by_host] : free_)
+  for (auto& [cls, by_host] : *index)
     for (auto& [host, list] : by_host)
       std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
         return a->capacity_bytes != b->capacity_bytes
                  ? a->capacity_bytes < b->capacity_bytes
                  : a->name < b->name;
       });
+  free_ = std::move(index);
+  free_stale_ = false;
+}
+
+void storage_view::unclaim(const persistent_volume& pv) {
+  if (!pv.claim_ref)
+    return;
+  auto key = claim_key(pv.claim_ref->ns, pv.claim_ref->name);
+  if (const auto* held = claimed_.find(key); held && (*held)->name == pv.name)
+    claimed_.erase(key);
+}
+
+void storage_view::set_volume(persistent_volume_ptr pv) {
+  if (const auto* old = volumes.find(pv->name)) {
+    free_stale_ = free_stale_ || free_to_bind(**old);
+    unclaim(**old);
+  }
+  free_stale_ = free_stale_ || free_to_bind(*pv);
+  if (pv->claim_ref)
+    claimed_.set(claim_key(pv->claim_ref->ns, pv->claim_ref->name), pv);
+  auto name = pv->name;
+  volumes.set(name, std::move(pv));
+}
+
+void storage_view::erase_volume(const std::string& name) {
+  const auto* old = volumes.find(name);
+  if (old == nullptr)
+    return;
+  free_stale_ = free_stale_ || free_to_bind(**old);
+  unclaim(**old);
+  volumes.erase(name);
+}
+
+void storage_view::refresh() {
+  if (free_stale_ || !free_)
+    index_free();
 }
 
 const persistent_volume_claim*
 storage_view::claim(symbol ns, std::string_view name) const noexcept {
-  auto it = claims.find(claim_key(ns, name));
-  return it == claims.end() ? nullptr : it->second.get();
+  const auto* c = claims.find(claim_key(ns, name));
+  return c == nullptr ? nullptr : c->get();
 }
 
 const persistent_volume*
 storage_view::volume(std::string_view name) const noexcept {
-  auto it = volumes.find(std::string{name});
-  return it == volumes.end() ? nullptr : it->second.get();
+  const auto* pv = volumes.find(std::string{name});
+  return pv == nullptr ? nullptr : pv->get();
 }
 
 const storage_class*
@@ -103,8 +145,8 @@ storage_view::class_named(std::string_view name) const noexcept {
 }
 
 const csi_node* storage_view::csi_node_of(symbol node) const noexcept {
-  auto it = csi_nodes.find(node);
-  return it == csi_nodes.end() ? nullptr : it->second.get();
+  const auto* cn = csi_nodes.find(node);
+  return cn == nullptr ? nullptr : cn->get();
 }
 
 const csi_driver* storage_view::driver(std::string_view name) const noexcept {
@@ -141,20 +183,21 @@ persistent_volume_ptr storage_view::find_matching_volume(
   };
   // A claim that names its volume takes that one or none.
   if (!claim.volume_name.empty()) {
-    auto it = volumes.find(claim.volume_name);
-    if (it == volumes.end())
+    const auto* named = volumes.find(claim.volume_name);
+    if (named == nullptr)
       return nullptr;
-    const auto& pv = it->second;
+    const auto& pv = *named;
     bool ours
       = !pv->claim_ref
         || (pv->claim_ref->ns == claim.ns && pv->claim_ref->name == claim.name);
     return ours && usable(pv) ? pv : nullptr;
   }
-  if (auto it = claimed_.find(claim_key(claim.ns, claim.name));
-      it != claimed_.end())
-    return usable(it->second) ? it->second : nullptr;
-  auto cls = free_.find(std::string{claim.class_name()});
-  if (cls == free_.end())
+  if (const auto* held = claimed_.find(claim_key(claim.ns, claim.name)))
+    return usable(*held) ? *held : nullptr;
+  if (!free_)
+    return nullptr;
+  auto cls = free_->find(std::string{claim.class_name()});
+  if (cls == free_->end())
     return nullptr;
   persistent_volume_ptr best;
   auto consider = [&](const std::vector<persistent_volume_ptr>& list) {
@@ -198,11 +241,11 @@ std::optional<claims_problem> sort_claims(const storage_view& view,
   for (const auto& v : p.volumes) {
     if (v.claim_name.empty() || !seen.insert(v.claim_name).second)
       continue;
-    auto it = view.claims.find(claim_key(p.ns, v.claim_name));
-    if (it == view.claims.end())
+    const auto* found = view.claims.find(claim_key(p.ns, v.claim_name));
+    if (found == nullptr)
       return claims_problem{"persistentvolumeclaim \"" + v.claim_name
                             + "\" not found"};
-    const persistent_volume_claim& c = *it->second;
+    const persistent_volume_claim& c = **found;
     if (c.deleting)
       return claims_problem{"persistentvolumeclaim \"" + v.claim_name
                             + "\" is being deleted"};
@@ -216,7 +259,7 @@ std::optional<claims_problem> sort_claims(const storage_view& view,
                             + std::string{p.ns.view()} + "/" + p.name
                             + " (pod is not owner)"};
     if (c.fully_bound()) {
-      out.bound.push_back(it->second);
+      out.bound.push_back(*found);
       continue;
     }
     bool class_missing = false;
@@ -225,7 +268,7 @@ std::optional<claims_problem> sort_claims(const storage_view& view,
       return claims_problem{"storageclass.storage.k8s.io \""
                               + std::string{c.class_name()} + "\" not found",
                             false};
-    (delayed ? out.delayed : out.immediate).push_back(it->second);
+    (delayed ? out.delayed : out.immediate).push_back(*found);
   }
   std::stable_sort(out.delayed.begin(), out.delayed.end(),
                    [](const auto& a, const auto& b) {

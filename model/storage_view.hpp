@@ -15,6 +15,7 @@
 
 #include "model/labels.hpp"
 #include "model/pod.hpp"
+#include "model/shared_map.hpp"
 #include "model/storage.hpp"
 #include "model/symbol.hpp"
 
@@ -51,12 +52,13 @@ using volume_binding_plan_ptr = std::shared_ptr<const volume_binding_plan>;
 
 class storage_view {
 public:
-  /// Objects by key; the builder fills them.
-  std::unordered_map<std::string, persistent_volume_ptr> volumes;
+  /// Objects by key. Volumes change through set_volume / erase_volume
+  /// (which keep the index), or are filled directly and then index()ed.
+  shared_map<std::string, persistent_volume_ptr> volumes;
   /// By claim_key().
-  std::unordered_map<std::string, persistent_volume_claim_ptr> claims;
+  shared_map<std::string, persistent_volume_claim_ptr> claims;
   std::unordered_map<std::string, storage_class_ptr> classes;
-  std::unordered_map<symbol, csi_node_ptr> csi_nodes;
+  shared_map<symbol, csi_node_ptr> csi_nodes;
   std::unordered_map<std::string, csi_driver_ptr> drivers;
   std::vector<csi_storage_capacity_ptr> capacities;
   /// Attached volumes per node (VolumeAttachments of CSI drivers), as the
@@ -66,9 +68,14 @@ public:
   /// kept only for ReadWriteOncePod claims, the only ones a rule counts.
   std::unordered_map<std::string, std::int32_t> claim_users;
 
-  /// Builds the lookup index of volumes still free to bind. Call once after
-  /// filling `volumes`.
+  /// Builds the volume indexes anew. Call after filling `volumes` directly.
   void index();
+  /// Adds or replaces a volume, keeping the indexes (the free-volume index
+  /// is rebuilt by refresh() when a free volume changed).
+  void set_volume(persistent_volume_ptr pv);
+  void erase_volume(const std::string& name);
+  /// Rebuilds what set_volume / erase_volume left stale.
+  void refresh();
 
   const persistent_volume_claim* claim(symbol ns,
                                        std::string_view name) const noexcept;
@@ -106,13 +113,17 @@ public:
 private:
   /// Volumes free to bind (no claimRef), by class, then by the one hostname
   /// their node affinity names (empty key: any other node affinity, or
-  /// none).
-  std::unordered_map<
+  /// none); each list smallest first.
+  using free_index = std::unordered_map<
     std::string,
-    std::unordered_map<std::string, std::vector<persistent_volume_ptr>>>
-    free_;
+    std::unordered_map<std::string, std::vector<persistent_volume_ptr>>>;
+  void index_free();
+  void unclaim(const persistent_volume& pv);
+
+  std::shared_ptr<const free_index> free_;
+  bool free_stale_ = false;
   /// claim_key() -> the volume whose claimRef names that claim.
-  std::unordered_map<std::string, persistent_volume_ptr> claimed_;
+  shared_map<std::string, persistent_volume_ptr> claimed_;
 };
 using storage_view_ptr = std::shared_ptr<const storage_view>;
 

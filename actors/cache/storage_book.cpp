@@ -75,26 +75,45 @@ std::optional<storage_book::event> storage_book::apply(object_event::kind type,
       if (!obj)
         return;
       if constexpr (std::is_same_v<T, model::persistent_volume_ptr>) {
-        // The API's word replaces what an assume guessed.
-        assumed_volumes_.erase(obj->name);
         ev = apply_to(volumes_, type, obj, event_resource::persistent_volume);
+        // The API's word replaces what an assume guessed.
+        if (assumed_volumes_.erase(obj->name) > 0 || ev)
+          show_volume(obj->name);
+        attachments_stale_ = attachments_stale_ || !attachments_.empty();
       } else if constexpr (std::is_same_v<T,
                                           model::persistent_volume_claim_ptr>) {
-        assumed_claims_.erase(key_of(*obj));
+        auto key = key_of(*obj);
         ev = apply_to(claims_, type, obj,
                       event_resource::persistent_volume_claim);
+        if (assumed_claims_.erase(key) > 0 || ev)
+          show_claim(key);
+        sync_users(key);
       } else if constexpr (std::is_same_v<T, model::storage_class_ptr>) {
         ev = apply_to(classes_, type, obj, event_resource::storage_class);
+        if (ev)
+          working_.classes = classes_;
       } else if constexpr (std::is_same_v<T, model::csi_node_ptr>) {
         ev = apply_to(csi_nodes_, type, obj, event_resource::csi_node);
+        if (ev && type == object_event::kind::deleted)
+          working_.csi_nodes.erase(obj->name);
+        else if (ev)
+          working_.csi_nodes.set(obj->name, obj);
       } else if constexpr (std::is_same_v<T, model::csi_driver_ptr>) {
         ev = apply_to(drivers_, type, obj, event_resource::csi_driver);
+        if (ev)
+          working_.drivers = drivers_;
       } else if constexpr (std::is_same_v<T, model::csi_storage_capacity_ptr>) {
         ev = apply_to(capacities_, type, obj,
                       event_resource::csi_storage_capacity);
+        if (ev) {
+          working_.capacities.clear();
+          for (const auto& [key, c] : capacities_)
+            working_.capacities.push_back(c);
+        }
       } else if constexpr (std::is_same_v<T, model::volume_attachment_ptr>) {
         ev = apply_to(attachments_, type, obj,
                       event_resource::volume_attachment);
+        attachments_stale_ = attachments_stale_ || ev.has_value();
       }
     },
     o);
@@ -103,18 +122,47 @@ std::optional<storage_book::event> storage_book::apply(object_event::kind type,
   return ev;
 }
 
+void storage_book::show_volume(const std::string& name) {
+  dirty_ = true;
+  if (auto it = assumed_volumes_.find(name); it != assumed_volumes_.end())
+    working_.set_volume(it->second);
+  else if (auto api = volumes_.find(name); api != volumes_.end())
+    working_.set_volume(api->second);
+  else
+    working_.erase_volume(name);
+}
+
+void storage_book::show_claim(const std::string& key) {
+  dirty_ = true;
+  if (auto it = assumed_claims_.find(key); it != assumed_claims_.end())
+    working_.claims.set(key, it->second);
+  else if (auto api = claims_.find(key); api != claims_.end())
+    working_.claims.set(key, api->second);
+  else
+    working_.claims.erase(key);
+}
+
+// The view counts the users of ReadWriteOncePod claims only.
+void storage_book::sync_users(const std::string& claim) {
+  auto c = claims_.find(claim);
+  auto n = claim_users_.find(claim);
+  bool shown = c != claims_.end() && read_write_once_pod(*c->second)
+               && n != claim_users_.end() && n->second > 0;
+  if (shown) {
+    working_.claim_users[claim] = n->second;
+    dirty_ = true;
+  } else if (working_.claim_users.erase(claim) > 0) {
+    dirty_ = true;
+  }
+}
+
 void storage_book::pod_added(const model::pod& p) {
   for (const auto& v : p.volumes) {
     if (v.claim_name.empty())
       continue;
     auto key = model::claim_key(p.ns, v.claim_name);
-    auto it = claims_.find(key);
-    // Users are counted for ReadWriteOncePod claims only; a claim that is
-    // not known yet is counted too, in case it turns out to be one.
-    if (it != claims_.end() && !read_write_once_pod(*it->second))
-      continue;
     ++claim_users_[key];
-    dirty_ = true;
+    sync_users(key);
   }
 }
 
@@ -122,12 +170,13 @@ void storage_book::pod_removed(const model::pod& p) {
   for (const auto& v : p.volumes) {
     if (v.claim_name.empty())
       continue;
-    auto it = claim_users_.find(model::claim_key(p.ns, v.claim_name));
+    auto key = model::claim_key(p.ns, v.claim_name);
+    auto it = claim_users_.find(key);
     if (it == claim_users_.end())
       continue;
     if (--it->second <= 0)
       claim_users_.erase(it);
-    dirty_ = true;
+    sync_users(key);
   }
 }
 
@@ -167,6 +216,7 @@ std::string storage_book::assume(const std::string& pod_key,
       = model::claim_reference{b.claim->ns, b.claim->name, b.claim->uid};
     assumed_volumes_[taken->name] = std::move(taken);
     a.volumes.push_back(b.volume->name);
+    show_volume(b.volume->name);
   }
   for (const auto& c : out->provisions) {
     if (c->selected_node == node.name.view())
@@ -175,6 +225,7 @@ std::string storage_book::assume(const std::string& pod_key,
     waiting->selected_node = std::string{node.name.view()};
     auto key = model::claim_key(c->ns, c->name);
     assumed_claims_[key] = std::move(waiting);
+    show_claim(key);
     a.claims.push_back(std::move(key));
   }
   if (!out->empty())
@@ -188,52 +239,40 @@ void storage_book::forget(const std::string& pod_key) {
   if (it == by_pod_.end())
     return;
   for (const auto& name : it->second.volumes)
-    assumed_volumes_.erase(name);
+    if (assumed_volumes_.erase(name) > 0)
+      show_volume(name);
   for (const auto& key : it->second.claims)
-    assumed_claims_.erase(key);
+    if (assumed_claims_.erase(key) > 0)
+      show_claim(key);
   by_pod_.erase(it);
-  dirty_ = true;
 }
 
 model::storage_view_ptr storage_book::view() {
   if (!dirty_)
     return view_;
   dirty_ = false;
-  if (volumes_.empty() && claims_.empty() && classes_.empty()
-      && csi_nodes_.empty() && drivers_.empty() && capacities_.empty()
-      && attachments_.empty() && claim_users_.empty()) {
+  if (working_.volumes.empty() && working_.claims.empty()
+      && working_.classes.empty() && working_.csi_nodes.empty()
+      && working_.drivers.empty() && working_.capacities.empty()
+      && attachments_.empty() && working_.claim_users.empty()) {
     view_ = nullptr;
     return view_;
   }
-  auto v = std::make_shared<model::storage_view>();
-  v->volumes = volumes_;
-  for (const auto& [name, pv] : assumed_volumes_)
-    v->volumes[name] = pv;
-  v->claims = claims_;
-  for (const auto& [key, c] : assumed_claims_)
-    v->claims[key] = c;
-  v->classes = classes_;
-  for (const auto& [name, cn] : csi_nodes_)
-    v->csi_nodes.emplace(cn->name, cn);
-  v->drivers = drivers_;
-  for (const auto& [key, c] : capacities_)
-    v->capacities.push_back(c);
-  // An attachment names the volume; limits count the volume's handle, so
-  // that it and the pod using the volume count once.
-  for (const auto& [name, a] : attachments_) {
-    auto pv = volumes_.find(a->volume_name);
-    v->attachments[a->node].push_back(
-      pv != volumes_.end() && !pv->second->attach.driver.empty()
-        ? pv->second->attach
-        : model::attachable_volume{a->attacher, a->volume_name});
+  if (attachments_stale_) {
+    // An attachment names the volume; limits count the volume's handle, so
+    // that it and the pod using the volume count once.
+    working_.attachments.clear();
+    for (const auto& [name, a] : attachments_) {
+      auto pv = volumes_.find(a->volume_name);
+      working_.attachments[a->node].push_back(
+        pv != volumes_.end() && !pv->second->attach.driver.empty()
+          ? pv->second->attach
+          : model::attachable_volume{a->attacher, a->volume_name});
+    }
+    attachments_stale_ = false;
   }
-  for (const auto& [key, n] : claim_users_) {
-    auto it = claims_.find(key);
-    if (it != claims_.end() && read_write_once_pod(*it->second))
-      v->claim_users.emplace(key, n);
-  }
-  v->index();
-  view_ = std::move(v);
+  working_.refresh();
+  view_ = std::make_shared<const model::storage_view>(working_);
   return view_;
 }
 

@@ -66,6 +66,10 @@ public:
   static bool uses_claims(const model::pod& p) noexcept;
 
 private:
+  void sync_users(const std::string& claim);
+  void show_volume(const std::string& name);
+  void show_claim(const std::string& key);
+
   struct assumption {
     std::vector<std::string> volumes;
     std::vector<std::string> claims;
@@ -78,6 +82,8 @@ private:
   std::unordered_map<std::string, model::csi_driver_ptr> drivers_;
   std::unordered_map<std::string, model::csi_storage_capacity_ptr> capacities_;
   std::unordered_map<std::string, model::volume_attachment_ptr> attachments_;
+  /// Users of every claim a pod names (the view keeps the ReadWriteOncePod
+  /// ones).
   std::unordered_map<std::string, std::int32_t> claim_users_;
 
   /// Overlays: volume name / claim key -> the assumed object.
@@ -88,8 +94,12 @@ private:
   /// Pod key -> what its assume recorded.
   std::unordered_map<std::string, assumption> by_pod_;
 
+  /// The view as it stands, changed in place (its big maps share their
+  /// contents with the views already published).
+  model::storage_view working_;
   model::storage_view_ptr view_;
   bool dirty_ = false;
+  bool attachments_stale_ = false;
 };
 
 } // namespace tessera::actors

@@ -100,7 +100,8 @@ public:
     c->storage_class = std::move(cls);
     c->access_modes = modes;
     c->controller_uid = std::move(controller_uid);
-    view_->claims[model::claim_key(c->ns, c->name)] = std::move(c);
+    auto key = model::claim_key(c->ns, c->name);
+    view_->claims.set(key, std::move(c));
     return *this;
   }
   /// A volume attached by `attach`, with `labels`.
@@ -110,7 +111,8 @@ public:
     v->name = std::move(name);
     v->attach = std::move(attach);
     v->labels = test::make_labels(labels);
-    view_->volumes[v->name] = std::move(v);
+    auto key = v->name;
+    view_->volumes.set(key, std::move(v));
     return *this;
   }
   storage_builder& storage_class(std::string name, std::string provisioner,
@@ -129,7 +131,8 @@ public:
     auto c = std::make_shared<model::csi_node>();
     c->name = model::symbol{node};
     c->drivers = std::move(drivers);
-    view_->csi_nodes[c->name] = std::move(c);
+    auto key = c->name;
+    view_->csi_nodes.set(key, std::move(c));
     return *this;
   }
   /// A VolumeAttachment of `driver` / `handle` on `node`.

@@ -50,16 +50,18 @@ struct storage {
     c->access_modes = model::read_write_once;
     c->volume_name = std::move(volume);
     c->bind_completed = bound;
-    view->claims[model::claim_key(c->ns, c->name)] = std::move(c);
+    auto key = model::claim_key(c->ns, c->name);
+    view->claims.set(key, std::move(c));
     return *this;
   }
   storage&
   edit_claim(const std::string& name,
              const std::function<void(model::persistent_volume_claim&)>& f) {
-    auto& slot = view->claims.at("default/" + name);
-    auto c = std::make_shared<model::persistent_volume_claim>(*slot);
+    auto key = "default/" + name;
+    auto c = std::make_shared<model::persistent_volume_claim>(
+      **view->claims.find(key));
     f(*c);
-    slot = std::move(c);
+    view->claims.set(key, std::move(c));
     return *this;
   }
   /// A volume; `pinned` (a hostname) or `zone` become its node affinity.
@@ -83,7 +85,8 @@ struct storage {
       pin("kubernetes.io/hostname", pinned);
     if (!zone.empty())
       pin("topology.kubernetes.io/zone", zone);
-    view->volumes[v->name] = std::move(v);
+    auto key = v->name;
+    view->volumes.set(key, std::move(v));
     return *this;
   }
   storage& capacity_driver(std::string driver) {
