@@ -77,11 +77,25 @@ model::pod_ptr build_pod(const pod_spec& s) {
     b.node(s.node).phase(model::pod_phase::running);
   for (const auto& g : s.gates)
     b.gate(g);
+  std::string scratch = s.name + "-scratch";
   for (const auto& c : s.claims)
-    b.claim(c);
-  if (s.actual_milli_cpu == 0)
+    if (!s.ephemeral || c != scratch)
+      b.claim(c);
+  if (s.actual_milli_cpu == 0 && !s.ephemeral)
     return b.build();
   auto p = std::make_shared<model::pod>(*b.build());
+  if (s.ephemeral) {
+    model::volume v;
+    v.name = "scratch";
+    v.type = "ephemeral";
+    v.ephemeral = true;
+    v.claim_name = scratch;
+    p->volumes.push_back(std::move(v));
+  }
+  if (s.actual_milli_cpu == 0) {
+    p->complete();
+    return p;
+  }
   model::container_resources_status reported;
   reported.name = p->containers.front().name;
   reported.actual = p->containers.front().requests;
@@ -179,6 +193,9 @@ model::object build_claim(const claim_spec& s) {
     c->bind_completed = true;
     c->phase = model::claim_phase::bound;
   }
+  // The builders' pod uid (namespace default).
+  if (!s.owner.empty())
+    c->controller_uid = "uid-default-" + s.owner;
   return c;
 }
 
@@ -226,7 +243,7 @@ void generate_storage(const gen_options& o, dice& d, cluster_spec& c) {
     std::string volume = numbered("pv-bound", i);
     st.volumes.push_back(
       {volume, "zonal", 2, modes, "", d.pick(zones), csi_driver, claim});
-    st.claims.push_back({claim, "zonal", 1, modes, volume});
+    st.claims.push_back({claim, "zonal", 1, modes, volume, ""});
   }
   double users = static_cast<double>(o.pending) * o.storage_pods;
   auto count = [&](double share) {
@@ -234,15 +251,15 @@ void generate_storage(const gen_options& o, dice& d, cluster_spec& c) {
   };
   for (std::size_t i = 0; i < count(0.35); ++i)
     st.claims.push_back(
-      {numbered("local", i), "local", d.between(1, 3), rwo_mode, ""});
+      {numbered("local", i), "local", d.between(1, 3), rwo_mode, "", ""});
   for (std::size_t i = 0; i < count(0.3); ++i)
     st.claims.push_back(
-      {numbered("zonal", i), "zonal", d.between(1, 4), rwo_mode, ""});
+      {numbered("zonal", i), "zonal", d.between(1, 4), rwo_mode, "", ""});
   // Few ReadWriteOncePod claims, so several pending pods share each.
   for (std::size_t i = 0; i < count(0.05); ++i)
     st.claims.push_back(
-      {numbered("rwop", i), "zonal", d.between(1, 2), rwop_mode, ""});
-  st.claims.push_back({"immediate-0", "immediate", 1, rwo_mode, ""});
+      {numbered("rwop", i), "zonal", d.between(1, 2), rwop_mode, "", ""});
+  st.claims.push_back({"immediate-0", "immediate", 1, rwo_mode, "", ""});
   for (const auto& node : c.nodes)
     if (d.chance(0.8))
       st.csi_nodes.push_back(
@@ -439,6 +456,12 @@ cluster_spec generate_cluster(const gen_options& o, std::uint64_t seed) {
         std::string second = pick_claim(c.storage, d);
         if (second != p.claims.front())
           p.claims.push_back(std::move(second));
+      }
+      if (d.chance(0.15)) {
+        p.ephemeral = true;
+        p.claims.push_back(p.name + "-scratch");
+        c.storage.claims.push_back(
+          {p.name + "-scratch", "zonal", 1, rwo_mode, "", p.name});
       }
     }
     c.pending.push_back(std::move(p));

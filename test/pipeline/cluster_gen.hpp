@@ -22,7 +22,8 @@
 /// only in the first zones; free zonal volumes may be bound instead) and
 /// `immediate` (Immediate binding: an unbound claim of it never schedules);
 /// claims bound to zonal volumes; ReadWriteOncePod claims shared by several
-/// pending pods; CSINodes with a small attach count for `csi_driver`.
+/// pending pods; generic ephemeral volumes of the zonal class; CSINodes
+/// with a small attach count for `csi_driver`.
 #pragma once
 
 #include "model/object.hpp"
@@ -113,6 +114,9 @@ struct pod_spec {
   std::vector<std::string> gates;
   /// persistentVolumeClaim volumes: claim names (namespace default).
   std::vector<std::string> claims;
+  /// A generic ephemeral volume `scratch`: its claim `<name>-scratch`
+  /// (owned by the pod) is in `claims` too.
+  bool ephemeral = false;
 };
 
 struct class_spec {
@@ -149,6 +153,9 @@ struct claim_spec {
   std::uint8_t modes = rwo_mode;
   /// Bound (volumeName, bind-completed); empty = unbound.
   std::string volume;
+  /// The pod whose generic ephemeral volume made the claim (its
+  /// controller); empty = none.
+  std::string owner;
 };
 
 struct csi_node_spec {
