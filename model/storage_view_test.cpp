@@ -1,7 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "model/storage_view.hpp"
-
 #include "test/support/builders.hpp"
 
 #include <gtest/gtest.h>
