@@ -66,8 +66,8 @@ bool storage_book::uses_claims(const model::pod& p) noexcept {
   return false;
 }
 
-std::optional<storage_book::event>
-storage_book::apply(object_event::kind type, const model::object& o) {
+std::optional<storage_book::event> storage_book::apply(object_event::kind type,
+                                                       const model::object& o) {
   std::optional<event> ev;
   std::visit(
     [&](const auto& obj) {
@@ -89,8 +89,7 @@ storage_book::apply(object_event::kind type, const model::object& o) {
         ev = apply_to(csi_nodes_, type, obj, event_resource::csi_node);
       } else if constexpr (std::is_same_v<T, model::csi_driver_ptr>) {
         ev = apply_to(drivers_, type, obj, event_resource::csi_driver);
-      } else if constexpr (std::is_same_v<T,
-                                          model::csi_storage_capacity_ptr>) {
+      } else if constexpr (std::is_same_v<T, model::csi_storage_capacity_ptr>) {
         ev = apply_to(capacities_, type, obj,
                       event_resource::csi_storage_capacity);
       } else if constexpr (std::is_same_v<T, model::volume_attachment_ptr>) {
@@ -158,8 +157,7 @@ std::string storage_book::assume(const std::string& pod_key,
   model::claim_fit fit = model::fit_claims(sv, claims, node.labels, node.name);
   if (!fit.ok())
     return std::string{fit.reasons().front()};
-  auto out
-    = std::make_shared<model::volume_binding_plan>(std::move(fit.plan));
+  auto out = std::make_shared<model::volume_binding_plan>(std::move(fit.plan));
   // Record: the chosen volumes are taken, the provisioned claims wait on
   // this node.
   assumption& a = by_pod_[pod_key];
