@@ -54,6 +54,24 @@ void memory_cluster::apply(object_event ev) {
   emit(std::move(ev));
 }
 
+void memory_cluster::bind_volumes(const model::pod_ptr& pod, model::symbol node,
+                                  const model::volume_binding_plan_ptr& plan,
+                                  std::chrono::milliseconds timeout,
+                                  std::function<void(error)> done) {
+  (void)timeout;
+  {
+    std::lock_guard guard{mutex_};
+    volume_writes_.push_back({pod, node, plan});
+  }
+  done({});
+}
+
+std::vector<memory_cluster::volume_write>
+memory_cluster::volume_writes() const {
+  std::lock_guard guard{mutex_};
+  return volume_writes_;
+}
+
 void memory_cluster::bind(const model::pod_ptr& pod, model::symbol node,
                           std::function<void(error)> done) {
   error outcome;

@@ -51,6 +51,12 @@ public:
   // cluster_sink
   void bind(const model::pod_ptr& pod, model::symbol node,
             std::function<void(error)> done) override;
+  /// Records the plan (see `volume_writes`) and succeeds at once: no
+  /// volume or claim object changes, as no controller runs here.
+  void bind_volumes(const model::pod_ptr& pod, model::symbol node,
+                    const model::volume_binding_plan_ptr& plan,
+                    std::chrono::milliseconds timeout,
+                    std::function<void(error)> done) override;
   void scheduled(const model::pod_ptr& pod, model::symbol node) override;
   void unschedulable(const model::pod_ptr& pod,
                      const failure_report& report) override;
@@ -71,6 +77,15 @@ public:
   /// Number of successful bindings so far.
   std::size_t bindings() const;
 
+  /// One PreBind volume write: the pod, the node and the plan it wrote.
+  struct volume_write {
+    model::pod_ptr pod;
+    model::symbol node;
+    model::volume_binding_plan_ptr plan;
+  };
+  /// Every volume write so far, in call order (tests check them).
+  std::vector<volume_write> volume_writes() const;
+
 private:
   void emit(object_event ev);
 
@@ -82,6 +97,7 @@ private:
   std::optional<receiver> receiver_;
   std::uint64_t resource_version_ = 1;
   std::size_t bindings_ = 0;
+  std::vector<volume_write> volume_writes_;
 };
 
 } // namespace tessera::actors

@@ -219,6 +219,13 @@ persistent_volume_ptr storage_view::find_matching_volume(
   return best;
 }
 
+bool storage_view::has_reserved_volume(
+  const persistent_volume_claim& claim) const {
+  if (!claim.volume_name.empty())
+    return true;
+  return claimed_.contains(claim_key(claim.ns, claim.name));
+}
+
 bool storage_view::has_capacity(const storage_class& cls,
                                 const persistent_volume_claim& claim,
                                 const label_set& node_labels) const noexcept {
@@ -323,6 +330,9 @@ claim_fit fit_claims(const storage_view& view, const pod_claims& claims,
         = view.find_matching_volume(*c, node_labels, node_name, chosen)) {
       chosen.insert(pv->name);
       fit.plan.bindings.push_back({c, pv});
+    } else if (view.has_reserved_volume(*c)) {
+      fit.unbound_satisfied = false;
+      return fit;
     } else {
       to_provision.push_back(c);
     }

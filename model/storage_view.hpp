@@ -103,6 +103,12 @@ public:
                        const label_set& node_labels, symbol node_name,
                        const std::unordered_set<std::string>& chosen) const;
 
+  /// True when a volume is set aside for `claim`: the claim names it
+  /// (volumeName) or its claimRef names the claim (pre-bound, or taken by
+  /// an assumed pod). Such a claim ends up bound to that volume, so it is
+  /// never provisioned instead.
+  bool has_reserved_volume(const persistent_volume_claim& claim) const;
+
   /// True when `capacity` objects let a claim of `class_name` with the
   /// claim's request be provisioned on the node (only asked for drivers
   /// with storageCapacity: true).
@@ -183,7 +189,12 @@ struct claim_fit {
 /// others take a matching free volume (smallest first, never one taken by
 /// another claim of the pod) or are provisioned, if their class has a
 /// provisioner, allows the node's topology and (for drivers that publish
-/// capacity) has the capacity.
+/// capacity) has the capacity. A claim with a volume set aside for it
+/// (`has_reserved_volume`) fits only where that volume is reachable:
+/// upstream's Filter would offer to provision it, but the PV controller
+/// binds it to the reserved volume and PreBind's wait then fails on the
+/// volume's node affinity, so the node is rejected here at once (this is
+/// what keeps pods sharing a claim on nodes its assumed volume reaches).
 claim_fit fit_claims(const storage_view& view, const pod_claims& claims,
                      const label_set& node_labels, symbol node_name);
 

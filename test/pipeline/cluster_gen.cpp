@@ -77,9 +77,25 @@ model::pod_ptr build_pod(const pod_spec& s) {
     b.node(s.node).phase(model::pod_phase::running);
   for (const auto& g : s.gates)
     b.gate(g);
-  if (s.actual_milli_cpu == 0)
+  std::string scratch = s.name + "-scratch";
+  for (const auto& c : s.claims)
+    if (!s.ephemeral || c != scratch)
+      b.claim(c);
+  if (s.actual_milli_cpu == 0 && !s.ephemeral)
     return b.build();
   auto p = std::make_shared<model::pod>(*b.build());
+  if (s.ephemeral) {
+    model::volume v;
+    v.name = "scratch";
+    v.type = "ephemeral";
+    v.ephemeral = true;
+    v.claim_name = scratch;
+    p->volumes.push_back(std::move(v));
+  }
+  if (s.actual_milli_cpu == 0) {
+    p->complete();
+    return p;
+  }
   model::container_resources_status reported;
   reported.name = p->containers.front().name;
   reported.actual = p->containers.front().requests;
@@ -109,7 +125,174 @@ model::node_ptr build_node(const node_spec& s) {
   return b.build();
 }
 
+std::int64_t gibibytes(std::int64_t gi) {
+  return gi << 30;
+}
+
+model::node_selector affinity_on(const char* key, const std::string& value) {
+  model::node_selector sel;
+  sel.terms.push_back(
+    test::node_term({test::node_requirement(key, "In", {value})}, {}));
+  return sel;
+}
+
+model::object build_class(const class_spec& s) {
+  auto c = std::make_shared<model::storage_class>();
+  c->name = s.name;
+  c->provisioner = s.provisioner;
+  c->binding = s.wait_for_first_consumer
+                 ? model::binding_mode::wait_for_first_consumer
+                 : model::binding_mode::immediate;
+  if (!s.zones.empty()) {
+    model::topology_selector_term term;
+    term.match_label_expressions.push_back({zone_key, s.zones});
+    c->allowed_topologies.push_back(std::move(term));
+  }
+  return c;
+}
+
+model::object build_volume(const volume_spec& s) {
+  auto v = std::make_shared<model::persistent_volume>();
+  v->name = s.name;
+  v->uid = "uid-" + s.name;
+  v->storage_class = s.storage_class;
+  v->capacity_bytes = gibibytes(s.capacity_gi);
+  v->access_modes = s.modes;
+  if (!s.zone.empty()) {
+    v->labels = test::make_labels({{zone_key, s.zone}});
+    v->node_affinity = affinity_on(zone_key, s.zone);
+  }
+  if (!s.host.empty())
+    v->node_affinity = affinity_on(hostname_key, s.host);
+  if (!s.driver.empty()) {
+    v->attach = {s.driver, s.name};
+    v->source_type = "csi";
+  } else {
+    v->source_type = "local";
+  }
+  if (!s.claim.empty()) {
+    v->claim_ref = model::claim_reference{model::symbol{"default"}, s.claim,
+                                          "uid-" + s.claim};
+    v->phase = model::volume_phase::bound;
+  } else {
+    v->phase = model::volume_phase::available;
+  }
+  return v;
+}
+
+model::object build_claim(const claim_spec& s) {
+  auto c = std::make_shared<model::persistent_volume_claim>();
+  c->ns = model::symbol{"default"};
+  c->name = s.name;
+  c->uid = "uid-" + s.name;
+  c->storage_class = s.storage_class;
+  c->access_modes = s.modes;
+  c->request_bytes = gibibytes(s.request_gi);
+  if (!s.volume.empty()) {
+    c->volume_name = s.volume;
+    c->bind_completed = true;
+    c->phase = model::claim_phase::bound;
+  }
+  // The builders' pod uid (namespace default).
+  if (!s.owner.empty())
+    c->controller_uid = "uid-default-" + s.owner;
+  return c;
+}
+
+model::object build_csi_node(const csi_node_spec& s) {
+  auto c = std::make_shared<model::csi_node>();
+  c->name = model::symbol{s.node};
+  c->drivers.push_back({csi_driver, s.count});
+  return c;
+}
+
+template <class T>
+const T* find_named(const std::vector<T>& list, const std::string& name) {
+  for (const auto& x : list)
+    if (x.name == name)
+      return &x;
+  return nullptr;
+}
+
+// The storage pool (see cluster_gen.hpp); pending pods pick from its claims.
+void generate_storage(const gen_options& o, dice& d, cluster_spec& c) {
+  storage_spec& st = c.storage;
+  std::vector<std::string> zones;
+  for (std::size_t z = 0; z < o.zones; ++z)
+    zones.push_back("zone-" + std::to_string(z));
+  if (zones.empty())
+    zones.push_back("zone-0");
+  // The last zone is outside the zonal class's allowedTopologies.
+  std::vector<std::string> allowed(zones.begin(),
+                                   zones.end() - (zones.size() > 1 ? 1 : 0));
+  st.classes.push_back({"local", no_provisioner, true, {}});
+  st.classes.push_back({"zonal", csi_driver, true, allowed});
+  st.classes.push_back({"immediate", csi_driver, false, {}});
+  const std::size_t n = c.nodes.size();
+  for (std::size_t i = 0; i < std::max<std::size_t>(2, n / 5); ++i)
+    st.volumes.push_back({numbered("pv-local", i), "local", d.between(1, 4),
+                          rwo_mode, d.pick(c.nodes).name, "", "", ""});
+  for (std::size_t i = 0; i < std::max<std::size_t>(2, n / 5); ++i)
+    st.volumes.push_back({numbered("pv-zonal", i), "zonal", d.between(1, 4),
+                          static_cast<std::uint8_t>(
+                            d.chance(0.3) ? rwo_mode | rwop_mode : rwo_mode),
+                          "", d.pick(zones), csi_driver, ""});
+  for (std::size_t i = 0; i < std::max<std::size_t>(2, n / 8); ++i) {
+    std::uint8_t modes = d.chance(0.3) ? rwop_mode : rwo_mode;
+    std::string claim = numbered("bound", i);
+    std::string volume = numbered("pv-bound", i);
+    st.volumes.push_back(
+      {volume, "zonal", 2, modes, "", d.pick(zones), csi_driver, claim});
+    st.claims.push_back({claim, "zonal", 1, modes, volume, ""});
+  }
+  double users = static_cast<double>(o.pending) * o.storage_pods;
+  auto count = [&](double share) {
+    return std::max<std::size_t>(1, static_cast<std::size_t>(users * share));
+  };
+  for (std::size_t i = 0; i < count(0.35); ++i)
+    st.claims.push_back(
+      {numbered("local", i), "local", d.between(1, 3), rwo_mode, "", ""});
+  for (std::size_t i = 0; i < count(0.3); ++i)
+    st.claims.push_back(
+      {numbered("zonal", i), "zonal", d.between(1, 4), rwo_mode, "", ""});
+  // Few ReadWriteOncePod claims, so several pending pods share each.
+  for (std::size_t i = 0; i < count(0.05); ++i)
+    st.claims.push_back(
+      {numbered("rwop", i), "zonal", d.between(1, 2), rwop_mode, "", ""});
+  st.claims.push_back({"immediate-0", "immediate", 1, rwo_mode, "", ""});
+  for (const auto& node : c.nodes)
+    if (d.chance(0.8))
+      st.csi_nodes.push_back(
+        {node.name, static_cast<std::int32_t>(d.between(1, 3))});
+}
+
+// One claim for a pending pod: local, zonal, bound, ReadWriteOncePod or
+// (rarely) the unbound Immediate one.
+std::string pick_claim(const storage_spec& st, dice& d) {
+  auto r = d.between(0, 99);
+  const char* prefix = r < 35   ? "local-"
+                       : r < 65 ? "zonal-"
+                       : r < 80 ? "bound-"
+                       : r < 97 ? "rwop-"
+                                : "immediate-";
+  std::vector<std::string> names;
+  for (const auto& c : st.claims)
+    if (c.name.rfind(prefix, 0) == 0)
+      names.push_back(c.name);
+  return d.pick(names);
+}
+
 } // namespace
+
+const class_spec* storage_spec::find_class(const std::string& name) const {
+  return find_named(classes, name);
+}
+const volume_spec* storage_spec::find_volume(const std::string& name) const {
+  return find_named(volumes, name);
+}
+const claim_spec* storage_spec::find_claim(const std::string& name) const {
+  return find_named(claims, name);
+}
 
 std::string pod_key_of(const pod_spec& p) {
   return "default/" + p.name;
@@ -120,6 +303,14 @@ std::vector<model::object> cluster_spec::objects() const {
   out.reserve(nodes.size() + bound.size() + pending.size());
   for (const auto& n : nodes)
     out.emplace_back(build_node(n));
+  for (const auto& s : storage.classes)
+    out.push_back(build_class(s));
+  for (const auto& s : storage.volumes)
+    out.push_back(build_volume(s));
+  for (const auto& s : storage.claims)
+    out.push_back(build_claim(s));
+  for (const auto& s : storage.csi_nodes)
+    out.push_back(build_csi_node(s));
   for (const auto& p : bound)
     out.emplace_back(build_pod(p));
   for (const auto& p : pending)
@@ -207,6 +398,8 @@ cluster_spec generate_cluster(const gen_options& o, std::uint64_t seed) {
       c.bound.push_back(std::move(p));
     }
   }
+  if (o.storage_pods > 0)
+    generate_storage(o, d, c);
   for (std::size_t i = 0; i < o.pending; ++i) {
     pod_spec p;
     p.name = numbered("pod", i);
@@ -257,6 +450,20 @@ cluster_spec generate_cluster(const gen_options& o, std::uint64_t seed) {
     }
     if (d.chance(o.gated))
       p.gates.push_back("example.com/hold");
+    if (o.storage_pods > 0 && d.chance(o.storage_pods)) {
+      p.claims.push_back(pick_claim(c.storage, d));
+      if (d.chance(0.25)) {
+        std::string second = pick_claim(c.storage, d);
+        if (second != p.claims.front())
+          p.claims.push_back(std::move(second));
+      }
+      if (d.chance(0.15)) {
+        p.ephemeral = true;
+        p.claims.push_back(p.name + "-scratch");
+        c.storage.claims.push_back(
+          {p.name + "-scratch", "zonal", 1, rwo_mode, "", p.name});
+      }
+    }
     c.pending.push_back(std::move(p));
   }
   return c;

@@ -15,6 +15,15 @@
 ///   same DoNotSchedule constraint over that label and no node affinity, so
 ///   every placement sees the same eligible domains and the final counts
 ///   must satisfy max - min <= maxSkew.
+///
+/// Storage (optional): three classes — `local` (WaitForFirstConsumer, no
+/// provisioner: only the local volumes pinned to one hostname, few, so they
+/// run out), `zonal` (WaitForFirstConsumer, CSI driver `csi_driver`, allowed
+/// only in the first zones; free zonal volumes may be bound instead) and
+/// `immediate` (Immediate binding: an unbound claim of it never schedules);
+/// claims bound to zonal volumes; ReadWriteOncePod claims shared by several
+/// pending pods; generic ephemeral volumes of the zonal class; CSINodes
+/// with a small attach count for `csi_driver`.
 #pragma once
 
 #include "model/object.hpp"
@@ -29,6 +38,8 @@ namespace tessera::pipeline_test {
 inline constexpr const char* zone_key = "topology.kubernetes.io/zone";
 inline constexpr const char* hostname_key = "kubernetes.io/hostname";
 inline constexpr const char* gpu_resource = "example.com/gpu";
+inline constexpr const char* csi_driver = "csi.example.com";
+inline constexpr const char* no_provisioner = "kubernetes.io/no-provisioner";
 
 struct taint_spec {
   std::string key;
@@ -101,6 +112,67 @@ struct pod_spec {
   /// Pre-bound to this node (spec.nodeName); empty = pending.
   std::string node;
   std::vector<std::string> gates;
+  /// persistentVolumeClaim volumes: claim names (namespace default).
+  std::vector<std::string> claims;
+  /// A generic ephemeral volume `scratch`: its claim `<name>-scratch`
+  /// (owned by the pod) is in `claims` too.
+  bool ephemeral = false;
+};
+
+struct class_spec {
+  std::string name;
+  std::string provisioner;
+  bool wait_for_first_consumer = false;
+  /// allowedTopologies: zone In (...); empty = every node.
+  std::vector<std::string> zones;
+};
+
+/// Access modes as in model::access_modes.
+inline constexpr std::uint8_t rwo_mode = 1u << 0;
+inline constexpr std::uint8_t rwop_mode = 1u << 3;
+
+struct volume_spec {
+  std::string name;
+  std::string storage_class;
+  std::int64_t capacity_gi = 1;
+  std::uint8_t modes = rwo_mode;
+  /// Node affinity kubernetes.io/hostname In [host]; empty = none.
+  std::string host;
+  /// Zone label and node affinity zone In [zone]; empty = none.
+  std::string zone;
+  /// The CSI driver that attaches it (handle = name); empty = local.
+  std::string driver;
+  /// The claim it is bound to; empty = free.
+  std::string claim;
+};
+
+struct claim_spec {
+  std::string name;
+  std::string storage_class;
+  std::int64_t request_gi = 1;
+  std::uint8_t modes = rwo_mode;
+  /// Bound (volumeName, bind-completed); empty = unbound.
+  std::string volume;
+  /// The pod whose generic ephemeral volume made the claim (its
+  /// controller); empty = none.
+  std::string owner;
+};
+
+struct csi_node_spec {
+  std::string node;
+  /// Allocatable count of `csi_driver`.
+  std::int32_t count = 0;
+};
+
+struct storage_spec {
+  std::vector<class_spec> classes;
+  std::vector<volume_spec> volumes;
+  std::vector<claim_spec> claims;
+  std::vector<csi_node_spec> csi_nodes;
+
+  const class_spec* find_class(const std::string& name) const;
+  const volume_spec* find_volume(const std::string& name) const;
+  const claim_spec* find_claim(const std::string& name) const;
 };
 
 struct cluster_spec {
@@ -109,8 +181,10 @@ struct cluster_spec {
   std::vector<pod_spec> bound;
   /// Pending pods, in input order.
   std::vector<pod_spec> pending;
+  storage_spec storage;
 
-  /// Nodes, then bound pods, then pending pods, as the source delivers them.
+  /// Nodes, storage objects, then bound pods, then pending pods, as the
+  /// source delivers them.
   std::vector<model::object> objects() const;
   const node_spec* find_node(const std::string& name) const;
 };
@@ -152,6 +226,9 @@ struct gen_options {
   /// Pod size range (cpu millicores).
   std::int64_t min_cpu = 100;
   std::int64_t max_cpu = 2000;
+  /// Storage (see the file comment): fraction of pending pods that use
+  /// claims; 0 generates no storage object at all.
+  double storage_pods = 0.0;
 };
 
 cluster_spec generate_cluster(const gen_options& opts, std::uint64_t seed);

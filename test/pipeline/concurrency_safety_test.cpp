@@ -34,8 +34,8 @@ namespace {
 
 using pod_status = actors::memory_cluster::pod_result::status;
 
-gen_options safety_cluster(std::size_t nodes, std::size_t pods,
-                           bool preemption) {
+gen_options safety_cluster(std::size_t nodes, std::size_t pods, bool preemption,
+                           bool storage) {
   gen_options o;
   o.nodes = nodes;
   o.pending = pods;
@@ -77,6 +77,11 @@ gen_options safety_cluster(std::size_t nodes, std::size_t pods,
     o.max_pods = 8;
     o.max_bound_per_node = 4;
   }
+  if (storage) {
+    // Local volumes run out, attach counts fill up, ReadWriteOncePod claims
+    // are shared: cycles in flight race for the same volumes.
+    o.storage_pods = 0.5;
+  }
   return o;
 }
 
@@ -93,6 +98,8 @@ struct test_case {
   std::vector<grid_point> grid;
   /// Priorities, so failed pods preempt (nominations, victims deleted).
   bool preemption = false;
+  /// Pods with claims (see cluster_gen.hpp).
+  bool storage = false;
 };
 
 std::vector<grid_point> full_grid() {
@@ -111,10 +118,12 @@ std::vector<test_case> cases() {
       {"1000 nodes", 1000, 3000, 22 + shift, full_grid()},
       {"2000 nodes", 2000, 4000, 23 + shift, full_grid()},
       {"preempting", 500, 2000, 41 + shift, full_grid(), true},
+      {"storage", 500, 2000, 61 + shift, full_grid(), false, true},
     };
   return {
     {"200 nodes", 200, 800, 21 + shift, {{1, 1}, {2, 4}, {4, 16}, {8, 64}}},
     {"preempting", 100, 400, 41 + shift, {{1, 1}, {2, 8}, {4, 32}}, true},
+    {"storage", 100, 400, 61 + shift, {{1, 1}, {2, 8}, {4, 32}}, false, true},
   };
 }
 
@@ -126,7 +135,7 @@ TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
               "serial", "unsched", "victims", "conflicts", "seconds", "pods/s");
   for (const auto& tc : cases()) {
     cluster_spec spec = generate_cluster(
-      safety_cluster(tc.nodes, tc.pods, tc.preemption), tc.seed);
+      safety_cluster(tc.nodes, tc.pods, tc.preemption, tc.storage), tc.seed);
     auto objects = spec.objects();
     reference_scheduler ref{prof, tc.seed};
     auto serial = ref.run(objects);
@@ -189,7 +198,8 @@ TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
                           << " (serial: " << to_string(serial[i].state) << ")";
         }
         EXPECT_EQ(problems, 0u);
-        auto violations = check_placements(spec, where);
+        auto violations
+          = check_placements(spec, where, volume_write_records(run));
         for (std::size_t i = 0; i < violations.size() && i < 10; ++i)
           ADD_FAILURE() << "violation: " << violations[i];
         EXPECT_TRUE(violations.empty())

@@ -49,6 +49,23 @@ bool drive_live(caf::actor_system& sys, const actors::pipeline& p,
 
 } // namespace
 
+std::vector<volume_write_record> volume_write_records(const pipeline_run& run) {
+  std::vector<volume_write_record> out;
+  for (const auto& w : run.volume_writes) {
+    volume_write_record r;
+    r.pod = w.pod->name;
+    r.node = w.node.str();
+    if (w.plan) {
+      for (const auto& b : w.plan->bindings)
+        r.bindings.emplace_back(b.claim->name, b.volume->name);
+      for (const auto& c : w.plan->provisions)
+        r.provisions.push_back(c->name);
+    }
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 pipeline_run run_pipeline(const std::vector<model::object>& objects,
                           const plugins::profile_ptr& prof,
                           const pipeline_options& opts) {
@@ -91,6 +108,7 @@ pipeline_run run_pipeline(const std::vector<model::object>& objects,
   }
   out.results = cluster.results();
   out.pods = cluster.pods();
+  out.volume_writes = cluster.volume_writes();
   return out;
 }
 

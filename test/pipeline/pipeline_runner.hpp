@@ -18,6 +18,7 @@
 #include "metrics/fwd.hpp"
 #include "model/object.hpp"
 #include "plugins/framework/profile.hpp"
+#include "test/pipeline/placement_checker.hpp"
 #include "test/support/default_profile.hpp"
 
 #include <cstdint>
@@ -47,12 +48,17 @@ struct pipeline_run {
   /// Every pod in the cluster at the end.
   std::vector<model::pod_ptr> pods;
   actors::cache_stats cache;
+  /// PreBind's volume writes, in call order.
+  std::vector<actors::memory_cluster::volume_write> volume_writes;
   double seconds = 0;
 };
 
 pipeline_run run_pipeline(const std::vector<model::object>& objects,
                           const plugins::profile_ptr& prof,
                           const pipeline_options& opts);
+
+/// The run's volume writes as the placement checker reads them.
+std::vector<volume_write_record> volume_write_records(const pipeline_run& run);
 
 /// The default profile of test/support, for the pipeline tests.
 using test::default_profile;

@@ -30,11 +30,170 @@ std::string domain(const node_spec& node, const std::string& key) {
   return {};
 }
 
+bool reachable(const volume_spec& v, const node_spec& n) {
+  return (v.host.empty() || v.host == n.name)
+         && (v.zone.empty() || v.zone == n.zone);
+}
+
+bool has_modes(std::uint8_t have, std::uint8_t want) {
+  return (have & want) == want;
+}
+
+// The storage rules (see the header), from the specs and the writes alone.
+void check_storage(const cluster_spec& spec,
+                   const std::map<std::string, std::string>& where,
+                   const std::vector<volume_write_record>& writes,
+                   std::vector<std::string>& bad) {
+  const storage_spec& st = spec.storage;
+  std::map<std::string, std::string> volume_of; // claim -> volume
+  std::map<std::string, std::string> claim_of;  // volume -> claim
+  std::map<std::string, std::string> selected;  // claim -> node
+  for (const auto& c : st.claims)
+    if (!c.volume.empty())
+      volume_of[c.name] = c.volume;
+  for (const auto& v : st.volumes)
+    if (!v.claim.empty())
+      claim_of[v.name] = v.claim;
+  std::map<std::string, const pod_spec*> pods;
+  for (const auto& p : spec.pending)
+    pods[p.name] = &p;
+  for (const auto& p : spec.bound)
+    pods[p.name] = &p;
+
+  for (const auto& w : writes) {
+    auto at = where.find(w.pod);
+    if (at == where.end())
+      continue; // deleted since (a preemption victim)
+    auto fail = [&](const std::string& why) {
+      bad.push_back(w.pod + " volume write on " + w.node + ": " + why);
+    };
+    if (at->second != w.node) {
+      fail("the pod is bound to " + at->second);
+      continue;
+    }
+    const node_spec* node = spec.find_node(w.node);
+    const pod_spec* pod = pods.count(w.pod) ? pods[w.pod] : nullptr;
+    if (node == nullptr || pod == nullptr)
+      continue; // reported by the placement checks
+    auto uses
+      = [&](const std::string& claim) { return contains(pod->claims, claim); };
+    for (const auto& [claim, volume] : w.bindings) {
+      const claim_spec* c = st.find_claim(claim);
+      const volume_spec* v = st.find_volume(volume);
+      if (c == nullptr || v == nullptr || !uses(claim)) {
+        fail("binds " + volume + " to " + claim
+             + ", an unknown volume or a claim the pod does not use");
+        continue;
+      }
+      if (auto [it, fresh] = claim_of.emplace(volume, claim);
+          !fresh && it->second != claim)
+        fail("volume " + volume + " bound to two claims: " + it->second
+             + " and " + claim);
+      if (auto [it, fresh] = volume_of.emplace(claim, volume);
+          !fresh && it->second != volume)
+        fail("claim " + claim + " bound to two volumes: " + it->second + " and "
+             + volume);
+      if (v->storage_class != c->storage_class)
+        fail("volume " + volume + " of class " + v->storage_class
+             + " for a claim of class " + c->storage_class);
+      if (v->capacity_gi < c->request_gi)
+        fail("volume " + volume + " too small for " + claim);
+      if (!has_modes(v->modes, c->modes))
+        fail("volume " + volume + " lacks the access modes of " + claim);
+      if (!reachable(*v, *node))
+        fail("volume " + volume + " not reachable from the node");
+    }
+    for (const auto& claim : w.provisions) {
+      const claim_spec* c = st.find_claim(claim);
+      const class_spec* cls = c ? st.find_class(c->storage_class) : nullptr;
+      if (c == nullptr || cls == nullptr || !uses(claim)) {
+        fail("provisions " + claim
+             + ", an unknown claim or class, or a claim the pod does not use");
+        continue;
+      }
+      if (!cls->wait_for_first_consumer || cls->provisioner == no_provisioner)
+        fail("provisions " + claim + " of class " + cls->name
+             + ", which does not provision for a consumer");
+      if (!cls->zones.empty() && !contains(cls->zones, node->zone))
+        fail("provisions " + claim + " in zone '" + node->zone
+             + "', outside the allowedTopologies of " + cls->name);
+      if (auto [it, fresh] = selected.emplace(claim, w.node);
+          !fresh && it->second != w.node)
+        fail("claim " + claim + " provisioned on two nodes: " + it->second
+             + " and " + w.node);
+    }
+  }
+  for (const auto& [claim, node] : selected)
+    if (auto it = volume_of.find(claim); it != volume_of.end())
+      bad.push_back("claim " + claim + " both bound to " + it->second
+                    + " and provisioned on " + node);
+
+  // Per placed pod: where its claims' volumes are; users and attach counts.
+  std::map<std::string, std::vector<std::string>> rwop_users;
+  std::map<std::string, std::set<std::string>> attached; // node -> handles
+  for (const auto& [name, node_name] : where) {
+    auto pit = pods.find(name);
+    const node_spec* node = spec.find_node(node_name);
+    if (pit == pods.end() || node == nullptr)
+      continue;
+    const pod_spec& p = *pit->second;
+    auto fail = [&](const std::string& why) {
+      bad.push_back(p.name + " on " + node_name + ": " + why);
+    };
+    for (const auto& claim : p.claims) {
+      const claim_spec* c = st.find_claim(claim);
+      if (c == nullptr) {
+        fail("claim " + claim + " does not exist");
+        continue;
+      }
+      if (c->modes & rwop_mode)
+        rwop_users[claim].push_back(p.name);
+      const class_spec* cls = st.find_class(c->storage_class);
+      if (auto v = volume_of.find(claim); v != volume_of.end()) {
+        const volume_spec* vs = st.find_volume(v->second);
+        if (vs == nullptr) {
+          fail("claim " + claim + " bound to a missing volume");
+          continue;
+        }
+        if (!reachable(*vs, *node))
+          fail("claim " + claim + "'s volume " + vs->name
+               + " not reachable from the node");
+        if (!vs->zone.empty() && !node->zone.empty() && vs->zone != node->zone)
+          fail("volume " + vs->name + " in zone " + vs->zone + ", the node in "
+               + node->zone);
+        if (!vs->driver.empty())
+          attached[node_name].insert("volume:" + vs->name);
+      } else if (auto s = selected.find(claim); s != selected.end()) {
+        if (s->second != node_name)
+          fail("claim " + claim + " is provisioned on " + s->second);
+        if (cls != nullptr && cls->provisioner == csi_driver)
+          attached[node_name].insert("claim:" + claim);
+      } else {
+        fail("claim " + claim + " neither bound nor provisioned");
+      }
+    }
+  }
+  for (const auto& [claim, users] : rwop_users)
+    if (users.size() > 1)
+      bad.push_back("ReadWriteOncePod claim " + claim + " used by " + users[0]
+                    + " and " + users[1]
+                    + (users.size() > 2 ? " and more" : ""));
+  for (const auto& cn : st.csi_nodes) {
+    auto it = attached.find(cn.node);
+    if (it != attached.end()
+        && it->second.size() > static_cast<std::size_t>(cn.count))
+      bad.push_back(cn.node + ": " + std::to_string(it->second.size())
+                    + " volumes of " + csi_driver + " > allocatable count "
+                    + std::to_string(cn.count));
+  }
+}
+
 } // namespace
 
 std::vector<std::string>
 check_placements(const cluster_spec& spec,
-                 const std::map<std::string, std::string>& where) {
+                 const std::map<std::string, std::string>& where,
+                 const std::vector<volume_write_record>& writes) {
   std::vector<std::string> bad;
   std::map<std::string, const node_spec*> nodes;
   for (const auto& n : spec.nodes)
@@ -159,6 +318,7 @@ check_placements(const cluster_spec& spec,
                     + lo->first + " has " + std::to_string(lo->second)
                     + ") > maxSkew " + std::to_string(s.max_skew));
   }
+  check_storage(spec, where, writes, bad);
   return bad;
 }
 

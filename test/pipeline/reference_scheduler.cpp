@@ -84,6 +84,7 @@ void reference_scheduler::rebuild_context() {
   for (const auto& ns : namespaces_)
     ctx_.namespaces[ns->name] = ns;
   ctx_.disruption_budgets = budgets_;
+  ctx_.storage = storage_;
   for (const auto& s : nodes_) {
     std::unordered_set<model::symbol> images;
     for (const auto& image : s.info->get_node()->images)
@@ -99,10 +100,58 @@ void reference_scheduler::rebuild_context() {
   }
 }
 
+void reference_scheduler::count_claim_users(const model::pod& p,
+                                            model::storage_view& view) const {
+  for (const auto& v : p.volumes) {
+    if (v.claim_name.empty())
+      continue;
+    const auto* c = view.claim(p.ns, v.claim_name);
+    if (c != nullptr && (c->access_modes & model::read_write_once_pod) != 0)
+      ++view.claim_users[model::claim_key(p.ns, v.claim_name)];
+  }
+}
+
+void reference_scheduler::bind_claims(const model::pod& p,
+                                      const model::node& node) {
+  if (!storage_)
+    return;
+  auto next = std::make_shared<model::storage_view>(*storage_);
+  model::pod_claims claims;
+  if (!model::sort_claims(*storage_, p, claims)) {
+    model::claim_fit fit
+      = model::fit_claims(*storage_, claims, node.labels, node.name);
+    volume_write_record w;
+    w.pod = p.name;
+    w.node = node.name.str();
+    for (const auto& b : fit.plan.bindings) {
+      auto taken = std::make_shared<model::persistent_volume>(*b.volume);
+      taken->claim_ref
+        = model::claim_reference{b.claim->ns, b.claim->name, b.claim->uid};
+      {
+        auto name = taken->name;
+        next->volumes.set(name, std::move(taken));
+      }
+      w.bindings.emplace_back(b.claim->name, b.volume->name);
+    }
+    for (const auto& c : fit.plan.provisions) {
+      auto waiting = std::make_shared<model::persistent_volume_claim>(*c);
+      waiting->selected_node = node.name.str();
+      next->claims.set(model::claim_key(c->ns, c->name), std::move(waiting));
+      w.provisions.push_back(c->name);
+    }
+    if (!fit.plan.empty())
+      volume_writes_.push_back(std::move(w));
+  }
+  count_claim_users(p, *next);
+  next->index();
+  storage_ = std::move(next);
+}
+
 void reference_scheduler::place(const model::pod& p, const std::string& node) {
   auto placed = std::make_shared<model::pod>(p);
   placed->node_name = model::symbol{node};
   slot* s = find(node);
+  bind_claims(p, *s->info->get_node());
   auto copy = std::make_shared<model::node_info>(*s->info);
   copy->add_pod(std::move(placed));
   s->info = std::move(copy);
@@ -494,7 +543,26 @@ std::vector<reference_result>
 reference_scheduler::run(const std::vector<model::object>& objects) {
   std::vector<model::node_ptr> node_objects;
   std::vector<model::pod_ptr> pods;
+  auto storage = std::make_shared<model::storage_view>();
   for (const auto& o : objects) {
+    bool is_storage = true;
+    if (const auto* pv = std::get_if<model::persistent_volume_ptr>(&o))
+      storage->volumes.set((*pv)->name, *pv);
+    else if (const auto* c
+             = std::get_if<model::persistent_volume_claim_ptr>(&o))
+      storage->claims.set(model::claim_key((*c)->ns, (*c)->name), *c);
+    else if (const auto* sc = std::get_if<model::storage_class_ptr>(&o))
+      storage->classes[(*sc)->name] = *sc;
+    else if (const auto* cn = std::get_if<model::csi_node_ptr>(&o))
+      storage->csi_nodes.set((*cn)->name, *cn);
+    else if (const auto* d = std::get_if<model::csi_driver_ptr>(&o))
+      storage->drivers[(*d)->name] = *d;
+    else if (const auto* cap = std::get_if<model::csi_storage_capacity_ptr>(&o))
+      storage->capacities.push_back(*cap);
+    else
+      is_storage = false;
+    if (is_storage)
+      continue;
     if (const auto* n = std::get_if<model::node_ptr>(&o))
       node_objects.push_back(*n);
     else if (const auto* p = std::get_if<model::pod_ptr>(&o))
@@ -507,6 +575,16 @@ reference_scheduler::run(const std::vector<model::object>& objects) {
   for (const auto& n : node_tree_order(node_objects)) {
     index_[n->name.str()] = nodes_.size();
     nodes_.push_back(slot{std::make_shared<const model::node_info>(n)});
+  }
+  // Users of ReadWriteOncePod claims among the running pods.
+  if (!storage->volumes.empty() || !storage->claims.empty()
+      || !storage->classes.empty() || !storage->csi_nodes.empty()
+      || !storage->drivers.empty() || !storage->capacities.empty()) {
+    for (const auto& p : pods)
+      if (p->is_bound() && !p->is_terminal())
+        count_claim_users(*p, *storage);
+    storage->index();
+    storage_ = std::move(storage);
   }
   std::vector<model::pod_ptr> queue;
   std::vector<reference_result> results;

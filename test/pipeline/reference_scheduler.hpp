@@ -19,13 +19,22 @@
 /// shared. The tie-break draws from a std::mt19937_64 seeded like the
 /// coordinator's, in the same places: one draw per tie, and one per
 /// preemption dry run (the start offset).
+///
+/// Storage: the plugins read a storage view built from the objects; placing
+/// a pod with claims settles them as the cache's assume does, on the
+/// current view with the binder's rules (`model::fit_claims`): the chosen
+/// volumes take their claims, provisioned claims get the selected node,
+/// and the pod counts as a user of its ReadWriteOncePod claims.
+/// VolumeAttachments are not read (the generator makes none).
 #pragma once
 
 #include "model/node_info.hpp"
 #include "model/object.hpp"
+#include "model/storage_view.hpp"
 #include "plugins/framework/cluster_context.hpp"
 #include "plugins/framework/diagnosis.hpp"
 #include "plugins/framework/profile.hpp"
+#include "test/pipeline/placement_checker.hpp"
 
 #include <cstdint>
 #include <map>
@@ -72,6 +81,10 @@ public:
   std::size_t preemptions() const noexcept {
     return preempted_;
   }
+  /// The volume writes of placed pods, in placement order.
+  const std::vector<volume_write_record>& volume_writes() const noexcept {
+    return volume_writes_;
+  }
 
 private:
   struct slot {
@@ -100,6 +113,8 @@ private:
   std::vector<model::pod_ptr> nominated_on(const std::string& node) const;
   void rebuild_context();
   void place(const model::pod& p, const std::string& node);
+  void bind_claims(const model::pod& p, const model::node& node);
+  void count_claim_users(const model::pod& p, model::storage_view& view) const;
   void remove(const model::pod_ptr& victim);
   slot* find(const std::string& node);
 
@@ -115,6 +130,9 @@ private:
   std::map<std::string, std::vector<model::pod_ptr>> nominated_;
   std::map<std::string, std::string> placements_;
   std::size_t preempted_ = 0;
+  /// Null when the cluster has no storage object.
+  model::storage_view_ptr storage_;
+  std::vector<volume_write_record> volume_writes_;
 };
 
 } // namespace tessera::pipeline_test

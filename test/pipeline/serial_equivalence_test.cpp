@@ -15,6 +15,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <sstream>
 
 namespace tessera::pipeline_test {
@@ -175,12 +176,31 @@ gen_options large_mixed() {
   return o;
 }
 
+// Claims on local, zonal and provisioned volumes, shared ReadWriteOncePod
+// claims and CSI attach counts (see cluster_gen.hpp).
+gen_options storage() {
+  gen_options o;
+  o.nodes = 30;
+  o.pending = 160;
+  o.zones = 3;
+  o.zoneless = 0.05;
+  o.max_bound_per_node = 2;
+  o.tainted = 0.1;
+  o.tolerations = 0.2;
+  o.node_affinity = 0.2;
+  o.anti_affinity = 0.1;
+  o.spread = 0.1;
+  o.storage_pods = 0.6;
+  return o;
+}
+
 TEST(SerialEquivalence, MatchesReferenceLoop) {
   const std::vector<test_case> cases{
     {"resources, ports and taints", resources_and_taints(), {1, 2, 3}},
     {"anti-affinity and hard spread", affinity_and_spread(), {4, 5, 6}},
     {"priorities and preemption", preemption(), {7, 8, 9, 10}},
     {"160 nodes, rotation matters", large_mixed(), {11, 12, 13}},
+    {"volumes, attach limits, RWOP", storage(), {14, 15, 16}},
   };
   auto prof = default_profile();
   auto shift = static_cast<std::uint64_t>(env_int("TESSERA_PIPELINE_SEED", 0));
@@ -242,8 +262,23 @@ TEST(SerialEquivalence, MatchesReferenceLoop) {
       std::map<std::string, std::string> where;
       for (const auto& [key, node] : ref.placements())
         where[key.substr(key.find('/') + 1)] = node;
-      auto violations = check_placements(spec, where);
+      auto violations = check_placements(spec, where, ref.volume_writes());
       EXPECT_TRUE(violations.empty()) << violations.front();
+      // The pipeline wrote the same volumes for the same pods.
+      if (mismatches == 0) {
+        auto written = volume_write_records(run);
+        EXPECT_EQ(written.size(), ref.volume_writes().size());
+        for (std::size_t i = 0; i < written.size(); ++i) {
+          auto it = std::find_if(
+            ref.volume_writes().begin(), ref.volume_writes().end(),
+            [&](const auto& w) { return w.pod == written[i].pod; });
+          bool found = it != ref.volume_writes().end();
+          EXPECT_TRUE(found && it->node == written[i].node
+                      && it->bindings == written[i].bindings
+                      && it->provisions == written[i].provisions)
+            << written[i].pod << ": the pipeline's volume write differs";
+        }
+      }
       std::printf("[ serial   ] %-32s seed %-3llu pods %zu scheduled %zu "
                   "preemptors %zu victims %zu  %.2fs\n",
                   tc.name.c_str(), static_cast<unsigned long long>(seed),
@@ -268,6 +303,7 @@ TEST(SerialEquivalence, TheLiveQueueMakesTheSerialLoopsDecisions) {
   const std::vector<test_case> cases{
     {"resources, ports and taints", resources_and_taints(), {1, 2, 3}},
     {"anti-affinity and hard spread", affinity_and_spread(), {4, 5, 6}},
+    {"volumes, attach limits, RWOP", storage(), {14}},
   };
   auto prof = default_profile();
   auto shift = static_cast<std::uint64_t>(env_int("TESSERA_PIPELINE_SEED", 0));
@@ -315,7 +351,8 @@ TEST(SerialEquivalence, TheLiveQueueMakesTheSerialLoopsDecisions) {
       for (const auto& p : run.pods)
         if (p->is_bound())
           where[p->name] = std::string{p->node_name.view()};
-      auto violations = check_placements(spec, where);
+      auto violations
+        = check_placements(spec, where, volume_write_records(run));
       EXPECT_TRUE(violations.empty()) << violations.front();
       std::printf("[ live     ] %-32s seed %-3llu pods %zu same failures %zu "
                   "placed on a retry %zu  %.2fs\n",
