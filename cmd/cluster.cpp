@@ -5,6 +5,7 @@
 #include "io/apiserver/kwok.hpp"
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
+#include "io/apiserver/volume_controller.hpp"
 #include "model/decode.hpp"
 #include "support/flags.hpp"
 #include "support/log.hpp"
@@ -12,6 +13,7 @@
 #include <csignal>
 #include <cstdio>
 #include <fstream>
+#include <optional>
 #include <pthread.h>
 #include <sstream>
 
@@ -50,6 +52,7 @@ int cluster_main(const args& a) {
   apiserver::server_config server;
   apiserver::store_config store_cfg;
   apiserver::kwok_config kwok;
+  bool volume_controller = true;
   apiserver::fake_node_options nodes;
   int node_count = 0;
   int port = 6443;
@@ -95,6 +98,10 @@ int cluster_main(const args& a) {
             "delay between binding and a pod on a fake node turning Running");
   flags.add("complete-job-pods", kwok.complete_job_pods,
             "move running Job pods on fake nodes to Succeeded");
+  flags.add("volume-controller", volume_controller,
+            "bind claims to volumes and provision volumes for claims whose "
+            "class has a provisioner, as the persistent volume controller "
+            "and a provisioner would");
   flags.add("node-heartbeat", kwok.heartbeat_interval,
             "renew fake nodes' leases this often; 0 disables heartbeats");
   flags.add("history-size", history,
@@ -179,6 +186,9 @@ int cluster_main(const args& a) {
     return exit_usage;
   }
   apiserver::kwok_controller kwok_ctl{st, kwok};
+  std::optional<apiserver::volume_controller> volume_ctl;
+  if (volume_controller)
+    volume_ctl.emplace(st);
   auto srv = apiserver::api_server::start(st, server);
   if (!srv) {
     std::fprintf(stderr, "tessera cluster: %s\n", srv.err().message.c_str());

@@ -138,7 +138,9 @@ int simulate_main(const args& a) {
   flags.add("filename,f", f.files,
             "Kubernetes objects (YAML or JSON): nodes, pods, namespaces, "
             "priority classes, PodDisruptionBudgets, services, replication "
-            "controllers, replica sets, stateful sets; repeatable");
+            "controllers, replica sets, stateful sets, persistent volumes "
+            "and claims, storage classes, CSI nodes, drivers and storage "
+            "capacities, volume attachments; repeatable");
   f.knobs.add_to(flags);
   flags.add("explain", f.explain,
             "include each node's filter failures and scores");

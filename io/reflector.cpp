@@ -81,11 +81,15 @@ void reflector::start() {
   thread_ = std::thread{[this] { run(); }};
 }
 
-void reflector::stop() {
+void reflector::request_stop() {
   stopping_.store(true);
   scope_.cancel();
   { std::lock_guard guard{wait_mutex_}; }
   wait_cv_.notify_all();
+}
+
+void reflector::stop() {
+  request_stop();
   if (thread_.joinable())
     thread_.join();
 }

@@ -108,6 +108,9 @@ public:
 
   /// Starts the thread; returns at once.
   void start();
+  /// Asks the thread to stop and returns at once (stop() joins it); lets a
+  /// caller stop many reflectors in the time of one.
+  void request_stop();
   /// Stops the thread; no callback runs after this returns.
   void stop();
 

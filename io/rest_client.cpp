@@ -455,4 +455,55 @@ expected<lease_record> rest_client::update_lease(std::string_view ns,
   return decode_lease(resp->body);
 }
 
+expected<std::string> rest_client::get_object(const std::string& path) {
+  http_request r;
+  r.target = path;
+  auto resp = call(r);
+  if (!resp)
+    return resp.err();
+  return std::move(resp->body);
+}
+
+error rest_client::update_object(const std::string& path, std::string body) {
+  http_request r;
+  r.method = "PUT";
+  r.target = path;
+  r.body = std::move(body);
+  r.content_type = "application/json";
+  auto resp = call(r);
+  return resp ? error{} : resp.err();
+}
+
+std::string object_path(model::object_kind kind, std::string_view ns,
+                        std::string_view name) {
+  struct route {
+    model::object_kind kind;
+    std::string_view prefix;
+    std::string_view plural;
+    bool namespaced;
+  };
+  static constexpr route routes[] = {
+    {model::object_kind::pod, "/api/v1", "pods", true},
+    {model::object_kind::node, "/api/v1", "nodes", false},
+    {model::object_kind::persistent_volume, "/api/v1", "persistentvolumes",
+     false},
+    {model::object_kind::persistent_volume_claim, "/api/v1",
+     "persistentvolumeclaims", true},
+    {model::object_kind::storage_class, "/apis/storage.k8s.io/v1",
+     "storageclasses", false},
+  };
+  for (const auto& r : routes) {
+    if (r.kind != kind)
+      continue;
+    std::string out{r.prefix};
+    if (r.namespaced)
+      out += "/namespaces/" + url_escape(ns);
+    out += "/";
+    out += r.plural;
+    out += "/" + url_escape(name);
+    return out;
+  }
+  return {};
+}
+
 } // namespace tessera::io

@@ -25,6 +25,7 @@
 #include "io/kubeconfig.hpp"
 #include "io/rate_limiter.hpp"
 #include "metrics/fwd.hpp"
+#include "model/object.hpp"
 #include "support/error.hpp"
 
 #include <atomic>
@@ -120,6 +121,11 @@ public:
   [[nodiscard]] error patch_event(const event_record& e, bool v1);
   /// Whether the server serves events.k8s.io/v1 (GET /apis/events.k8s.io/v1).
   [[nodiscard]] bool has_events_v1();
+  /// GET one object at `path` (see `object_path`): its JSON.
+  [[nodiscard]] expected<std::string> get_object(const std::string& path);
+  /// PUT one object at `path`; its metadata.resourceVersion is the
+  /// precondition (409 = conflict).
+  [[nodiscard]] error update_object(const std::string& path, std::string body);
 
   // Leases (coordination.k8s.io/v1).
 
@@ -178,5 +184,11 @@ ec code_for_status(int http_status) noexcept;
 
 /// Percent-encodes a query value.
 std::string url_escape(std::string_view v);
+
+/// The REST path of one object of a kind the scheduler watches
+/// (`/api/v1/namespaces/ns/persistentvolumeclaims/c`); `ns` is ignored for
+/// cluster-scoped kinds.
+std::string object_path(model::object_kind kind, std::string_view ns,
+                        std::string_view name);
 
 } // namespace tessera::io

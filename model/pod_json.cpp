@@ -389,41 +389,44 @@ volume read_volume(json_reader& r, const json_value& v, bool defaults) {
       vol.type = "emptyDir";
     return vol;
   }
-  path_guard guard{r, vol.type};
-  const auto& src = get_object(r, o.at(vol.type));
-  auto read_string = [&](std::string_view field, std::string& out) {
-    with_member(r, src, field,
-                [&](const json_value& x) { out = get_string(r, x); });
-  };
-  with_member(r, src, "readOnly", [&](const json_value& x) {
-    if (!x.is_null())
-      vol.read_only = get_bool(r, x);
-  });
-  if (vol.type == "persistentVolumeClaim") {
-    read_string("claimName", vol.claim_name);
-    if (vol.claim_name.empty())
-      fail_at(r, {"claimName"}, "required value");
-  } else if (vol.type == "ephemeral") {
-    // The claim is named after the pod, which read_pod fills in.
-    vol.ephemeral = true;
-  } else if (vol.type == "gcePersistentDisk") {
-    read_string("pdName", vol.disk_id);
-  } else if (vol.type == "awsElasticBlockStore") {
-    read_string("volumeID", vol.disk_id);
-  } else if (vol.type == "iscsi") {
-    read_string("iqn", vol.disk_id);
-  } else if (vol.type == "rbd") {
-    std::string pool = "rbd"; // the API server's default pool
-    std::string image;
-    read_string("pool", pool);
-    read_string("image", image);
-    vol.disk_id = pool + "/" + image;
-    with_member(r, src, "monitors", [&](const json_value& x) {
-      for_each_element(r, get_array(r, x),
-                       [&](std::size_t, const json_value& m) {
-                         vol.rbd_monitors.emplace_back(get_string(r, m));
-                       });
+  {
+    // read_inline_attach_source below names the source in paths itself.
+    path_guard guard{r, vol.type};
+    const auto& src = get_object(r, o.at(vol.type));
+    auto read_string = [&](std::string_view field, std::string& out) {
+      with_member(r, src, field,
+                  [&](const json_value& x) { out = get_string(r, x); });
+    };
+    with_member(r, src, "readOnly", [&](const json_value& x) {
+      if (!x.is_null())
+        vol.read_only = get_bool(r, x);
     });
+    if (vol.type == "persistentVolumeClaim") {
+      read_string("claimName", vol.claim_name);
+      if (vol.claim_name.empty())
+        fail_at(r, {"claimName"}, "required value");
+    } else if (vol.type == "ephemeral") {
+      // The claim is named after the pod, which read_pod fills in.
+      vol.ephemeral = true;
+    } else if (vol.type == "gcePersistentDisk") {
+      read_string("pdName", vol.disk_id);
+    } else if (vol.type == "awsElasticBlockStore") {
+      read_string("volumeID", vol.disk_id);
+    } else if (vol.type == "iscsi") {
+      read_string("iqn", vol.disk_id);
+    } else if (vol.type == "rbd") {
+      std::string pool = "rbd"; // the API server's default pool
+      std::string image;
+      read_string("pool", pool);
+      read_string("image", image);
+      vol.disk_id = pool + "/" + image;
+      with_member(r, src, "monitors", [&](const json_value& x) {
+        for_each_element(r, get_array(r, x),
+                         [&](std::size_t, const json_value& m) {
+                           vol.rbd_monitors.emplace_back(get_string(r, m));
+                         });
+      });
+    }
   }
   vol.attach = read_inline_attach_source(r, vol.type, o.at(vol.type));
   return vol;

@@ -14,6 +14,9 @@ namespace tessera::model::json_detail {
 
 namespace {
 
+constexpr std::string_view beta_class_annotation
+  = "volume.beta.kubernetes.io/storage-class";
+
 symbol default_namespace() {
   static const symbol ns{"default"};
   return ns;
@@ -171,8 +174,6 @@ persistent_volume read_persistent_volume(json_reader& r, const json_object& o) {
   pv.uid = meta.uid;
   pv.resource_version = meta.resource_version;
   pv.labels = std::move(meta.labels);
-  pv.storage_class
-    = annotation(meta, "volume.beta.kubernetes.io/storage-class");
   with_member(r, o, "spec", [&](const json_value& x) {
     const auto& spec = get_object(r, x);
     with_member(r, spec, "capacity", [&](const json_value& c) {
@@ -211,6 +212,10 @@ persistent_volume read_persistent_volume(json_reader& r, const json_object& o) {
       pv.attach
         = read_attach_source(r, pv.source_type, spec.at(pv.source_type));
   });
+  // The beta annotation, when present, wins over the spec field, as the
+  // volume controllers read it.
+  if (has_annotation(meta, beta_class_annotation))
+    pv.storage_class = annotation(meta, beta_class_annotation);
   with_member(r, o, "status", [&](const json_value& x) {
     with_member(r, get_object(r, x), "phase", [&](const json_value& p) {
       pv.phase = static_cast<volume_phase>(get_enum(r, p, phases));
@@ -234,9 +239,6 @@ persistent_volume_claim read_persistent_volume_claim(json_reader& r,
   pvc.deleting = meta.deleting;
   pvc.selected_node = annotation(meta, selected_node_annotation);
   pvc.bind_completed = has_annotation(meta, bind_completed_annotation);
-  if (has_annotation(meta, "volume.beta.kubernetes.io/storage-class"))
-    pvc.storage_class = std::string{
-      annotation(meta, "volume.beta.kubernetes.io/storage-class")};
   pvc.controller_uid = controller_uid(r, meta);
   with_member(r, o, "spec", [&](const json_value& x) {
     const auto& spec = get_object(r, x);
@@ -267,6 +269,8 @@ persistent_volume_claim read_persistent_volume_claim(json_reader& r,
       });
     });
   });
+  if (has_annotation(meta, beta_class_annotation))
+    pvc.storage_class = std::string{annotation(meta, beta_class_annotation)};
   with_member(r, o, "status", [&](const json_value& x) {
     with_member(r, get_object(r, x), "phase", [&](const json_value& p) {
       pvc.phase = static_cast<claim_phase>(get_enum(r, p, phases));

@@ -45,6 +45,20 @@ api_sink::api_sink(io::rest_client& client, io::event_recorder& events,
     hostname_(config_.hostname.empty() ? local_hostname() : config_.hostname),
     binds_(std::make_unique<work_pool>("bind", config_.bind_threads)),
     writes_(std::make_unique<work_pool>("status", config_.status_threads)) {
+  io::volume_binder_api api;
+  api.get = [this](model::object_kind kind, std::string_view ns,
+                   std::string_view name) {
+    return client_.get_object(io::object_path(kind, ns, name));
+  };
+  api.update = [this](model::object_kind kind, std::string_view ns,
+                      std::string_view name, std::string body) {
+    return client_.update_object(io::object_path(kind, ns, name),
+                                 std::move(body));
+  };
+  io::volume_binder_config vc;
+  vc.threads = config_.volume_threads;
+  vc.poll_interval = config_.volume_poll_interval;
+  volumes_ = std::make_unique<io::volume_binder>(std::move(api), vc);
 }
 
 api_sink::~api_sink() {
@@ -90,6 +104,21 @@ void api_sink::bind(const model::pod_ptr& pod, model::symbol node,
     stats_.binds_in_flight.fetch_sub(1, std::memory_order_relaxed);
     abandon();
   }
+}
+
+void api_sink::bind_volumes(const model::pod_ptr& pod, model::symbol node,
+                            const model::volume_binding_plan_ptr& plan,
+                            std::chrono::milliseconds timeout,
+                            std::function<void(error)> done) {
+  if (closed_.load()) {
+    done(make_error(ec::unavailable, "scheduler is shutting down"));
+    return;
+  }
+  if (plan == nullptr || plan->empty()) {
+    done({});
+    return;
+  }
+  volumes_->bind(pod, node, plan, timeout, std::move(done));
 }
 
 void api_sink::record(const model::pod& pod, const char* type,
@@ -237,6 +266,7 @@ void api_sink::stop() {
   closed_.store(true);
   std::size_t abandoned = binds_->shutdown(std::chrono::milliseconds(0));
   abandoned += writes_->shutdown(std::chrono::milliseconds(0));
+  volumes_->stop();
   if (abandoned > 0)
     TLOG_INFO("abandoned pending API writes at shutdown", "count", abandoned);
 }

@@ -20,11 +20,16 @@
 ///   preempt         DisruptionTarget=True (PreemptionByScheduler) status
 ///                   patch, DELETE, Normal "Preempted" event on the victim
 ///   clear_nomination  status patch nominatedNodeName: null
+///   bind_volumes    PUT of each static volume's claimRef and of each claim
+///                   to provision's selected-node annotation, then GETs of
+///                   the claims until the volume controller has bound them
+///                   (`io::volume_binder`, on threads of its own)
 ///
 /// Events go through an `io::event_recorder` (series de-duplication). The
 /// status writes run on a small pool of their own so binds never wait
 /// behind them. Shutdown: `drain(timeout)` stops taking work and waits for
-/// what is in flight; `stop()` abandons the rest (their `done` callbacks
+/// what is in flight (not for volume bindings, which may wait minutes for
+/// a provisioner); `stop()` abandons the rest (their `done` callbacks
 /// get ec::unavailable) — shut the rest_client down in between so running
 /// calls end.
 #pragma once
@@ -33,6 +38,7 @@
 #include "adapters/api_client/work_pool.hpp"
 #include "io/event_recorder.hpp"
 #include "io/rest_client.hpp"
+#include "io/volume_binder.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -48,6 +54,10 @@ struct api_sink_config {
   std::size_t bind_threads = 16;
   /// Threads issuing status patches and deletions.
   std::size_t status_threads = 2;
+  /// Threads writing volume bindings and checking on them.
+  std::size_t volume_threads = 2;
+  /// Between two checks of a pod's volume bindings.
+  std::chrono::milliseconds volume_poll_interval{1000};
   /// Host name for Events' reportingInstance (`<scheduler>-<host>`); empty =
   /// gethostname().
   std::string hostname;
@@ -82,6 +92,10 @@ public:
   void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
                model::symbol node) override;
   void clear_nomination(const model::pod_ptr& pod) override;
+  void bind_volumes(const model::pod_ptr& pod, model::symbol node,
+                    const model::volume_binding_plan_ptr& plan,
+                    std::chrono::milliseconds timeout,
+                    std::function<void(error)> done) override;
 
   /// Stops taking work and waits up to `timeout` for calls in flight;
   /// returns true when nothing is left.
@@ -105,6 +119,7 @@ private:
   std::string hostname_;
   std::unique_ptr<work_pool> binds_;
   std::unique_ptr<work_pool> writes_;
+  std::unique_ptr<io::volume_binder> volumes_;
   std::atomic<bool> closed_{false};
   api_sink_stats stats_;
 };

@@ -6,6 +6,8 @@
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
 #include "test/support/api_client.hpp"
+#include "test/support/storage_objects.hpp"
+#include "test/support/wait.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -39,6 +41,7 @@ protected:
     api_sink_config cfg;
     cfg.hostname = "testhost";
     cfg.bind_threads = 4;
+    cfg.volume_poll_interval = 20ms;
     sink_ = std::make_unique<api_sink>(*client_, *recorder_, cfg);
   }
   void TearDown() override {
@@ -213,6 +216,42 @@ TEST_F(ApiSinkTest, DrainAndStopAbandonLateWork) {
   ASSERT_EQ(f.wait_for(1s), std::future_status::ready);
   EXPECT_EQ(f.get().code, ec::unavailable);
   EXPECT_FALSE(doc_of("late").at("spec").as_object().contains("nodeName"));
+}
+
+TEST_F(ApiSinkTest, BindVolumesWritesAndWaitsForTheController) {
+  test::storage_objects objects{store_};
+  auto bound
+    = test::bind_volumes(*sink_, objects.pod(), objects.static_plan(), 10s);
+  ASSERT_TRUE(test::eventually([&] { return !objects.claim_ref().empty(); }));
+  EXPECT_EQ(objects.claim_ref().rfind("default/static/", 0), 0u)
+    << objects.claim_ref();
+  EXPECT_EQ(bound.wait_for(100ms), std::future_status::timeout)
+    << "the claim is not bound yet";
+  objects.complete("static", "pv1");
+  ASSERT_EQ(bound.wait_for(10s), std::future_status::ready);
+  EXPECT_FALSE(bound.get());
+}
+
+TEST_F(ApiSinkTest, BindVolumesReportsApiErrorsAndTimeouts) {
+  test::storage_objects objects{store_};
+  auto plan = objects.static_plan();
+  // The volume is deleted after it was chosen: the GET fails.
+  ASSERT_TRUE(store_.remove(
+    apiserver::primary_resource(apiserver::storage_kind::persistent_volume), "",
+    "pv1"));
+  auto gone = test::bind_volumes(*sink_, objects.pod(), plan, 10s);
+  ASSERT_EQ(gone.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(gone.get().code, ec::not_found);
+
+  auto late = test::bind_volumes(*sink_, objects.pod(),
+                                 objects.provision_plan(), 300ms);
+  ASSERT_EQ(late.wait_for(10s), std::future_status::ready);
+  error e = late.get();
+  EXPECT_EQ(e.code, ec::timeout);
+  EXPECT_EQ(e.message, "binding volumes: context deadline exceeded");
+  EXPECT_EQ(
+    objects.claim_annotation("dynamic", "volume.kubernetes.io/selected-node"),
+    "n1");
 }
 
 TEST(TruncateEventMessage, KubeSchedulerLimit) {

@@ -26,6 +26,13 @@ constexpr std::size_t services = 5;
 constexpr std::size_t replication_controllers = 6;
 constexpr std::size_t replica_sets = 7;
 constexpr std::size_t stateful_sets = 8;
+constexpr std::size_t storage_classes = 9;
+constexpr std::size_t csi_drivers = 10;
+constexpr std::size_t csi_nodes = 11;
+constexpr std::size_t volumes = 12;
+constexpr std::size_t claims = 13;
+constexpr std::size_t capacities = 14;
+constexpr std::size_t attachments = 15;
 constexpr watched_kind kinds[] = {
   {"pods", "/api/v1/pods", model::object_kind::pod,
    "status.phase!=Succeeded,status.phase!=Failed"},
@@ -43,10 +50,38 @@ constexpr watched_kind kinds[] = {
    ""},
   {"statefulsets", "/apis/apps/v1/statefulsets",
    model::object_kind::stateful_set, ""},
+  // The volume plugins and the volume binder.
+  {"storageclasses", "/apis/storage.k8s.io/v1/storageclasses",
+   model::object_kind::storage_class, ""},
+  {"csidrivers", "/apis/storage.k8s.io/v1/csidrivers",
+   model::object_kind::csi_driver, ""},
+  {"csinodes", "/apis/storage.k8s.io/v1/csinodes", model::object_kind::csi_node,
+   ""},
+  {"persistentvolumes", "/api/v1/persistentvolumes",
+   model::object_kind::persistent_volume, ""},
+  {"persistentvolumeclaims", "/api/v1/persistentvolumeclaims",
+   model::object_kind::persistent_volume_claim, ""},
+  {"csistoragecapacities", "/apis/storage.k8s.io/v1/csistoragecapacities",
+   model::object_kind::csi_storage_capacity, ""},
+  {"volumeattachments", "/apis/storage.k8s.io/v1/volumeattachments",
+   model::object_kind::volume_attachment, ""},
 };
-constexpr std::size_t initial_order[]
-  = {namespaces,   classes,       budgets, services, replication_controllers,
-     replica_sets, stateful_sets, nodes,   pods};
+constexpr std::size_t initial_order[] = {namespaces,
+                                         classes,
+                                         budgets,
+                                         services,
+                                         replication_controllers,
+                                         replica_sets,
+                                         stateful_sets,
+                                         storage_classes,
+                                         csi_drivers,
+                                         csi_nodes,
+                                         volumes,
+                                         claims,
+                                         capacities,
+                                         attachments,
+                                         nodes,
+                                         pods};
 
 // Metrics: watch events by type (list items are not counted) and
 // the reflector's lists, caught up on each delivery. Called only from the
@@ -137,6 +172,10 @@ void api_source::start(receiver r) {
 }
 
 void api_source::stop() {
+  // Every reflector notices a stop within its poll interval: ask them all
+  // first, so stopping takes one interval, not one per kind.
+  for (auto& r : reflectors_)
+    r->request_stop();
   for (auto& r : reflectors_)
     r->stop();
   std::lock_guard guard{mutex_};

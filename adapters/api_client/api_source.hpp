@@ -66,7 +66,8 @@ public:
     return synced_.load();
   }
   /// The reflectors (stats, last resourceVersions), in kind order: pods,
-  /// nodes, namespaces, PDBs, priority classes.
+  /// nodes, namespaces, PDBs, priority classes, the four workload kinds,
+  /// the seven storage kinds.
   std::vector<const io::reflector*> reflectors() const;
   /// Objects delivered so far.
   std::uint64_t delivered() const noexcept {

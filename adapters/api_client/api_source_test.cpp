@@ -128,5 +128,67 @@ TEST(ApiSource, InitialStateInOneBatchThenLiveEvents) {
   srv->stop();
 }
 
+// The storage kinds are listed with the rest, before the nodes, in the order
+// their references run (classes and drivers before volumes and claims); an
+// object that does not decode is skipped and counted, the others delivered.
+TEST(ApiSource, StorageKindsBeforeNodesAndUndecodableOnesSkipped) {
+  apiserver::store st;
+  auto create = [&](const char* group, const char* resource, const char* ns,
+                    const std::string& body) {
+    auto r = st.create(res(group, resource), ns, body);
+    ASSERT_TRUE(r) << resource << ": " << r.err().message;
+  };
+  create("", "nodes", "", R"({"kind":"Node","metadata":{"name":"n1"}})");
+  create("", "persistentvolumeclaims", "default",
+         R"({"kind":"PersistentVolumeClaim","metadata":{"name":"c"},)"
+         R"("spec":{"storageClassName":"fast"}})");
+  for (auto [name, size] : {std::pair{"good", "1Gi"}, {"bad", "-1Gi"}})
+    create("", "persistentvolumes", "",
+           std::string{R"({"kind":"PersistentVolume","metadata":{"name":")"}
+             + name + R"("},"spec":{"capacity":{"storage":")" + size
+             + R"("}}})");
+  create("storage.k8s.io", "volumeattachments", "",
+         R"({"kind":"VolumeAttachment","metadata":{"name":"va"},)"
+         R"("spec":{"attacher":"d","nodeName":"n1",)"
+         R"("source":{"persistentVolumeName":"good"}}})");
+  create("storage.k8s.io", "csistoragecapacities", "default",
+         R"({"kind":"CSIStorageCapacity","metadata":{"name":"cap"},)"
+         R"("storageClassName":"fast","capacity":"1Gi"})");
+  create("storage.k8s.io", "csinodes", "",
+         R"({"kind":"CSINode","metadata":{"name":"n1"},)"
+         R"("spec":{"drivers":[{"name":"d","nodeID":"x"}]}})");
+  create("storage.k8s.io", "csidrivers", "",
+         R"({"kind":"CSIDriver","metadata":{"name":"d"},"spec":{}})");
+  create("storage.k8s.io", "storageclasses", "",
+         R"({"kind":"StorageClass","metadata":{"name":"fast"},)"
+         R"("provisioner":"d"})");
+  auto srv = test::start_test_server(st);
+  io::rest_client client{test::client_config_for(srv->url())};
+  api_source source{client};
+  recording_receiver rec;
+  source.start(rec.make());
+  ASSERT_TRUE(rec.wait([&] { return rec.synced_after_batches >= 0; }));
+  {
+    std::lock_guard g{rec.mutex};
+    // The store's built-in namespaces and priority classes come first.
+    std::vector<std::string> kinds;
+    for (const auto& e : rec.batches[0]) {
+      std::string k = kind_name(e.obj);
+      if (k != "Namespace" && k != "PriorityClass")
+        kinds.push_back(k);
+    }
+    EXPECT_EQ(kinds, (std::vector<std::string>{
+                       "StorageClass", "CSIDriver", "CSINode",
+                       "PersistentVolume", "PersistentVolumeClaim",
+                       "CSIStorageCapacity", "VolumeAttachment", "Node"}));
+  }
+  std::uint64_t undecodable = 0;
+  for (const auto* r : source.reflectors())
+    undecodable += r->stats().undecodable.load();
+  EXPECT_EQ(undecodable, 1u);
+  source.stop();
+  srv->stop();
+}
+
 } // namespace
 } // namespace tessera::adapters

@@ -6,6 +6,7 @@
 #include "io/apiserver/status.hpp"
 #include "io/apiserver/store.hpp"
 #include "io/apiserver/time_format.hpp"
+#include "io/volume_binder.hpp"
 #include "support/log.hpp"
 #include "support/text.hpp"
 
@@ -25,11 +26,22 @@ using apiserver::storage_kind;
 
 /// The kinds the scheduler consumes, in the order they are listed at start
 /// (nodes before pods, so that the cache places bound pods on known nodes).
-constexpr std::array<storage_kind, 9> watched_kinds = {
-  storage_kind::namespace_,  storage_kind::priority_class,
-  storage_kind::node,        storage_kind::pod_disruption_budget,
-  storage_kind::service,     storage_kind::replication_controller,
-  storage_kind::replica_set, storage_kind::stateful_set,
+constexpr std::array<storage_kind, 16> watched_kinds = {
+  storage_kind::namespace_,
+  storage_kind::priority_class,
+  storage_kind::node,
+  storage_kind::pod_disruption_budget,
+  storage_kind::service,
+  storage_kind::replication_controller,
+  storage_kind::replica_set,
+  storage_kind::stateful_set,
+  storage_kind::storage_class,
+  storage_kind::csi_driver,
+  storage_kind::csi_node,
+  storage_kind::persistent_volume,
+  storage_kind::persistent_volume_claim,
+  storage_kind::csi_storage_capacity,
+  storage_kind::volume_attachment,
   storage_kind::pod,
 };
 
@@ -76,6 +88,37 @@ struct store_bridge::impl {
   impl(apiserver::store& s, store_bridge_config c) : st(s), cfg(std::move(c)) {
     if (cfg.record_events)
       recorder = std::thread([this] { record_loop(); });
+    io::volume_binder_api api;
+    api.get = [this](model::object_kind kind, std::string_view ns,
+                     std::string_view name) -> expected<std::string> {
+      auto o = st.get(storage_resource(kind), ns, name);
+      if (!o)
+        return apiserver::to_error(o.err());
+      return (*o)->json();
+    };
+    api.update = [this](model::object_kind kind, std::string_view ns,
+                        std::string_view name, std::string body) -> error {
+      auto o = st.update(storage_resource(kind), ns, name, body,
+                         apiserver::subresource::main);
+      return o ? error{} : apiserver::to_error(o.err());
+    };
+    io::volume_binder_config vc;
+    vc.threads = 1; // store calls take microseconds
+    vc.poll_interval = cfg.volume_poll_interval;
+    volumes = std::make_unique<io::volume_binder>(std::move(api), vc);
+  }
+
+  /// The resource of the volume binder's kinds (pods, volumes, claims).
+  static const apiserver::resource_info&
+  storage_resource(model::object_kind kind) {
+    switch (kind) {
+    case model::object_kind::pod:
+      return apiserver::primary_resource(storage_kind::pod);
+    case model::object_kind::persistent_volume:
+      return apiserver::primary_resource(storage_kind::persistent_volume);
+    default:
+      return apiserver::primary_resource(storage_kind::persistent_volume_claim);
+    }
   }
 
   apiserver::store& st;
@@ -91,6 +134,7 @@ struct store_bridge::impl {
   std::mutex deliver_mu;
   std::optional<receiver> r;
   std::vector<kind_state> kinds;
+  std::unique_ptr<io::volume_binder> volumes;
 
   // Counters.
   std::atomic<std::uint64_t> delivered{0};
@@ -412,6 +456,7 @@ store_bridge::store_bridge(apiserver::store& s, store_bridge_config cfg)
 
 store_bridge::~store_bridge() {
   stop();
+  impl_->volumes->stop();
   impl_->stop_recorder();
 }
 
@@ -474,6 +519,17 @@ void store_bridge::bind(const model::pod_ptr& pod, model::symbol node,
     outcome.message = r.err().message;
   }
   done(std::move(outcome));
+}
+
+void store_bridge::bind_volumes(const model::pod_ptr& pod, model::symbol node,
+                                const model::volume_binding_plan_ptr& plan,
+                                std::chrono::milliseconds timeout,
+                                std::function<void(error)> done) {
+  if (plan == nullptr || plan->empty()) {
+    done({});
+    return;
+  }
+  impl_->volumes->bind(pod, node, plan, timeout, std::move(done));
 }
 
 void store_bridge::scheduled(const model::pod_ptr& pod, model::symbol node) {

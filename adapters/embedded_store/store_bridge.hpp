@@ -6,7 +6,8 @@
 ///
 /// Source side: a list + watch per kind the scheduler consumes (pods that
 /// are not terminal, nodes, namespaces, PodDisruptionBudgets,
-/// PriorityClasses), as a reflector would do against a server. One thread
+/// PriorityClasses, the workload kinds, the storage kinds), as a reflector
+/// would do against a server. One thread
 /// drains the watchers when the store signals new events, puts the events
 /// of all kinds back into resourceVersion order, and hands them to the
 /// pipeline as model objects obtained through `stored_object::to_model()`,
@@ -17,12 +18,15 @@
 /// Sink side: the writes kube-scheduler sends (docs/apiserver-protocol.md §5)
 /// made as direct store calls on the calling thread — `store::bind` for
 /// bindings, status patches for PodScheduled=False, nominations and the
-/// victims' DisruptionTarget, deletes for victims. Scheduled / FailedScheduling
-/// / Preempted events, when asked for, are written by a recorder thread of the
-/// bridge, off the scheduler's threads, as kube-scheduler's event broadcaster
-/// does; `flush_events()` and `stop()` wait until every queued event is
-/// written. A store call takes the store's mutex for microseconds; nothing else
-/// blocks.
+/// victims' DisruptionTarget, deletes for victims. PreBind's volume writes
+/// (static volumes' claimRef, claims' selected-node annotation) and the
+/// wait until the embedded volume controller has bound the claims run on
+/// the threads of an `io::volume_binder`, as they would against a server.
+/// Scheduled / FailedScheduling / Preempted events, when asked for, are written
+/// by a recorder thread of the bridge, off the scheduler's threads, as
+/// kube-scheduler's event broadcaster does; `flush_events()` and `stop()` wait
+/// until every queued event is written. A store call takes the store's mutex
+/// for microseconds; nothing else blocks.
 #pragma once
 
 #include "actors/sink.hpp"
@@ -30,6 +34,7 @@
 #include "io/apiserver/fwd.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -50,6 +55,8 @@ struct store_bridge_config {
   /// Scheduler events waiting for the recorder at most; past it they are
   /// dropped (and counted), as the event broadcaster's bounded queue does.
   std::size_t max_queued_events = std::size_t{1} << 20;
+  /// Between two checks of a pod's volume bindings.
+  std::chrono::milliseconds volume_poll_interval{1000};
 };
 
 /// Counters for tests and the perf harness.
@@ -91,6 +98,10 @@ public:
   void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
                model::symbol node) override;
   void clear_nomination(const model::pod_ptr& pod) override;
+  void bind_volumes(const model::pod_ptr& pod, model::symbol node,
+                    const model::volume_binding_plan_ptr& plan,
+                    std::chrono::milliseconds timeout,
+                    std::function<void(error)> done) override;
 
   /// Returns once every event queued so far is written.
   void flush_events();

@@ -6,12 +6,15 @@
 #include "io/apiserver/kwok.hpp"
 #include "io/apiserver/store.hpp"
 #include "plugins/framework/registry.hpp"
+#include "test/support/storage_objects.hpp"
+#include "test/support/wait.hpp"
 
 #include <caf/all.hpp>
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <condition_variable>
+#include <future>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -180,6 +183,75 @@ TEST(store_bridge, sink_writes_what_kube_scheduler_writes) {
     bridge.flush_events();
     tc.check(st);
   }
+}
+
+store_bridge_config polling_often() {
+  store_bridge_config cfg;
+  cfg.volume_poll_interval = 20ms;
+  return cfg;
+}
+
+TEST(store_bridge, binds_volumes_and_waits_for_the_controller) {
+  apiserver::store st;
+  test::storage_objects objects{st};
+  store_bridge bridge{st, polling_often()};
+  auto bound
+    = test::bind_volumes(bridge, objects.pod(), objects.provision_plan(), 10s);
+  for (int i = 0;
+       i < 500
+       && objects
+            .claim_annotation("dynamic", "volume.kubernetes.io/selected-node")
+            .empty();
+       ++i)
+    std::this_thread::sleep_for(10ms);
+  EXPECT_EQ(
+    objects.claim_annotation("dynamic", "volume.kubernetes.io/selected-node"),
+    "n1");
+  EXPECT_EQ(bound.wait_for(100ms), std::future_status::timeout);
+  objects.complete("dynamic", "pvc-1");
+  ASSERT_EQ(bound.wait_for(10s), std::future_status::ready);
+  EXPECT_FALSE(bound.get());
+}
+
+TEST(store_bridge, volume_binding_fails_on_conflicts_deletions_and_time) {
+  apiserver::store st;
+  test::storage_objects objects{st};
+  store_bridge bridge{st, polling_often()};
+  // The claim changed after the plan was made: the selected-node update
+  // carries the resourceVersion the scheduler saw, and conflicts.
+  auto plan = objects.provision_plan();
+  objects.complete("dynamic", "elsewhere");
+  auto stale = test::bind_volumes(bridge, objects.pod(), plan, 10s);
+  ASSERT_EQ(stale.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(stale.get().code, ec::conflict);
+
+  auto deleted
+    = test::bind_volumes(bridge, objects.pod(), objects.static_plan(), 10s);
+  test::eventually([&] { return !objects.claim_ref().empty(); });
+  objects.remove_claim("static");
+  ASSERT_EQ(deleted.wait_for(10s), std::future_status::ready);
+  error e = deleted.get();
+  EXPECT_EQ(e.message, "binding volumes: claim default/static was deleted");
+
+  auto orphan
+    = test::bind_volumes(bridge, objects.pod(), objects.provision_plan(), 10s);
+  test::eventually([&] {
+    return !objects
+              .claim_annotation("dynamic", "volume.kubernetes.io/selected-node")
+              .empty();
+  });
+  objects.remove_pod();
+  ASSERT_EQ(orphan.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(orphan.get().message,
+            "binding volumes: pod does not exist any more");
+
+  apiserver::store st2;
+  test::storage_objects fresh{st2};
+  store_bridge bridge2{st2, polling_often()};
+  auto late
+    = test::bind_volumes(bridge2, fresh.pod(), fresh.provision_plan(), 200ms);
+  ASSERT_EQ(late.wait_for(10s), std::future_status::ready);
+  EXPECT_EQ(late.get().message, "binding volumes: context deadline exceeded");
 }
 
 TEST(store_bridge, events_past_the_recorder_queue_are_dropped_and_counted) {

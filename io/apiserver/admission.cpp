@@ -120,6 +120,29 @@ void default_priority_class(json::object& pc) {
   set_default(pc, "preemptionPolicy", "PreemptLowerPriority");
 }
 
+// Storage objects: the API server's defaults.
+void default_persistent_volume(json::object& pv) {
+  auto& spec = ensure_object(pv, "spec");
+  set_default(spec, "persistentVolumeReclaimPolicy", "Retain");
+  set_default(spec, "volumeMode", "Filesystem");
+}
+
+void default_persistent_volume_claim(json::object& pvc) {
+  set_default(ensure_object(pvc, "spec"), "volumeMode", "Filesystem");
+}
+
+void default_storage_class(json::object& sc) {
+  set_default(sc, "reclaimPolicy", "Delete");
+  set_default(sc, "volumeBindingMode", "Immediate");
+}
+
+void default_csi_driver(json::object& d) {
+  auto& spec = ensure_object(d, "spec");
+  set_default(spec, "attachRequired", true);
+  set_default(spec, "podInfoOnMount", false);
+  set_default(spec, "storageCapacity", false);
+}
+
 /// Milli-value of a quantity, or nullopt when unparsable.
 std::optional<std::int64_t> milli(const json::value& v) {
   std::string text;
@@ -185,6 +208,18 @@ void apply_defaults(storage_kind storage, json::object& obj) {
     break;
   case storage_kind::priority_class:
     default_priority_class(obj);
+    break;
+  case storage_kind::persistent_volume:
+    default_persistent_volume(obj);
+    break;
+  case storage_kind::persistent_volume_claim:
+    default_persistent_volume_claim(obj);
+    break;
+  case storage_kind::storage_class:
+    default_storage_class(obj);
+    break;
+  case storage_kind::csi_driver:
+    default_csi_driver(obj);
     break;
   default:
     break;
@@ -299,6 +334,12 @@ void reset_pod_status(json::object& pod) {
   status["phase"] = "Pending";
   status["qosClass"] = qos_class(pod);
   pod["status"] = std::move(status);
+}
+
+void reset_storage_status(storage_kind storage, json::object& obj) {
+  if (storage == storage_kind::persistent_volume
+      || storage == storage_kind::persistent_volume_claim)
+    obj["status"] = json::object{{"phase", "Pending"}};
 }
 
 void add_default_tolerations(json::object& pod) {

@@ -41,6 +41,11 @@ std::vector<status_cause> validate(storage_kind storage,
 /// A pod's status at creation: `{phase: Pending, qosClass: ...}`.
 void reset_pod_status(boost::json::object& pod);
 
+/// A volume's or claim's status at creation, `{phase: Pending}`, whatever
+/// it was sent with (the volume controller moves it on); other kinds are
+/// left alone.
+void reset_storage_status(storage_kind storage, boost::json::object& obj);
+
 /// "Guaranteed", "Burstable" or "BestEffort".
 std::string qos_class(const boost::json::object& pod);
 

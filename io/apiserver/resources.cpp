@@ -9,7 +9,7 @@ namespace {
 constexpr std::string_view full_verbs
   = "create,delete,deletecollection,get,list,patch,update,watch";
 
-constexpr std::array<resource_info, 13> table = {{
+constexpr std::array<resource_info, 20> table = {{
   {"", "v1", "pods", "pod", "Pod", "PodList", true, storage_kind::pod,
    resource_view::stored, "po", full_verbs, true, false},
   {"", "v1", "nodes", "node", "Node", "NodeList", false, storage_kind::node,
@@ -46,14 +46,40 @@ constexpr std::array<resource_info, 13> table = {{
   {"apps", "v1", "statefulsets", "statefulset", "StatefulSet",
    "StatefulSetList", true, storage_kind::stateful_set, resource_view::stored,
    "sts", full_verbs, true, false},
+  // Storage: the volume controller binds and provisions; the scheduler
+  // reads them all.
+  {"", "v1", "persistentvolumes", "persistentvolume", "PersistentVolume",
+   "PersistentVolumeList", false, storage_kind::persistent_volume,
+   resource_view::stored, "pv", full_verbs, true, false},
+  {"", "v1", "persistentvolumeclaims", "persistentvolumeclaim",
+   "PersistentVolumeClaim", "PersistentVolumeClaimList", true,
+   storage_kind::persistent_volume_claim, resource_view::stored, "pvc",
+   full_verbs, true, false},
+  {"storage.k8s.io", "v1", "storageclasses", "storageclass", "StorageClass",
+   "StorageClassList", false, storage_kind::storage_class,
+   resource_view::stored, "sc", full_verbs, false, false},
+  {"storage.k8s.io", "v1", "csinodes", "csinode", "CSINode", "CSINodeList",
+   false, storage_kind::csi_node, resource_view::stored, "", full_verbs, false,
+   false},
+  {"storage.k8s.io", "v1", "csidrivers", "csidriver", "CSIDriver",
+   "CSIDriverList", false, storage_kind::csi_driver, resource_view::stored, "",
+   full_verbs, false, false},
+  {"storage.k8s.io", "v1", "csistoragecapacities", "csistoragecapacity",
+   "CSIStorageCapacity", "CSIStorageCapacityList", true,
+   storage_kind::csi_storage_capacity, resource_view::stored, "", full_verbs,
+   false, false},
+  {"storage.k8s.io", "v1", "volumeattachments", "volumeattachment",
+   "VolumeAttachment", "VolumeAttachmentList", false,
+   storage_kind::volume_attachment, resource_view::stored, "", full_verbs, true,
+   false},
   // The legacy bindings collection (POST only, pod named by the body).
   {"", "v1", "bindings", "binding", "Binding", "BindingList", true,
    storage_kind::pod, resource_view::stored, "", "create", false, false},
 }};
 
-constexpr std::array<std::string_view, 5> groups
-  = {"apps/v1", "coordination.k8s.io/v1", "events.k8s.io/v1", "policy/v1",
-     "scheduling.k8s.io/v1"};
+constexpr std::array<std::string_view, 6> groups
+  = {"apps/v1",   "coordination.k8s.io/v1", "events.k8s.io/v1",
+     "policy/v1", "scheduling.k8s.io/v1",   "storage.k8s.io/v1"};
 
 } // namespace
 

@@ -30,8 +30,15 @@ enum class storage_kind : std::uint8_t {
   replication_controller,
   replica_set,
   stateful_set,
+  persistent_volume,
+  persistent_volume_claim,
+  storage_class,
+  csi_node,
+  csi_driver,
+  csi_storage_capacity,
+  volume_attachment,
 };
-inline constexpr std::size_t storage_kind_count = 11;
+inline constexpr std::size_t storage_kind_count = 18;
 
 /// How objects of a resource are presented: stored form, or converted.
 enum class resource_view : std::uint8_t {

@@ -343,6 +343,7 @@ api_result<object_ptr> store::create(const resource_info& res,
   admission::apply_defaults(res.storage, root);
   if (res.storage == storage_kind::pod)
     admission::reset_pod_status(root);
+  admission::reset_storage_status(res.storage, root);
 
   auto& st = *state_;
   std::lock_guard lock{st.mu};

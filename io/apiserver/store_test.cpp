@@ -292,6 +292,44 @@ TEST(Store, NodeAllocatableDefaultsToCapacity) {
   EXPECT_EQ(at(doc(*numeric), {"status", "capacity", "pods"}), "110");
 }
 
+TEST(Store, StorageObjectsGetTheApiServersDefaultsAndStartPending) {
+  store s{quiet()};
+  auto pv = s.create(primary_resource(storage_kind::persistent_volume), "",
+                     R"({"metadata":{"name":"v"},"spec":{"hostPath":{}},)"
+                     R"("status":{"phase":"Bound"}})");
+  ASSERT_TRUE(pv);
+  EXPECT_EQ(at(doc(*pv), {"spec", "persistentVolumeReclaimPolicy"}), "Retain");
+  EXPECT_EQ(at(doc(*pv), {"spec", "volumeMode"}), "Filesystem");
+  EXPECT_EQ(at(doc(*pv), {"status"}), json::parse(R"({"phase":"Pending"})"))
+    << "a create's status is reset";
+  const auto& claims = primary_resource(storage_kind::persistent_volume_claim);
+  auto pvc = s.create(claims, "default",
+                      R"({"metadata":{"name":"c"},"spec":{},)"
+                      R"("status":{"phase":"Lost"}})");
+  ASSERT_TRUE(pvc);
+  EXPECT_EQ(at(doc(*pvc), {"spec", "volumeMode"}), "Filesystem");
+  EXPECT_EQ(at(doc(*pvc), {"status", "phase"}), "Pending");
+  // Status written later stays: only a create resets it.
+  auto bound = s.patch(claims, "default", "c", patch_type::merge,
+                       R"({"status":{"phase":"Bound"}})", subresource::status);
+  ASSERT_TRUE(bound);
+  auto relabelled
+    = s.patch(claims, "default", "c", patch_type::merge,
+              R"({"metadata":{"labels":{"a":"b"}}})", subresource::main);
+  ASSERT_TRUE(relabelled);
+  EXPECT_EQ(at(doc(*relabelled), {"status", "phase"}), "Bound");
+  auto sc = s.create(primary_resource(storage_kind::storage_class), "",
+                     R"({"metadata":{"name":"s"},"provisioner":"p"})");
+  ASSERT_TRUE(sc);
+  EXPECT_EQ(at(doc(*sc), {"reclaimPolicy"}), "Delete");
+  EXPECT_EQ(at(doc(*sc), {"volumeBindingMode"}), "Immediate");
+  auto driver = s.create(primary_resource(storage_kind::csi_driver), "",
+                         R"({"metadata":{"name":"d"},"spec":{}})");
+  ASSERT_TRUE(driver);
+  EXPECT_EQ(at(doc(*driver), {"spec", "attachRequired"}), true);
+  EXPECT_EQ(at(doc(*driver), {"spec", "storageCapacity"}), false);
+}
+
 TEST(Store, StaleUpdatesConflict) {
   store s{quiet()};
   auto p = s.create(pods(), "default", pod_json("p1"));

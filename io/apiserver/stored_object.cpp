@@ -118,6 +118,20 @@ std::optional<model::object_kind> model_kind(storage_kind s) {
     return model::object_kind::replica_set;
   case storage_kind::stateful_set:
     return model::object_kind::stateful_set;
+  case storage_kind::persistent_volume:
+    return model::object_kind::persistent_volume;
+  case storage_kind::persistent_volume_claim:
+    return model::object_kind::persistent_volume_claim;
+  case storage_kind::storage_class:
+    return model::object_kind::storage_class;
+  case storage_kind::csi_node:
+    return model::object_kind::csi_node;
+  case storage_kind::csi_driver:
+    return model::object_kind::csi_driver;
+  case storage_kind::csi_storage_capacity:
+    return model::object_kind::csi_storage_capacity;
+  case storage_kind::volume_attachment:
+    return model::object_kind::volume_attachment;
   default:
     return std::nullopt;
   }

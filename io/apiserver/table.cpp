@@ -8,6 +8,7 @@
 #include <boost/json.hpp>
 
 #include <set>
+#include <span>
 
 namespace tessera::apiserver {
 
@@ -80,6 +81,49 @@ constexpr column node_columns[] = {
    "ContainerRuntime Version reported by the node through runtime remote API "
    "(e.g. containerd://1.4.2).",
    1},
+};
+
+constexpr const char* age_description
+  = "CreationTimestamp is a timestamp representing the server time when this "
+    "object was created.";
+
+// kubectl's columns for volumes, claims and classes (the fields they show).
+constexpr column claim_columns[] = {
+  {"Name", "string", "name", "Name must be unique within a namespace.", 0},
+  {"Status", "string", "", "The phase of the claim.", 0},
+  {"Volume", "string", "", "The volume the claim is bound to.", 0},
+  {"Capacity", "string", "", "The capacity of the bound volume.", 0},
+  {"Access Modes", "string", "", "The access modes of the bound volume.", 0},
+  {"StorageClass", "string", "", "The class the claim requests.", 0},
+  {"VolumeAttributesClass", "string", "",
+   "The volume attributes class the claim requests.", 0},
+  {"Age", "string", "", age_description, 0},
+  {"VolumeMode", "string", "", "Filesystem or Block.", 1},
+};
+
+constexpr column volume_columns[] = {
+  {"Name", "string", "name", "Name must be unique within a namespace.", 0},
+  {"Capacity", "string", "", "The capacity of the volume.", 0},
+  {"Access Modes", "string", "", "The access modes of the volume.", 0},
+  {"Reclaim Policy", "string", "",
+   "What happens to the volume when its claim is deleted.", 0},
+  {"Status", "string", "", "The phase of the volume.", 0},
+  {"Claim", "string", "", "The claim the volume is bound to.", 0},
+  {"StorageClass", "string", "", "The class of the volume.", 0},
+  {"VolumeAttributesClass", "string", "",
+   "The volume attributes class of the volume.", 0},
+  {"Reason", "string", "", "Why the volume is in its phase.", 0},
+  {"Age", "string", "", age_description, 0},
+  {"VolumeMode", "string", "", "Filesystem or Block.", 1},
+};
+
+constexpr column class_columns[] = {
+  {"Name", "string", "name", "Name must be unique within a namespace.", 0},
+  {"Provisioner", "string", "", "The provisioner of the class.", 0},
+  {"ReclaimPolicy", "string", "", "The reclaim policy of its volumes.", 0},
+  {"VolumeBindingMode", "string", "", "When claims of the class bind.", 0},
+  {"AllowVolumeExpansion", "string", "", "Whether claims may grow.", 0},
+  {"Age", "string", "", age_description, 0},
 };
 
 std::string or_none(std::string_view s) {
@@ -196,6 +240,116 @@ json::array node_cells(const json::object& node,
   return cells;
 }
 
+/// "RWO,ROX" as kubectl abbreviates access modes.
+std::string access_modes_text(const json::object* o) {
+  std::string out;
+  if (auto* modes = array_at(o, "accessModes"))
+    for (const auto& m : *modes) {
+      auto* text = m.if_string();
+      if (text == nullptr)
+        continue;
+      std::string_view t{text->data(), text->size()};
+      std::string_view abbreviation = t == "ReadWriteOnce"      ? "RWO"
+                                      : t == "ReadOnlyMany"     ? "ROX"
+                                      : t == "ReadWriteMany"    ? "RWX"
+                                      : t == "ReadWriteOncePod" ? "RWOP"
+                                                                : t;
+      out += (out.empty() ? "" : ",") + std::string{abbreviation};
+    }
+  return out;
+}
+
+json::array claim_cells(const json::object& pvc,
+                        std::chrono::system_clock::time_point now) {
+  const json::object* meta = object_at(&pvc, "metadata");
+  const json::object* spec = object_at(&pvc, "spec");
+  const json::object* status = object_at(&pvc, "status");
+  json::array cells;
+  cells.emplace_back(string_at(meta, "name"));
+  cells.emplace_back(string_at(status, "phase"));
+  cells.emplace_back(string_at(spec, "volumeName"));
+  cells.emplace_back(string_at(object_at(status, "capacity"), "storage"));
+  cells.emplace_back(access_modes_text(status));
+  cells.emplace_back(string_at(spec, "storageClassName"));
+  cells.emplace_back(or_none(string_at(spec, "volumeAttributesClassName")));
+  cells.emplace_back(age_of(meta, now));
+  cells.emplace_back(string_at(spec, "volumeMode"));
+  return cells;
+}
+
+json::array volume_cells(const json::object& pv,
+                         std::chrono::system_clock::time_point now) {
+  const json::object* meta = object_at(&pv, "metadata");
+  const json::object* spec = object_at(&pv, "spec");
+  const json::object* status = object_at(&pv, "status");
+  std::string claim;
+  if (const json::object* ref = object_at(spec, "claimRef"))
+    claim = std::string{string_at(ref, "namespace")} + "/"
+            + std::string{string_at(ref, "name")};
+  json::array cells;
+  cells.emplace_back(string_at(meta, "name"));
+  cells.emplace_back(string_at(object_at(spec, "capacity"), "storage"));
+  cells.emplace_back(access_modes_text(spec));
+  cells.emplace_back(string_at(spec, "persistentVolumeReclaimPolicy"));
+  cells.emplace_back(string_at(status, "phase"));
+  cells.emplace_back(claim);
+  cells.emplace_back(string_at(spec, "storageClassName"));
+  cells.emplace_back(or_none(string_at(spec, "volumeAttributesClassName")));
+  cells.emplace_back(string_at(status, "reason"));
+  cells.emplace_back(age_of(meta, now));
+  cells.emplace_back(string_at(spec, "volumeMode"));
+  return cells;
+}
+
+json::array class_cells(const json::object& sc,
+                        std::chrono::system_clock::time_point now) {
+  const json::object* meta = object_at(&sc, "metadata");
+  bool expand = false;
+  if (auto* v = sc.if_contains("allowVolumeExpansion"); v && v->is_bool())
+    expand = v->as_bool();
+  std::string name{string_at(meta, "name")};
+  const json::object* ann = object_at(meta, "annotations");
+  if (string_at(ann, "storageclass.kubernetes.io/is-default-class") == "true")
+    name += " (default)";
+  json::array cells;
+  cells.emplace_back(name);
+  cells.emplace_back(string_at(&sc, "provisioner"));
+  cells.emplace_back(string_at(&sc, "reclaimPolicy"));
+  cells.emplace_back(string_at(&sc, "volumeBindingMode"));
+  cells.emplace_back(expand ? "true" : "false");
+  cells.emplace_back(age_of(meta, now));
+  return cells;
+}
+
+/// The columns of a resource with a table, and how a row's cells are made.
+struct table_kind {
+  std::span<const column> columns;
+  json::array (*cells)(const json::object&,
+                       std::chrono::system_clock::time_point);
+};
+
+const table_kind* table_of(storage_kind storage) noexcept {
+  static const table_kind pods{pod_columns, pod_cells};
+  static const table_kind nodes{node_columns, node_cells};
+  static const table_kind claims{claim_columns, claim_cells};
+  static const table_kind volumes{volume_columns, volume_cells};
+  static const table_kind classes{class_columns, class_cells};
+  switch (storage) {
+  case storage_kind::pod:
+    return &pods;
+  case storage_kind::node:
+    return &nodes;
+  case storage_kind::persistent_volume_claim:
+    return &claims;
+  case storage_kind::persistent_volume:
+    return &volumes;
+  case storage_kind::storage_class:
+    return &classes;
+  default:
+    return nullptr;
+  }
+}
+
 json::array column_definitions(const resource_info& res) {
   json::array out;
   auto add = [&](const column& c) {
@@ -207,12 +361,8 @@ json::array column_definitions(const resource_info& res) {
     o["priority"] = c.priority;
     out.push_back(std::move(o));
   };
-  if (res.storage == storage_kind::pod)
-    for (const auto& c : pod_columns)
-      add(c);
-  else
-    for (const auto& c : node_columns)
-      add(c);
+  for (const auto& c : table_of(res.storage)->columns)
+    add(c);
   return out;
 }
 
@@ -221,8 +371,7 @@ json::object row_for(const resource_info& res, const stored_object& obj,
   auto parsed = obj.parse();
   const auto& doc = parsed.value().as_object();
   json::object row;
-  row["cells"] = res.storage == storage_kind::pod ? pod_cells(doc, now)
-                                                  : node_cells(doc, now);
+  row["cells"] = table_of(res.storage)->cells(doc, now);
   json::object partial;
   partial["kind"] = "PartialObjectMetadata";
   partial["apiVersion"] = "meta.k8s.io/v1";
@@ -236,8 +385,7 @@ json::object row_for(const resource_info& res, const stored_object& obj,
 
 bool has_table(const resource_info& resource) noexcept {
   return resource.view == resource_view::stored
-         && (resource.storage == storage_kind::pod
-             || resource.storage == storage_kind::node)
+         && table_of(resource.storage) != nullptr
          && resource.name != "bindings";
 }
 

@@ -165,6 +165,8 @@ TEST(cli, simulate_reports_invalid_input_with_file_doc_and_path) {
     {"test/cli/bad-quantity.yaml",
      ":doc 2: spec.containers[0].resources.requests.cpu: invalid quantity "
      "\"12x\""},
+    {"test/cli/bad-volume.yaml",
+     ":doc 1: spec.capacity.storage: must be greater than or equal to 0"},
     {"test/cli/contradicting-priority.yaml",
      ": pod default/confused: spec.priority: 1000 contradicts PriorityClass "
      "batch, whose value is 100"},
@@ -177,6 +179,18 @@ TEST(cli, simulate_reports_invalid_input_with_file_doc_and_path) {
     EXPECT_EQ(r.err, "tessera simulate: " + file + tc.want_after_file + "\n");
     EXPECT_TRUE(r.out.empty());
   }
+}
+
+TEST(cli, simulate_takes_every_storage_kind_as_cluster_state) {
+  auto r = run("simulate -o text -f " + source("test/cli/storage-objects.yaml")
+               + " --shards 1 --max-inflight-cycles 1 --seed 0");
+  ASSERT_EQ(r.status, 0) << r.err;
+  EXPECT_EQ(r.err.find("not used by the scheduler"), std::string::npos)
+    << r.err;
+  EXPECT_EQ(r.err.find("ignoring object"), std::string::npos) << r.err;
+  auto web = r.out.find("default/web");
+  ASSERT_NE(web, std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("n1", web), std::string::npos) << r.out;
 }
 
 TEST(cli, simulate_keeps_a_given_priority) {

@@ -5,6 +5,7 @@
 #include "io/apiserver/kwok.hpp"
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
+#include "io/apiserver/volume_controller.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -55,6 +56,8 @@ protected:
     st_ = std::make_unique<store>(sc);
     ASSERT_FALSE(create_fake_nodes(*st_, 2, {}));
     kwok_ = std::make_unique<kwok_controller>(*st_, kwok_config{});
+    volumes_ = std::make_unique<volume_controller>(
+      *st_, volume_controller_config{.resync = 100ms});
     server_config cfg;
     cfg.port = 0;
     auto s = api_server::start(*st_, cfg);
@@ -77,6 +80,7 @@ protected:
     if (server_)
       server_->stop();
     kwok_.reset();
+    volumes_.reset();
     std::error_code ignored;
     if (!home_.empty())
       fs::remove_all(home_, ignored);
@@ -131,6 +135,7 @@ protected:
   bool legacy_ = true;
   std::unique_ptr<store> st_;
   std::unique_ptr<kwok_controller> kwok_;
+  std::unique_ptr<volume_controller> volumes_;
   std::unique_ptr<api_server> server_;
 };
 
@@ -243,6 +248,77 @@ TEST_F(KubectlTest, GetCreateDescribeLabelDelete) {
   }
   auto pcs = run("get priorityclasses");
   EXPECT_NE(pcs.output.find("system-node-critical"), std::string::npos);
+}
+
+constexpr const char* storage_yaml = R"(apiVersion: storage.k8s.io/v1
+kind: StorageClass
+metadata:
+  name: wffc
+provisioner: example.com/disk
+volumeBindingMode: WaitForFirstConsumer
+---
+apiVersion: v1
+kind: PersistentVolume
+metadata:
+  name: static-1
+spec:
+  capacity: {storage: 2Gi}
+  accessModes: [ReadWriteOnce]
+  storageClassName: wffc
+  hostPath: {path: /tmp/static-1}
+---
+apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  name: data
+spec:
+  storageClassName: wffc
+  accessModes: [ReadWriteOnce]
+  resources:
+    requests: {storage: 1Gi}
+)";
+
+TEST_F(KubectlTest, ClaimOfAWaitForFirstConsumerClassBindsOnceANodeIsSelected) {
+  auto file = write_file("storage.yaml", storage_yaml);
+  auto created = run("create -f " + file + create_flags());
+  ASSERT_EQ(created.code, 0) << created.output;
+  auto phase = [&](const std::string& what) {
+    return run("get " + what + " -o jsonpath={.status.phase}").output;
+  };
+  EXPECT_TRUE(eventually([&] { return phase("pv static-1") == "Available"; }))
+    << phase("pv static-1");
+  std::this_thread::sleep_for(300ms);
+  EXPECT_EQ(phase("pvc data"), "Pending");
+  auto table = run("get pvc");
+  ASSERT_EQ(table.code, 0) << table.output;
+  EXPECT_NE(table.output.find("STATUS"), std::string::npos) << table.output;
+  EXPECT_NE(table.output.find("Pending"), std::string::npos) << table.output;
+  auto classes = run("get sc");
+  ASSERT_EQ(classes.code, 0) << classes.output;
+  EXPECT_NE(classes.output.find("WaitForFirstConsumer"), std::string::npos)
+    << classes.output;
+
+  // What the scheduler's PreBind writes for a claim to provision.
+  auto annotated
+    = run("annotate pvc data volume.kubernetes.io/selected-node=node-000000");
+  ASSERT_EQ(annotated.code, 0) << annotated.output;
+  ASSERT_TRUE(eventually([&] { return phase("pvc data") == "Bound"; }))
+    << run("get pvc data -o yaml").output;
+  auto volume = run("get pvc data -o jsonpath={.spec.volumeName}").output;
+  EXPECT_EQ(volume.rfind("pvc-", 0), 0u) << volume;
+  EXPECT_EQ(run("get pv " + volume
+                + " -o jsonpath={.spec.nodeAffinity.required"
+                  ".nodeSelectorTerms[0].matchExpressions[0].values[0]}")
+              .output,
+            "node-000000");
+  table = run("get pvc");
+  EXPECT_NE(table.output.find("Bound"), std::string::npos) << table.output;
+  auto volumes = run("get pv");
+  ASSERT_EQ(volumes.code, 0) << volumes.output;
+  EXPECT_NE(volumes.output.find("default/data"), std::string::npos)
+    << volumes.output;
+  EXPECT_EQ(phase("pv static-1"), "Available")
+    << "the provisioner made a volume of its own";
 }
 
 TEST_F(KubectlTest, WatchShowsChanges) {

@@ -6,6 +6,7 @@
 // cleanly).
 #include "adapters/api_client/api_sink.hpp"
 #include "io/apiserver/resources.hpp"
+#include "io/apiserver/volume_controller.hpp"
 #include "io/kubeconfig.hpp"
 #include "support/base64.hpp"
 #include "test/run/run_fixture.hpp"
@@ -186,6 +187,77 @@ INSTANTIATE_TEST_SUITE_P(Run, ReplicaSetSpreading, ::testing::Bool(),
                          [](const auto& info) {
                            return info.param ? "kubectl" : "api";
                          });
+
+// Storage-aware scheduling end to end: a pod whose claim uses a
+// WaitForFirstConsumer class with a dynamic provisioner is placed, PreBind
+// annotates the claim with the chosen node, the embedded volume controller
+// provisions a volume reachable from that node only and binds the claim,
+// and only then is the pod bound. Node n2 is the only one the class's
+// allowedTopologies admit, so the placement is not a tie-break.
+TEST(Run, WaitForFirstConsumerClaimIsProvisionedOnThePodsNode) {
+  test_cluster c;
+  apiserver::volume_controller volumes{c.store(), {.resync = 100ms}};
+  c.create_node("n1");
+  c.create_node("n2");
+  auto create = [&](apiserver::storage_kind kind, std::string_view ns,
+                    const std::string& body) {
+    auto r = c.store().create(apiserver::primary_resource(kind), ns, body);
+    ASSERT_TRUE(r) << r.err().message;
+  };
+  // n2 alone carries the zone the class allows.
+  auto zone = c.store().patch(
+    apiserver::primary_resource(apiserver::storage_kind::node), "", "n2",
+    apiserver::patch_type::merge,
+    R"({"metadata":{"labels":{"topology.kubernetes.io/zone":"z2"}}})",
+    apiserver::subresource::main);
+  ASSERT_TRUE(zone) << zone.err().message;
+  create(apiserver::storage_kind::storage_class, "",
+         R"({"apiVersion":"storage.k8s.io/v1","kind":"StorageClass",)"
+         R"("metadata":{"name":"wffc"},"provisioner":"example.com/disk",)"
+         R"("volumeBindingMode":"WaitForFirstConsumer",)"
+         R"("allowedTopologies":[{"matchLabelExpressions":[)"
+         R"({"key":"topology.kubernetes.io/zone","values":["z2"]}]}]})");
+  create(apiserver::storage_kind::persistent_volume_claim, "default",
+         R"({"apiVersion":"v1","kind":"PersistentVolumeClaim",)"
+         R"("metadata":{"name":"data"},"spec":{"storageClassName":"wffc",)"
+         R"("accessModes":["ReadWriteOnce"],)"
+         R"("resources":{"requests":{"storage":"1Gi"}}}})");
+  c.create_pod("db", "100m",
+               R"("volumes":[{"name":"data","persistentVolumeClaim":)"
+               R"({"claimName":"data"}}],)");
+  scheduler_run run{base_args(c)};
+  ASSERT_TRUE(wait_until([&] { return c.bound_pods() == 1; }));
+  EXPECT_EQ(c.node_of("db"), "n2");
+  const auto& claims = apiserver::primary_resource(
+    apiserver::storage_kind::persistent_volume_claim);
+  auto claim = [&] {
+    auto o = c.store().get(claims, "default", "data");
+    return o ? json::parse((*o)->json()) : json::value{};
+  };
+  ASSERT_TRUE(
+    wait_until([&] { return claim().at("status").at("phase") == "Bound"; }));
+  EXPECT_EQ(claim()
+              .at("metadata")
+              .at("annotations")
+              .at("volume.kubernetes.io/selected-node"),
+            "n2");
+  std::string volume{claim().at("spec").at("volumeName").as_string()};
+  auto pv = c.store().get(
+    apiserver::primary_resource(apiserver::storage_kind::persistent_volume), "",
+    volume);
+  ASSERT_TRUE(pv);
+  auto doc = json::parse((*pv)->json());
+  EXPECT_EQ(doc.at("spec")
+              .at("nodeAffinity")
+              .at("required")
+              .at("nodeSelectorTerms")
+              .at(0)
+              .at("matchExpressions")
+              .at(0)
+              .at("values"),
+            json::array{"n2"});
+  EXPECT_EQ(run.stop(), 0);
+}
 
 // A pod with a DRA resource claim is refused, not placed on a node without
 // its device: PodScheduled=False and a FailedScheduling event say why.
