@@ -1,7 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/cache/storage_book.hpp"
-
 #include "test/support/builders.hpp"
 
 #include <gtest/gtest.h>
@@ -35,9 +34,8 @@ model::persistent_volume_ptr local_pv(std::string name, std::string host,
   return v;
 }
 
-model::persistent_volume_claim_ptr claim(std::string name,
-                                         std::uint8_t modes
-                                         = model::read_write_once) {
+model::persistent_volume_claim_ptr
+claim(std::string name, std::uint8_t modes = model::read_write_once) {
   auto c = std::make_shared<model::persistent_volume_claim>();
   c->ns = model::symbol{"default"};
   c->name = std::move(name);
@@ -108,15 +106,13 @@ TEST(StorageBook, PodsOfOneClaimShareItsVolume) {
   book.apply(kind::added, model::object{local_pv("pv-n2", "n2")});
   book.apply(kind::added, model::object{claim("shared")});
   model::volume_binding_plan_ptr plan;
-  ASSERT_EQ(book.assume("default/p", *pod_with("p", "shared"), node("n1"),
-                        plan),
-            "");
-  EXPECT_EQ(book.assume("default/q", *pod_with("q", "shared"), node("n2"),
-                        plan),
-            "node(s) didn't find available persistent volumes to bind");
-  EXPECT_EQ(book.assume("default/q", *pod_with("q", "shared"), node("n1"),
-                        plan),
-            "");
+  ASSERT_EQ(
+    book.assume("default/p", *pod_with("p", "shared"), node("n1"), plan), "");
+  EXPECT_EQ(
+    book.assume("default/q", *pod_with("q", "shared"), node("n2"), plan),
+    "node(s) didn't find available persistent volumes to bind");
+  EXPECT_EQ(
+    book.assume("default/q", *pod_with("q", "shared"), node("n1"), plan), "");
   ASSERT_NE(plan, nullptr);
   EXPECT_EQ(plan->bindings[0].volume->name, "pv-n1");
 }
@@ -150,9 +146,10 @@ TEST(StorageBook, ReadWriteOncePodClaimsHaveOneUser) {
   auto with_volume = std::make_shared<model::persistent_volume_claim>(*bound);
   with_volume->volume_name = "pv-n1";
   with_volume->bind_completed = true;
-  auto pv = std::make_shared<model::persistent_volume>(*local_pv("pv-n1", "n1"));
-  pv->claim_ref = model::claim_reference{model::symbol{"default"}, "solo",
-                                         "uid-solo"};
+  auto pv
+    = std::make_shared<model::persistent_volume>(*local_pv("pv-n1", "n1"));
+  pv->claim_ref
+    = model::claim_reference{model::symbol{"default"}, "solo", "uid-solo"};
   book.apply(kind::added, model::object{model::persistent_volume_ptr{pv}});
   book.apply(kind::added,
              model::object{model::persistent_volume_claim_ptr{with_volume}});

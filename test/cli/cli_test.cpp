@@ -97,7 +97,7 @@ TEST(cli, verbs_and_exit_codes) {
 
 TEST(cli, simulate_examples_match_their_expected_output) {
   for (const char* name :
-       {"resources", "taints", "affinity", "spread", "preemption"}) {
+       {"resources", "taints", "affinity", "spread", "preemption", "storage"}) {
     SCOPED_TRACE(name);
     std::string example = source(std::string{"examples/"} + name);
     auto r = run("simulate -f " + example
