@@ -23,6 +23,17 @@ namespace tessera::perf {
 
 namespace {
 
+/// The createPods ops of a plan, createPodSets' included.
+std::vector<const create_pods_op*> pod_ops(const plan& p) {
+  std::vector<const create_pods_op*> out;
+  for (const auto& o : p.ops)
+    if (const auto* pods = std::get_if<create_pods_op>(&o.body))
+      out.push_back(pods);
+    else if (const auto* sets = std::get_if<create_pod_sets_op>(&o.body))
+      out.push_back(&sets->pods);
+  return out;
+}
+
 /// The paths of every template a plan reads.
 std::set<std::string> template_paths(const plan& p) {
   std::set<std::string> out;
@@ -33,20 +44,50 @@ std::set<std::string> template_paths(const plan& p) {
         if constexpr (
           std::is_same_v<
             T,
-            create_nodes_op> || std::is_same_v<T, create_namespaces_op> || std::is_same_v<T, create_pods_op> || std::is_same_v<T, create_any_op>) {
+            create_nodes_op> || std::is_same_v<T, create_namespaces_op> || std::is_same_v<T, create_any_op>) {
           if (!body.template_path.empty())
             out.insert(body.template_path);
         } else if constexpr (std::is_same_v<T, churn_op>) {
           out.insert(body.template_paths.begin(), body.template_paths.end());
-        } else if constexpr (std::is_same_v<T, create_pod_sets_op>) {
-          if (!body.pods.template_path.empty())
-            out.insert(body.pods.template_path);
         } else if constexpr (std::is_same_v<T, update_any_op>) {
           out.insert(body.template_path);
         }
       },
       o.body);
+  for (const auto* pods : pod_ops(p))
+    for (const auto* path : {&pods->template_path, &pods->volume_template_path,
+                             &pods->claim_template_path})
+      if (!path->empty())
+        out.insert(*path);
   return out;
+}
+
+/// A createPods op's volume and claim templates must be of those kinds.
+error check_claim_templates(const plan& p) {
+  for (const auto* pods : pod_ops(p))
+    for (const auto& [path, kind] :
+         {std::pair{&pods->volume_template_path, "PersistentVolume"},
+          std::pair{&pods->claim_template_path, "PersistentVolumeClaim"}}) {
+      if (path->empty())
+        continue;
+      auto t = load_template(*path);
+      if (!t)
+        return t.err();
+      if (t->kind != kind || t->api_version != "v1")
+        return make_error(ec::invalid_input,
+                          *path + ": kind: must be a v1 " + std::string{kind}
+                            + ", got " + t->api_version + " " + t->kind);
+    }
+  return {};
+}
+
+/// What createNodes' nodeAllocatableStrategy creates beside each node.
+object_template csi_node_template() {
+  object_template t;
+  t.file = "<CSINode of nodeAllocatableStrategy>";
+  t.kind = "CSINode";
+  t.api_version = "storage.k8s.io/v1";
+  return t;
 }
 
 /// Observes bindings made by a scheduler outside this process (the
@@ -210,6 +251,8 @@ private:
   // ------------------------------------------------------------ set-up
 
   error start() {
+    if (auto e = check_claim_templates(plan_))
+      return e;
     for (const auto& path : template_paths(plan_)) {
       auto t = load_template(path);
       if (!t)
@@ -310,12 +353,20 @@ private:
         = instantiate_template(t, static_cast<std::int64_t>(i), op.count.value);
       if (!ti)
         return ti.err();
-      auto json = render_node(*ti, op.labels, nodes_created_++, marks_);
+      auto json
+        = render_node(*ti, op.labels, nodes_created_++, marks_, op.allocatable);
       if (!json)
         return json.err();
       auto name = target_->create(*ti, "", *json);
       if (!name)
         return name.err();
+      // As upstream's node preparer: the node's CSINode right after it.
+      if (op.allocatable.set) {
+        auto csi = target_->create(csi_node_template_, "",
+                                   render_csi_node(*name, op.allocatable));
+        if (!csi)
+          return csi.err();
+      }
       show_.update(i + 1);
     }
     show_.end(n);
@@ -389,15 +440,21 @@ private:
         tracker_.failed(op.ns + "/" + name);
       show_.update(bound());
     };
+    bool claims = !op.claim_template_path.empty();
     error e;
-    if (t.go_text.empty()) {
+    if (t.go_text.empty() && !claims) {
       e = target_->create_pods(t, op.ns, *json, n, created);
     } else {
       for (std::size_t i = 0; i < n && !e; ++i) {
-        auto ti = instantiate_template(t, static_cast<std::int64_t>(i),
-                                       op.count.value, op.params);
+        auto index = static_cast<std::int64_t>(i);
+        auto ti = instantiate_template(t, index, op.count.value, op.params);
         auto pod = ti ? render_pod(*ti, target_->kwok_marks())
                       : expected<std::string>{ti.err()};
+        if (pod && claims) {
+          auto claim = create_bound_claim(op, index);
+          pod = claim ? with_claim_volume(*pod, *claim)
+                      : expected<std::string>{claim.err()};
+        }
         e = pod ? target_->create_pods(*ti, op.ns, *pod, 1, created)
                 : pod.err();
       }
@@ -425,6 +482,29 @@ private:
                                        + std::to_string(n)
                                        + " pods bound before the timeout");
     return {};
+  }
+
+  /// Pod `index`'s claim and volume, bound to each other as upstream's
+  /// harness creates them: the claim, its status, the volume, its status
+  /// (a create resets a status). Returns the claim's name.
+  expected<std::string> create_bound_claim(const create_pods_op& op,
+                                           std::int64_t index) {
+    const object_template& claim_t = tmpl(op.claim_template_path);
+    const object_template& volume_t = tmpl(op.volume_template_path);
+    auto b = render_bound_claim(volume_t, claim_t, op.ns, index);
+    if (!b)
+      return b.err();
+    if (auto name = target_->create(claim_t, op.ns, b->claim_json); !name)
+      return name.err();
+    if (auto e = target_->update(claim_t, op.ns, b->claim_name, b->claim_json,
+                                 "status"))
+      return e;
+    if (auto name = target_->create(volume_t, "", b->volume_json); !name)
+      return name.err();
+    if (auto e = target_->update(volume_t, "", b->volume_name, b->volume_json,
+                                 "status"))
+      return e;
+    return b->claim_name;
   }
 
   /// Where a measurement began.
@@ -660,6 +740,7 @@ private:
   std::map<std::string, object_template> templates_;
   object_template default_node_ = default_node_template();
   object_template default_pod_ = default_pod_template();
+  object_template csi_node_template_ = csi_node_template();
   /// What the runner knows of each tracker group (createPods op).
   struct group_info {
     std::string ns;
@@ -694,6 +775,8 @@ private:
 } // namespace
 
 error check_templates(const plan& p) {
+  if (auto e = check_claim_templates(p))
+    return e;
   for (const auto& path : template_paths(p)) {
     auto t = load_template(path);
     if (!t)

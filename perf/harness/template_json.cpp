@@ -106,6 +106,17 @@ constexpr std::string_view known_fields[] = {
   "selector",
   "targetPort",
   "port",
+  "accessModes",
+  "persistentVolumeReclaimPolicy",
+  "storageClassName",
+  "volumeName",
+  "volumeMode",
+  "claimRef",
+  "csi",
+  "driver",
+  "volumeHandle",
+  "awsElasticBlockStore",
+  "volumeID",
 };
 
 void canonical_keys(json::value& v) {
@@ -250,7 +261,8 @@ expected<object_template> parse_template(std::string_view text,
   // What the scheduler decodes must decode: catch a bad quantity or
   // selector here, with the file's name, rather than at the server.
   if (t.kind == "Pod" || t.kind == "Node" || t.kind == "Namespace"
-      || t.kind == "PriorityClass" || t.kind == "PodDisruptionBudget") {
+      || t.kind == "PriorityClass" || t.kind == "PodDisruptionBudget"
+      || t.kind == "PersistentVolume" || t.kind == "PersistentVolumeClaim") {
     json::value probe = v;
     auto& meta = ensure_object(probe.as_object(), "metadata");
     if (string_at(meta, "name").empty())
@@ -328,9 +340,10 @@ bool matches(const label_match& selector, const label_match& labels) {
   return true;
 }
 
-expected<std::string> render_node(const object_template& t,
-                                  const node_label_strategy& s,
-                                  std::size_t index, const node_marks& marks) {
+expected<std::string>
+render_node(const object_template& t, const node_label_strategy& s,
+            std::size_t index, const node_marks& marks,
+            const node_allocatable_strategy& allocatable) {
   auto v = parse(t);
   if (!v)
     return v.err();
@@ -381,7 +394,99 @@ expected<std::string> render_node(const object_template& t,
   if (const auto* l = meta().if_contains("labels");
       l && l->is_object() && l->as_object().empty())
     meta().erase("labels");
+  if (!allocatable.node_allocatable.empty()) {
+    auto& status = ensure_object(o, "status");
+    if (!status.contains("allocatable"))
+      if (const auto* cap = status.if_contains("capacity");
+          cap && cap->is_object())
+        status["allocatable"] = *cap;
+    auto& alloc = ensure_object(status, "allocatable");
+    for (const auto& [name, value] : allocatable.node_allocatable)
+      alloc[name] = value;
+  }
   return json::serialize(*v);
+}
+
+std::string render_csi_node(const std::string& node,
+                            const node_allocatable_strategy& s) {
+  std::string plugins;
+  for (const auto& p : s.migrated_plugins)
+    plugins += (plugins.empty() ? "" : ",") + p;
+  json::array drivers;
+  for (const auto& [name, count] : s.csi_allocatable) {
+    json::object d{{"name", name}, {"nodeID", node}};
+    if (count)
+      d["allocatable"] = json::object{{"count", *count}};
+    drivers.push_back(std::move(d));
+  }
+  json::object csi{
+    {"apiVersion", "storage.k8s.io/v1"},
+    {"kind", "CSINode"},
+    {"metadata",
+     json::object{{"name", node},
+                  {"annotations",
+                   json::object{{"storage.alpha.kubernetes.io/migrated-plugins",
+                                 plugins}}}}},
+    {"spec", json::object{{"drivers", std::move(drivers)}}}};
+  return json::serialize(csi);
+}
+
+expected<bound_claim> render_bound_claim(const object_template& volume,
+                                         const object_template& claim,
+                                         const std::string& ns,
+                                         std::int64_t index) {
+  auto pv = parse(volume);
+  if (!pv)
+    return pv.err();
+  auto pvc = parse(claim);
+  if (!pvc)
+    return pvc.err();
+  bound_claim out;
+  out.claim_name = "pvc-" + std::to_string(index);
+  // Volumes are cluster-scoped: the namespace keeps names of different
+  // ops apart.
+  std::string id = "vol-" + std::to_string(index);
+  out.volume_name = ns + "-" + id;
+
+  auto& c = pvc->as_object();
+  auto& cmeta = ensure_object(c, "metadata");
+  cmeta["name"] = out.claim_name;
+  cmeta["namespace"] = ns;
+  cmeta.erase("generateName");
+  ensure_object(c, "spec")["volumeName"] = out.volume_name;
+  ensure_object(c, "status")["phase"] = "Bound";
+
+  auto& v = pv->as_object();
+  auto& vmeta = ensure_object(v, "metadata");
+  vmeta["name"] = out.volume_name;
+  vmeta.erase("generateName");
+  auto& vspec = ensure_object(v, "spec");
+  if (auto* csi = vspec.if_contains("csi"); csi && csi->is_object())
+    csi->as_object()["volumeHandle"] = out.volume_name;
+  else if (auto* ebs = vspec.if_contains("awsElasticBlockStore");
+           ebs && ebs->is_object())
+    ebs->as_object()["volumeID"] = id;
+  vspec["claimRef"] = json::object{{"kind", "PersistentVolumeClaim"},
+                                   {"namespace", ns},
+                                   {"name", out.claim_name},
+                                   {"apiVersion", "v1"}};
+  ensure_object(v, "status")["phase"] = "Bound";
+
+  out.claim_json = json::serialize(*pvc);
+  out.volume_json = json::serialize(*pv);
+  return out;
+}
+
+expected<std::string> with_claim_volume(std::string_view pod_json,
+                                        const std::string& claim) {
+  boost::system::error_code ec;
+  auto v = json::parse(pod_json, ec);
+  if (ec || !v.is_object())
+    return make_error(ec::internal, "pod is not a JSON object");
+  ensure_object(v.as_object(), "spec")["volumes"] = json::array{json::object{
+    {"name", "vol"},
+    {"persistentVolumeClaim", json::object{{"claimName", claim}}}}};
+  return json::serialize(v);
 }
 
 expected<std::string> render_pod(const object_template& t, bool tolerate_kwok) {

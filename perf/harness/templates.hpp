@@ -80,11 +80,45 @@ struct node_marks {
   std::string run_label_value;
 };
 
-/// Node number `index` of a createNodes op.
-[[nodiscard]] expected<std::string> render_node(const object_template& t,
-                                                const node_label_strategy& s,
-                                                std::size_t index,
-                                                const node_marks& marks);
+/// Node number `index` of a createNodes op; `allocatable`'s
+/// nodeAllocatable entries are added to status.allocatable (which starts
+/// as a copy of status.capacity when the template has none, as the API
+/// server would default it).
+[[nodiscard]] expected<std::string>
+render_node(const object_template& t, const node_label_strategy& s,
+            std::size_t index, const node_marks& marks,
+            const node_allocatable_strategy& allocatable = {});
+
+/// The CSINode upstream's node allocatable strategy creates for node
+/// `node`: named after it, annotated
+/// `storage.alpha.kubernetes.io/migrated-plugins` with the migrated
+/// plugins joined by commas, and one driver per csiNodeAllocatable entry
+/// (nodeID = the node's name, `allocatable.count` when given).
+[[nodiscard]] std::string render_csi_node(const std::string& node,
+                                          const node_allocatable_strategy& s);
+
+/// What createPods creates beside pod number `index` when the op names
+/// volume and claim templates, as upstream's harness: claim `pvc-<index>`
+/// in `ns`, bound to volume `<ns>-vol-<index>` (spec.volumeName, status
+/// Bound), and the volume pre-bound to the claim (spec.claimRef, status
+/// Bound; a CSI volume's handle is its name, an AWS EBS volume's ID is
+/// `vol-<index>`). The statuses take effect only through a status write:
+/// a create resets them.
+struct bound_claim {
+  std::string claim_name;
+  std::string claim_json;
+  std::string volume_name;
+  std::string volume_json;
+};
+[[nodiscard]] expected<bound_claim>
+render_bound_claim(const object_template& volume, const object_template& claim,
+                   const std::string& ns, std::int64_t index);
+
+/// A pod whose only volume is `vol`, a persistentVolumeClaim volume naming
+/// `claim` (what upstream's harness does to a pod that gets a claim: the
+/// template's own volumes are replaced).
+[[nodiscard]] expected<std::string> with_claim_volume(std::string_view pod_json,
+                                                      const std::string& claim);
 
 /// A pod of a createPods op; `tolerate_kwok` adds kwok's toleration.
 [[nodiscard]] expected<std::string> render_pod(const object_template& t,

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "perf/harness/workload.hpp"
 
+#include "model/quantity.hpp"
 #include "support/flags.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -247,6 +248,45 @@ std::string read_path(fields& f, const std::string& key, problems& p,
   return path.lexically_normal().string();
 }
 
+/// createNodes' nodeAllocatableStrategy.
+node_allocatable_strategy read_allocatable_strategy(const YAML::Node& n,
+                                                    const std::string& path,
+                                                    problems& p) {
+  node_allocatable_strategy out;
+  out.set = true;
+  fields f{n, path, p};
+  if (!f.ok())
+    return out;
+  out.node_allocatable
+    = read_map(f.get("nodeAllocatable"), f.path("nodeAllocatable"), p);
+  for (const auto& [name, value] : out.node_allocatable)
+    if (auto q = model::quantity::parse(value); !q)
+      p.add(f.line(), child(f.path("nodeAllocatable"), name), q.err().message);
+  if (auto drivers = f.get("csiNodeAllocatable")) {
+    std::string dpath = f.path("csiNodeAllocatable");
+    if (!drivers.IsMap()) {
+      p.add(line_of(drivers), dpath, "must be a mapping of CSI drivers");
+    } else {
+      for (const auto& kv : drivers) {
+        auto driver = kv.first.as<std::string>();
+        std::optional<std::int64_t> count;
+        if (kv.second && !kv.second.IsNull()) {
+          fields d{kv.second, child(dpath, driver), p};
+          count = read_int(d.get("count"), child(d.path(), "count"), p);
+          if (count && *count < 0)
+            p.add(d.line(), child(d.path(), "count"), "must not be negative");
+          d.finish();
+        }
+        out.csi_allocatable.emplace(driver, count);
+      }
+    }
+  }
+  out.migrated_plugins
+    = read_strings(f.get("migratedPlugins"), f.path("migratedPlugins"), p);
+  f.finish();
+  return out;
+}
+
 constexpr const char* known_ops[] = {
   "createNodes",
   "createNamespaces",
@@ -329,9 +369,9 @@ std::optional<op> read_op(const YAML::Node& node, const std::string& path,
     o.template_path = read_path(f, "nodeTemplatePath", p, dir);
     auto label = f.get("labelNodePrepareStrategy");
     auto unique = f.get("uniqueNodeLabelStrategy");
-    if (label && unique)
-      p.add(line_of(unique), f.path("uniqueNodeLabelStrategy"),
-            "at most one node prepare strategy may be set");
+    auto allocatable = f.get("nodeAllocatableStrategy");
+    if ((label ? 1 : 0) + (unique ? 1 : 0) + (allocatable ? 1 : 0) > 1)
+      p.add(f.line(), path, "at most one node prepare strategy may be set");
     if (label) {
       fields s{label, f.path("labelNodePrepareStrategy"), p};
       o.labels.type = node_label_strategy::kind::values;
@@ -353,9 +393,9 @@ std::optional<op> read_op(const YAML::Node& node, const std::string& path,
         p.add(s.line(), s.path("labelKey"), "required");
       s.finish();
     }
-    if (f.get("nodeAllocatableStrategy"))
-      lacks("field nodeAllocatableStrategy (CSI volume limits are not "
-            "modelled)");
+    if (allocatable)
+      o.allocatable = read_allocatable_strategy(
+        allocatable, f.path("nodeAllocatableStrategy"), p);
     f.ignore("templateParams", notices);
     out.body = std::move(o);
   } else if (*code == "createNamespaces") {
@@ -380,12 +420,25 @@ std::optional<op> read_op(const YAML::Node& node, const std::string& path,
     if (o.collect_metrics && o.skip_wait)
       p.add(f.line(), path,
             "collectMetrics and skipWaitToCompletion cannot both be true");
-    for (const char* field :
-         {"steadyState", "steadyStateParam", "duration", "durationParam",
-          "persistentVolumeTemplatePath", "persistentVolumeClaimTemplatePath",
-          "countMultiplierParam"})
+    for (const char* field : {"steadyState", "steadyStateParam", "duration",
+                              "durationParam", "countMultiplierParam"})
       if (f.get(field))
         lacks("field " + std::string{field});
+    o.volume_template_path
+      = read_path(f, "persistentVolumeTemplatePath", p, dir);
+    o.claim_template_path
+      = read_path(f, "persistentVolumeClaimTemplatePath", p, dir);
+    bool has_volume = static_cast<bool>(f.get("persistentVolumeTemplatePath"));
+    bool has_claim
+      = static_cast<bool>(f.get("persistentVolumeClaimTemplatePath"));
+    if (has_volume != has_claim)
+      p.add(f.line(),
+            f.path(has_volume ? "persistentVolumeClaimTemplatePath"
+                              : "persistentVolumeTemplatePath"),
+            "required with "
+              + std::string{has_volume ? "persistentVolumeTemplatePath"
+                                       : "persistentVolumeClaimTemplatePath"}
+              + " (each pod gets a volume and a claim bound to it)");
     o.params = read_map(f.get("templateParams"), f.path("templateParams"), p);
     if (auto v = read_int(f.get("signatureBatchSize"),
                           f.path("signatureBatchSize"), p))

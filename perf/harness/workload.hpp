@@ -12,12 +12,17 @@
 ///
 ///   createNodes       count|countParam, nodeTemplatePath,
 ///                     labelNodePrepareStrategy {labelKey, labelValues},
-///                     uniqueNodeLabelStrategy {labelKey}
+///                     uniqueNodeLabelStrategy {labelKey},
+///                     nodeAllocatableStrategy {nodeAllocatable,
+///                     csiNodeAllocatable {driver: {count}},
+///                     migratedPlugins} (at most one strategy)
 ///   createNamespaces  prefix, count|countParam, namespaceTemplatePath
 ///   createPods        count|countParam, podTemplatePath, namespace,
 ///                     collectMetrics, skipWaitToCompletion, templateParams,
 ///                     signatureBatchSize|signatureBatchSizeParam (read,
-///                     without effect: tessera has no signature batching)
+///                     without effect: tessera has no signature batching),
+///                     persistentVolumeTemplatePath and
+///                     persistentVolumeClaimTemplatePath (together)
 ///   createPodSets     count|countParam, namespacePrefix, createPodsOp
 ///   createAny         templatePath, namespace, count|countParam,
 ///                     templateParams
@@ -84,6 +89,23 @@ struct node_label_strategy {
   std::vector<std::string> values;
 };
 
+/// createNodes' nodeAllocatableStrategy (upstream's node allocatable
+/// strategy): what the harness adds to each node it creates, and the
+/// CSINode it creates beside each one.
+struct node_allocatable_strategy {
+  /// Whether the op set the strategy (a CSINode per node follows).
+  bool set = false;
+  /// nodeAllocatable: resource name -> quantity, added to the node's
+  /// status.allocatable.
+  std::map<std::string, std::string> node_allocatable;
+  /// csiNodeAllocatable: CSI driver -> its attach limit
+  /// (`allocatable.count`; nullopt = the driver without one).
+  std::map<std::string, std::optional<std::int64_t>> csi_allocatable;
+  /// migratedPlugins: the in-tree plugins migrated to CSI (the CSINode's
+  /// storage.alpha.kubernetes.io/migrated-plugins annotation).
+  std::vector<std::string> migrated_plugins;
+};
+
 /// A count given directly or as `$param`.
 struct count_field {
   std::int64_t value = 0;
@@ -95,6 +117,7 @@ struct create_nodes_op {
   /// Absolute path; empty = the built-in default node.
   std::string template_path;
   node_label_strategy labels;
+  node_allocatable_strategy allocatable;
 };
 
 struct create_namespaces_op {
@@ -114,6 +137,11 @@ struct create_pods_op {
   template_params params;
   /// signatureBatchSizeParam (read and reported, not applied).
   count_field signature_batch;
+  /// persistentVolumeTemplatePath / persistentVolumeClaimTemplatePath
+  /// (absolute; both or neither): pod i gets volume `<ns>-vol-<i>` and
+  /// claim `pvc-<i>`, created bound to each other, as its only volume.
+  std::string volume_template_path;
+  std::string claim_template_path;
 };
 
 struct create_any_op {

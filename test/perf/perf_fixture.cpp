@@ -142,6 +142,7 @@ kubeconfig_cluster::names(apiserver::storage_kind kind) const {
 
 std::vector<std::string> shipped_test_cases() {
   return {"SchedulingBasic",
+          "SchedulingCSIPVs",
           "SchedulingPodAntiAffinity",
           "SchedulingPodAffinity",
           "SchedulingPreferredPodAntiAffinity",

@@ -74,8 +74,12 @@ TEST_P(shipped_workload, binds_every_measured_pod) {
   EXPECT_EQ(r.bound_pods, r.measured_pods);
   EXPECT_EQ(r.binds_failed, 0u);
   if (w == way::kubeconfig) {
-    // The run removed the nodes it made (kwok-fake ones).
-    EXPECT_TRUE(cluster->names(apiserver::storage_kind::node).empty());
+    // The run removed the nodes it made (kwok-fake ones), and the volumes
+    // and CSINodes it made beside pods and nodes.
+    for (auto kind : {apiserver::storage_kind::node,
+                      apiserver::storage_kind::persistent_volume,
+                      apiserver::storage_kind::csi_node})
+      EXPECT_TRUE(cluster->names(kind).empty());
   }
 }
 

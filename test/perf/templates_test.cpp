@@ -1,6 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-// Templates: parsing, and what render_node / render_pod add per copy.
+// Templates: parsing, and what render_node / render_pod add per copy; the
+// storage objects createNodes and createPods add beside nodes and pods.
+#include "model/decode.hpp"
+#include "model/storage.hpp"
 #include "perf/harness/templates.hpp"
 
 #include <gtest/gtest.h>
@@ -184,6 +187,124 @@ TEST(templates, go_templates_render_per_object) {
   ASSERT_TRUE(o) << o.err().message;
   EXPECT_TRUE(contains(o->json, "\"name\":\"a\"")) << o->json;
   EXPECT_TRUE(contains(o->json, "\"v\":\"<no value>\"")) << o->json;
+}
+
+// Decoded as the scheduler decodes them: claim pvc-<i> bound to volume
+// <ns>-vol-<i> and back, both Bound; the handle or EBS volume ID unique.
+TEST(templates, bound_claims_are_bound_both_ways) {
+  auto claim = parse_template(
+    "apiVersion: v1\nkind: PersistentVolumeClaim\nmetadata:\n"
+    "  annotations:\n    pv.kubernetes.io/bind-completed: \"true\"\n"
+    "spec:\n  accessModes: [ReadWriteOncePod]\n"
+    "  resources: {requests: {storage: 1Gi}}\n",
+    "pvc.yaml");
+  ASSERT_TRUE(claim) << claim.err().message;
+  struct test_case {
+    std::string name;
+    std::string volume;
+    std::string driver;
+    std::string handle;
+  };
+  for (const auto& tc : std::vector<test_case>{
+         {"CSI",
+          "apiVersion: v1\nkind: PersistentVolume\nspec:\n"
+          "  accessModes: [ReadOnlyMany]\n  capacity: {storage: 1Gi}\n"
+          "  csi: {driver: ebs.csi.aws.com}\n",
+          "ebs.csi.aws.com", "ns1-vol-7"},
+         {"in-tree AWS EBS",
+          "apiVersion: v1\nkind: PersistentVolume\nspec:\n"
+          "  accessModes: [ReadOnlyMany]\n  capacity: {storage: 1Gi}\n"
+          "  awsElasticBlockStore: {volumeID: <volume-id>}\n",
+          "ebs.csi.aws.com", "vol-7"},
+       }) {
+    SCOPED_TRACE(tc.name);
+    auto volume = parse_template(tc.volume, "pv.yaml");
+    ASSERT_TRUE(volume) << volume.err().message;
+    auto b = render_bound_claim(*volume, *claim, "ns1", 7);
+    ASSERT_TRUE(b) << b.err().message;
+    EXPECT_EQ(b->claim_name, "pvc-7");
+    EXPECT_EQ(b->volume_name, "ns1-vol-7");
+
+    auto c = model::decode_object_json(b->claim_json);
+    ASSERT_TRUE(c) << c.err().message;
+    const auto& pvc = *std::get<model::persistent_volume_claim_ptr>(*c);
+    EXPECT_EQ(pvc.name, "pvc-7");
+    EXPECT_EQ(pvc.ns.view(), "ns1");
+    EXPECT_EQ(pvc.volume_name, "ns1-vol-7");
+    EXPECT_TRUE(pvc.fully_bound());
+    EXPECT_EQ(pvc.phase, model::claim_phase::bound);
+    EXPECT_EQ(pvc.access_modes, model::read_write_once_pod);
+
+    auto v = model::decode_object_json(b->volume_json);
+    ASSERT_TRUE(v) << v.err().message;
+    const auto& pv = *std::get<model::persistent_volume_ptr>(*v);
+    EXPECT_EQ(pv.name, "ns1-vol-7");
+    ASSERT_TRUE(pv.claim_ref.has_value());
+    EXPECT_EQ(pv.claim_ref->ns.view(), "ns1");
+    EXPECT_EQ(pv.claim_ref->name, "pvc-7");
+    EXPECT_EQ(pv.phase, model::volume_phase::bound);
+    EXPECT_EQ(pv.attach.driver, tc.driver);
+    EXPECT_EQ(pv.attach.handle, tc.handle);
+  }
+}
+
+// The pod's own volumes give way to the claim, as upstream's harness does.
+TEST(templates, a_claim_replaces_the_pods_volumes) {
+  auto pod = with_claim_volume(
+    R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":"p"},)"
+    R"("spec":{"containers":[{"name":"c","image":"pause"}],)"
+    R"("volumes":[{"name":"secret","secret":{"secretName":"s"}}]}})",
+    "pvc-3");
+  ASSERT_TRUE(pod) << pod.err().message;
+  auto o = model::decode_object_json(*pod);
+  ASSERT_TRUE(o) << o.err().message;
+  EXPECT_FALSE(contains(*pod, "secret")) << *pod;
+  EXPECT_TRUE(contains(*pod, "\"volumes\":[{\"name\":\"vol\","
+                             "\"persistentVolumeClaim\":{\"claimName\":"
+                             "\"pvc-3\"}}]"))
+    << *pod;
+}
+
+TEST(templates, node_allocatable_strategy_adds_limits_and_a_csi_node) {
+  node_allocatable_strategy s;
+  s.set = true;
+  s.node_allocatable["attachable-volumes-csi-ebs.csi.aws.com"] = "39";
+  s.csi_allocatable["ebs.csi.aws.com"] = 39;
+  s.csi_allocatable["other.csi"] = std::nullopt;
+  s.migrated_plugins = {"kubernetes.io/aws-ebs", "kubernetes.io/gce-pd"};
+
+  // A template with capacity only: allocatable starts from capacity.
+  auto t = parse_template("apiVersion: v1\nkind: Node\nmetadata:\n"
+                          "  generateName: n-\nstatus:\n"
+                          "  capacity: {cpu: \"4\", pods: \"110\"}\n",
+                          "node.yaml");
+  ASSERT_TRUE(t) << t.err().message;
+  auto json = render_node(*t, {}, 2, {}, s);
+  ASSERT_TRUE(json) << json.err().message;
+  auto n = model::decode_object_json(*json);
+  ASSERT_TRUE(n) << n.err().message;
+  EXPECT_TRUE(contains(*json, "\"allocatable\":{\"cpu\":\"4\",\"pods\":"
+                              "\"110\",\"attachable-volumes-csi-ebs.csi.aws."
+                              "com\":\"39\"}"))
+    << *json;
+  auto plain = render_node(*t, {}, 2, {});
+  ASSERT_TRUE(plain);
+  EXPECT_FALSE(contains(*plain, "allocatable")) << *plain;
+
+  auto csi_json = render_csi_node("n-2", s);
+  EXPECT_TRUE(contains(csi_json,
+                       "\"storage.alpha.kubernetes.io/migrated-plugins\":"
+                       "\"kubernetes.io/aws-ebs,kubernetes.io/gce-pd\""))
+    << csi_json;
+  auto c = model::decode_object_json(csi_json);
+  ASSERT_TRUE(c) << c.err().message;
+  const auto& csi = *std::get<model::csi_node_ptr>(*c);
+  EXPECT_EQ(csi.name.view(), "n-2");
+  ASSERT_NE(csi.driver("ebs.csi.aws.com"), nullptr);
+  EXPECT_EQ(csi.driver("ebs.csi.aws.com")->allocatable_count, 39);
+  ASSERT_NE(csi.driver("other.csi"), nullptr);
+  EXPECT_FALSE(csi.driver("other.csi")->allocatable_count.has_value());
+  EXPECT_TRUE(contains(csi_json, "\"nodeID\":\"n-2\"")) << csi_json;
 }
 
 TEST(templates, namespace_and_object_name) {

@@ -3,8 +3,8 @@
 // kube-scheduler's own scheduler_perf files (perf/upstream, unchanged):
 // the smallest workload of every test case is classified as upstream's
 // files demand (runs, or is skipped naming what tessera lacks) and, when
-// it runs in-process, binds every measured pod; and hostname-keyed
-// anti-affinity binds only what fits.
+// it runs in-process, binds every measured pod; hostname-keyed
+// anti-affinity binds only what fits, and so do CSINode volume limits.
 #include "perf/harness/runner.hpp"
 #include "test/perf/perf_fixture.hpp"
 
@@ -48,6 +48,30 @@ run_result run_collected(const std::string& file) {
   EXPECT_EQ(out.failure, "");
   EXPECT_EQ(out.results.size(), 1u);
   return out.results.empty() ? run_result{} : out.results.front();
+}
+
+/// A workload of two nodes (createNodes with `node_fields` added) and three
+/// measured pods (createPods with `pod_fields` added), measured once every
+/// pod was attempted.
+std::string three_pods_on_two_nodes(const std::string& node_fields,
+                                    const std::string& pod_fields) {
+  return R"(
+- name: Three
+  workloadTemplate:
+  - opcode: createNodes
+    count: 2)"
+         + node_fields + R"(
+  - opcode: startCollectingMetrics
+  - opcode: createPods
+    count: 3
+    skipWaitToCompletion: true)"
+         + pod_fields + R"(
+  - opcode: barrier
+    stageRequirement: Attempted
+  - opcode: stopCollectingMetrics
+  workloads:
+  - name: w
+)";
 }
 
 class upstream_workload : public ::testing::TestWithParam<upstream_case> {};
@@ -116,8 +140,12 @@ std::vector<upstream_case> cases() {
     {"default_preemption", "Unschedulable", "5Nodes/1Init/10Pods", ""},
     {"batching", "HostPortConflict", "10Nodes_10Pods_10BatchSize", ""},
     {"batching", "ResourceSaturation", "10Nodes_10Pods_10BatchSize", ""},
-    {"event_handling", "EventHandlingPodDelete", "50Nodes_500Pods",
-     "field nodeAllocatableStrategy"},
+    {"volumes", "SchedulingSecrets", "5Nodes", ""},
+    {"volumes", "SchedulingInTreePVs", "5Nodes", ""},
+    {"volumes", "SchedulingMigratedInTreePVs", "5Nodes", ""},
+    {"volumes", "SchedulingCSIPVs", "5Nodes", ""},
+    {"volumes", "PreemptionPVs", "5Nodes", ""},
+    {"event_handling", "EventHandlingPodDelete", "50Nodes_500Pods", ""},
     {"event_handling", "EventHandlingPodUpdate", "1Node_1000Pods", "", false},
     {"event_handling", "EventHandlingNodeAdd", "100Nodes_500Pods", "", false},
     {"event_handling", "EventHandlingPodAdd", "1000Pods", "", false},
@@ -184,25 +212,86 @@ spec:
   - image: registry.k8s.io/pause:3.10
     name: pause
 )");
-  auto file = dir.write("workload.yaml", R"(
-- name: Anti
-  workloadTemplate:
-  - opcode: createNodes
-    count: 2
-  - opcode: startCollectingMetrics
-  - opcode: createPods
-    count: 3
-    podTemplatePath: templates/anti.yaml
-    skipWaitToCompletion: true
-  - opcode: barrier
-    stageRequirement: Attempted
-  - opcode: stopCollectingMetrics
-  workloads:
-  - name: w
-)");
+  auto file = dir.write("workload.yaml", three_pods_on_two_nodes("", R"(
+    podTemplatePath: templates/anti.yaml)"));
   auto r = run_collected(file);
   EXPECT_EQ(r.measured_pods, 3u);
   EXPECT_EQ(r.bound_pods, 2u);
+}
+
+/// Two nodes whose CSINodes allow `limit` volumes of ebs.csi.aws.com each,
+/// three pods each with a claim bound to a volume of that driver; returns
+/// the measured result once every pod was attempted.
+run_result run_with_csi_limit(int limit) {
+  testing::temp_dir dir;
+  dir.write("templates/pv.yaml", R"(apiVersion: v1
+kind: PersistentVolume
+spec:
+  accessModes:
+  - ReadOnlyMany
+  capacity:
+    storage: 1Gi
+  csi:
+    driver: ebs.csi.aws.com
+)");
+  dir.write("templates/pvc.yaml", R"(apiVersion: v1
+kind: PersistentVolumeClaim
+metadata:
+  annotations:
+    pv.kubernetes.io/bind-completed: "true"
+spec:
+  accessModes:
+  - ReadOnlyMany
+  resources:
+    requests:
+      storage: 1Gi
+)");
+  auto file = dir.write("workload.yaml", three_pods_on_two_nodes(R"(
+    nodeAllocatableStrategy:
+      csiNodeAllocatable:
+        ebs.csi.aws.com:
+          count: )" + std::to_string(limit),
+                                                                 R"(
+    persistentVolumeTemplatePath: templates/pv.yaml
+    persistentVolumeClaimTemplatePath: templates/pvc.yaml)"));
+  return run_collected(file);
+}
+
+// The CSINodes of nodeAllocatableStrategy bite: with room for one volume
+// per node, the third pod's volume fits nowhere and it stays pending; with
+// room for two, all three bind.
+TEST(upstream_ops, csi_node_limits_leave_pods_pending) {
+  auto tight = run_with_csi_limit(1);
+  EXPECT_EQ(tight.measured_pods, 3u);
+  EXPECT_EQ(tight.bound_pods, 2u);
+  auto roomy = run_with_csi_limit(2);
+  EXPECT_EQ(roomy.measured_pods, 3u);
+  EXPECT_EQ(roomy.bound_pods, 3u);
+}
+
+// A volume template that is not a PersistentVolume is bad input, named.
+TEST(upstream_ops, claim_templates_must_be_volumes_and_claims) {
+  testing::temp_dir dir;
+  auto file = testing::write_small_workload(dir, R"(
+- name: Wrong
+  workloadTemplate:
+  - opcode: createNodes
+    count: 1
+  - opcode: createPods
+    count: 1
+    collectMetrics: true
+    persistentVolumeTemplatePath: templates/pod.yaml
+    persistentVolumeClaimTemplatePath: templates/pod.yaml
+  workloads:
+  - name: w
+)");
+  auto p = testing::only_plan(file);
+  auto e = check_templates(p);
+  EXPECT_EQ(e.code, ec::invalid_input);
+  EXPECT_NE(e.message.find("templates/pod.yaml: kind: must be a v1 "
+                           "PersistentVolume, got v1 Pod"),
+            std::string::npos)
+    << e.message;
 }
 
 // Gated pods named by a Go template count as Attempted; updateAny then

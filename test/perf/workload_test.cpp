@@ -29,6 +29,10 @@ protected:
       << "apiVersion: v1\nkind: Pod\nmetadata:\n  generateName: p-\n";
     std::ofstream{dir_ / "templates/node.yaml"}
       << "apiVersion: v1\nkind: Node\nmetadata:\n  generateName: n-\n";
+    std::ofstream{dir_ / "templates/pv.yaml"}
+      << "apiVersion: v1\nkind: PersistentVolume\n";
+    std::ofstream{dir_ / "templates/pvc.yaml"}
+      << "apiVersion: v1\nkind: PersistentVolumeClaim\n";
   }
   void TearDown() override {
     fs::remove_all(dir_);
@@ -160,6 +164,32 @@ TEST_F(workload_dir, errors_name_file_line_and_field_path) {
      "- name: A\n  workloadTemplate:\n  - opcode: barrier\n"
      "    stageRequirement: Done\n  workloads:\n  - name: w\n",
      {"stageRequirement: must be Scheduled or Attempted"}},
+    {"volume template without a claim template",
+     "- name: A\n  workloadTemplate:\n  - opcode: createPods\n    count: 1\n"
+     "    persistentVolumeTemplatePath: templates/pod.yaml\n"
+     "  workloads:\n  - name: w\n",
+     {"w.yaml:3: [0].workloadTemplate[0].persistentVolumeClaimTemplatePath: "
+      "required with persistentVolumeTemplatePath"}},
+    {"two node prepare strategies",
+     "- name: A\n  workloadTemplate:\n  - opcode: createNodes\n    count: 1\n"
+     "    uniqueNodeLabelStrategy: {labelKey: k}\n"
+     "    nodeAllocatableStrategy: {migratedPlugins: [a]}\n"
+     "  workloads:\n  - name: w\n",
+     {"[0].workloadTemplate[0]: at most one node prepare strategy"}},
+    {"bad nodeAllocatable quantity",
+     "- name: A\n  workloadTemplate:\n  - opcode: createNodes\n    count: 1\n"
+     "    nodeAllocatableStrategy:\n      nodeAllocatable: {disks: lots}\n"
+     "  workloads:\n  - name: w\n",
+     {"[0].workloadTemplate[0].nodeAllocatableStrategy.nodeAllocatable.disks: "
+      "invalid quantity \"lots\""}},
+    {"bad csiNodeAllocatable count",
+     "- name: A\n  workloadTemplate:\n  - opcode: createNodes\n    count: 1\n"
+     "    nodeAllocatableStrategy:\n      csiNodeAllocatable:\n"
+     "        d.csi: {count: -1, size: 2}\n"
+     "  workloads:\n  - name: w\n",
+     {"nodeAllocatableStrategy.csiNodeAllocatable.d.csi.count: must not be "
+      "negative",
+      "nodeAllocatableStrategy.csiNodeAllocatable.d.csi.size: unknown field"}},
     {"not a list", "name: A\n", {"must be a list of test cases"}},
     {"invalid YAML", "- name: [A\n", {"w.yaml:", "invalid YAML"}},
   };
@@ -335,6 +365,16 @@ TEST_F(workload_dir, upstream_fields_reach_the_plan) {
   - opcode: createPods
     signatureBatchSizeParam: $batch
     count: 1
+    persistentVolumeTemplatePath: templates/pv.yaml
+    persistentVolumeClaimTemplatePath: templates/pvc.yaml
+  - opcode: createNodes
+    count: 2
+    nodeAllocatableStrategy:
+      nodeAllocatable: {attachable-volumes-csi-d: "39"}
+      csiNodeAllocatable:
+        d: {count: 39}
+        e:
+      migratedPlugins: [kubernetes.io/aws-ebs]
   - opcode: deletePods
     namespace: ns-0
     deletePodsPerSecond: 50
@@ -368,7 +408,7 @@ TEST_F(workload_dir, upstream_fields_reach_the_plan) {
   EXPECT_EQ(p.threshold, 42.5);
   EXPECT_EQ(p.api_qps, 100);
   EXPECT_EQ(p.api_burst, 7);
-  ASSERT_EQ(p.ops.size(), 7u);
+  ASSERT_EQ(p.ops.size(), 8u);
   const auto& start = std::get<collect_metrics_op>(p.ops[1].body);
   EXPECT_TRUE(start.start);
   EXPECT_EQ(start.selector.at("type"), "unsched");
@@ -380,13 +420,23 @@ TEST_F(workload_dir, upstream_fields_reach_the_plan) {
   EXPECT_EQ(pods.signature_batch.value, 10);
   // No template anywhere: upstream's built-in base pod.
   EXPECT_EQ(pods.template_path, "");
-  const auto& del = std::get<delete_pods_op>(p.ops[4].body);
+  EXPECT_EQ(pods.volume_template_path, (dir_ / "templates/pv.yaml").string());
+  EXPECT_EQ(pods.claim_template_path, (dir_ / "templates/pvc.yaml").string());
+  const auto& nodes = std::get<create_nodes_op>(p.ops[4].body);
+  EXPECT_TRUE(nodes.allocatable.set);
+  EXPECT_EQ(nodes.allocatable.node_allocatable.at("attachable-volumes-csi-d"),
+            "39");
+  EXPECT_EQ(nodes.allocatable.csi_allocatable.at("d"), 39);
+  EXPECT_FALSE(nodes.allocatable.csi_allocatable.at("e").has_value());
+  EXPECT_EQ(nodes.allocatable.migrated_plugins,
+            std::vector<std::string>{"kubernetes.io/aws-ebs"});
+  const auto& del = std::get<delete_pods_op>(p.ops[5].body);
   EXPECT_EQ(del.per_second, 50);
   EXPECT_TRUE(del.skip_wait);
   EXPECT_EQ(del.selector.at("type"), "blocker");
-  EXPECT_EQ(std::get<barrier_op>(p.ops[5].body).selector.at("type"), "unsched");
-  EXPECT_FALSE(std::get<collect_metrics_op>(p.ops[6].body).start);
-  EXPECT_EQ(opcode(p.ops[6].body), "stopCollectingMetrics");
+  EXPECT_EQ(std::get<barrier_op>(p.ops[6].body).selector.at("type"), "unsched");
+  EXPECT_FALSE(std::get<collect_metrics_op>(p.ops[7].body).start);
+  EXPECT_EQ(opcode(p.ops[7].body), "stopCollectingMetrics");
   // A field tessera lacks skips its test case, naming the field.
   EXPECT_NE((*plans)[1].skip_reason.find("field countMultiplierParam"),
             std::string::npos)
