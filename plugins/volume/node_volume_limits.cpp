@@ -134,6 +134,10 @@ node_volume_limits::pre_filter(cycle_state& cs, const model::pod& p,
     return {status::skip(), std::nullopt};
   auto s = std::make_shared<state>();
   s->storage = cluster.storage;
+  // The pod's own volumes are the same on every node: resolve them once.
+  const model::storage_view& storage
+    = s->storage ? *s->storage : volume_lookup::empty_storage();
+  s->wanted_status = attachable_volumes(p, storage, true, s->wanted);
   cs.write(slot(), std::move(s));
   return {};
 }
@@ -178,10 +182,14 @@ status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
     = s != nullptr && s->storage ? *s->storage
       : cs.cluster != nullptr    ? volume_lookup::storage_of(*cs.cluster)
                                  : volume_lookup::empty_storage();
-  volume_set wanted;
-  if (status st = attachable_volumes(p, storage, true, wanted); !st.ok())
-    return st;
-  if (wanted.empty())
+  volume_set computed;
+  if (s != nullptr && !s->wanted_status.ok())
+    return s->wanted_status;
+  if (s == nullptr)
+    if (status st = attachable_volumes(p, storage, true, computed); !st.ok())
+      return st;
+  const volume_set& own = s != nullptr ? s->wanted : computed;
+  if (own.empty())
     return {};
   const model::csi_node* csi = storage.csi_node_of(node.name());
   if (csi == nullptr)
@@ -192,6 +200,24 @@ status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
       limits[d.name] = *d.allocatable_count;
   if (limits.empty())
     return {};
+  // Every volume on the node counts at most once against one driver: when
+  // even all of them together with the pod's stay within each limit the pod
+  // must fit, and no claim needs resolving (most nodes, most of the time).
+  std::size_t at_most = own.size();
+  for (const auto& other : node.pods())
+    at_most += other->volumes.size();
+  if (auto it = storage.attachments.find(node.name());
+      it != storage.attachments.end())
+    at_most += it->second.size();
+  bool room_for_all = true;
+  for (const auto& [key, driver] : own)
+    if (auto limit = limits.find(driver);
+        limit != limits.end()
+        && static_cast<std::int64_t>(at_most) > limit->second)
+      room_for_all = false;
+  if (room_for_all)
+    return {};
+  volume_set wanted = own;
   volume_set in_use;
   for (const auto& other : node.pods())
     if (status st = attachable_volumes(*other, storage, false, in_use);

@@ -74,9 +74,15 @@ public:
     return reason_max_volume_count_;
   }
 
-  /// The storage objects of the cycle, for Filter.
+  /// Volume unique name ("driver/handle") -> driver.
+  using volume_set = std::unordered_map<std::string, std::string>;
+
+  /// The storage objects of the cycle and the pod's own attachable volumes
+  /// (or why they cannot be had), for Filter.
   struct state : plugin_state {
     model::storage_view_ptr storage;
+    volume_set wanted;
+    status wanted_status;
   };
 
   /// The cluster events that may make a rejected pod schedulable, with
@@ -92,9 +98,6 @@ public:
   /// passed.
   status filter(const cycle_state& state, const model::pod& p,
                 const model::node_info& node) const override;
-
-  /// Volume unique name ("driver/handle") -> driver.
-  using volume_set = std::unordered_map<std::string, std::string>;
 
   /// Adds the attachable volumes of `p` to `out`. For the pod being
   /// scheduled (`new_pod`), a missing claim is UnschedulableAndUnresolvable;
