@@ -267,6 +267,8 @@ std::optional<claims_problem> sort_claims(const storage_view& view,
                             + " (pod is not owner)"};
     if (c.fully_bound()) {
       out.bound.push_back(*found);
+      const auto* pv = view.volumes.find(c.volume_name);
+      out.bound_volumes.push_back(pv != nullptr ? *pv : nullptr);
       continue;
     }
     bool class_missing = false;
@@ -302,8 +304,10 @@ std::vector<std::string_view> claim_fit::reasons() const {
 claim_fit fit_claims(const storage_view& view, const pod_claims& claims,
                      const label_set& node_labels, symbol node_name) {
   claim_fit fit;
-  for (const auto& c : claims.bound) {
-    const persistent_volume* pv = view.volume(c->volume_name);
+  for (std::size_t i = 0; i < claims.bound.size(); ++i) {
+    const persistent_volume* pv = i < claims.bound_volumes.size()
+                                    ? claims.bound_volumes[i].get()
+                                    : view.volume(claims.bound[i]->volume_name);
     if (pv == nullptr) {
       fit.volumes_found = false;
       break;

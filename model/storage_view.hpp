@@ -137,6 +137,9 @@ using storage_view_ptr = std::shared_ptr<const storage_view>;
 struct pod_claims {
   /// Bound (volumeName and bind-completed).
   std::vector<persistent_volume_claim_ptr> bound;
+  /// The volume of each bound claim (same order; null when it does not
+  /// exist), looked up once for all nodes.
+  std::vector<persistent_volume_ptr> bound_volumes;
   /// Unbound, with a WaitForFirstConsumer class: bound or provisioned for
   /// the node the pod goes to.
   std::vector<persistent_volume_claim_ptr> delayed;

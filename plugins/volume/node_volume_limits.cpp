@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <optional>
 
 namespace tessera::plugins {
 
@@ -194,12 +195,11 @@ status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
   const model::csi_node* csi = storage.csi_node_of(node.name());
   if (csi == nullptr)
     return {};
-  std::unordered_map<std::string_view, std::int64_t> limits;
-  for (const auto& d : csi->drivers)
-    if (d.allocatable_count)
-      limits[d.name] = *d.allocatable_count;
-  if (limits.empty())
-    return {};
+  auto limit_of = [&](std::string_view driver) -> std::optional<std::int64_t> {
+    if (const auto* d = csi->driver(driver); d && d->allocatable_count)
+      return *d->allocatable_count;
+    return std::nullopt;
+  };
   // Every volume on the node counts at most once against one driver: when
   // even all of them together with the pod's stay within each limit the pod
   // must fit, and no claim needs resolving (most nodes, most of the time).
@@ -211,9 +211,8 @@ status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
     at_most += it->second.size();
   bool room_for_all = true;
   for (const auto& [key, driver] : own)
-    if (auto limit = limits.find(driver);
-        limit != limits.end()
-        && static_cast<std::int64_t>(at_most) > limit->second)
+    if (auto limit = limit_of(driver);
+        limit && static_cast<std::int64_t>(at_most) > *limit)
       room_for_all = false;
   if (room_for_all)
     return {};
@@ -241,8 +240,8 @@ status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
   for (const auto& [key, driver] : wanted)
     ++adding[driver];
   for (const auto& [driver, n] : adding) {
-    auto limit = limits.find(driver);
-    if (limit != limits.end() && counted[driver] + n > limit->second)
+    auto limit = limit_of(driver);
+    if (limit && counted[driver] + n > *limit)
       return {code::unschedulable, reason_max_volume_count_};
   }
   return {};
