@@ -96,11 +96,15 @@ void volume_binder::loop() {
     bool finished = step(*t);
     lock.lock();
     --running_;
-    if (!finished) {
-      auto next = std::min(steady::now() + config_.poll_interval, t->deadline);
-      queue_.emplace(next, std::move(t));
-      wake_.notify_one();
+    if (finished) {
+      lock.unlock();
+      t->done(std::move(t->result));
+      lock.lock();
+      continue;
     }
+    auto next = std::min(steady::now() + config_.poll_interval, t->deadline);
+    queue_.emplace(next, std::move(t));
+    wake_.notify_one();
   }
 }
 
@@ -109,7 +113,7 @@ bool volume_binder::step(task& t) {
     if (error e = write(t)) {
       TLOG_V(2, "volume binding failed", "pod", t.pod->key(), "node",
              t.node.view(), "err", e.message);
-      t.done(std::move(e));
+      t.result = std::move(e);
       return true;
     }
     t.written = true;
@@ -121,16 +125,14 @@ bool volume_binder::step(task& t) {
   if (!bound) {
     TLOG_V(2, "volume binding failed", "pod", t.pod->key(), "node",
            t.node.view(), "err", bound.err().message);
-    t.done(bound.err());
+    t.result = bound.err();
     return true;
   }
-  if (*bound) {
-    t.done({});
+  if (*bound)
     return true;
-  }
   if (steady::now() >= t.deadline) {
-    t.done(
-      make_error(ec::timeout, "binding volumes: context deadline exceeded"));
+    t.result
+      = make_error(ec::timeout, "binding volumes: context deadline exceeded");
     return true;
   }
   return false;

@@ -96,12 +96,15 @@ private:
     steady::time_point deadline;
     done_fn done;
     bool written = false;
+    /// Set by step() when the task is finished.
+    error result;
   };
   using task_ptr = std::shared_ptr<task>;
 
   void loop();
   /// One step of `t`: the writes, or one check. True when `t` is finished
-  /// (its `done` was called).
+  /// (its `result` is set; the loop calls `done` once the task no longer
+  /// counts as pending).
   bool step(task& t);
   error write(const task& t);
   /// Fully bound: true; still waiting: false; failed: the error.
