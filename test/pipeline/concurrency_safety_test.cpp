@@ -190,7 +190,10 @@ TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
             if (r.reason != "Unschedulable"
                 || !is_fit_error(r.message, spec.nodes.size()))
               why = "not a FitError: " + r.reason + " \"" + r.message + "\"";
-          } else if (!gated) {
+          } else if (!gated && victims.count(r.pod->name) == 0) {
+            // A victim may be deleted while its binding is still in flight
+            // (assumed pods can be preempted, as upstream's can): its bind
+            // then fails as not found and it has no decision.
             why = "never decided";
           }
           if (!why.empty() && ++problems <= 5)
