@@ -86,7 +86,9 @@ void volume_binder::loop() {
     }
     auto first = queue_.begin();
     if (first->first > steady::now()) {
-      wake_.wait_until(lock, first->first);
+      // A copy: while this thread waits, another may take the entry.
+      steady::time_point when = first->first;
+      wake_.wait_until(lock, when);
       continue;
     }
     task_ptr t = std::move(first->second);
