@@ -288,16 +288,9 @@ std::optional<claims_problem> sort_claims(const storage_view& view,
 
 std::vector<std::string_view> claim_fit::reasons() const {
   std::vector<std::string_view> out;
-  if (!bound_reachable)
-    out.emplace_back("node(s) had volume node affinity conflict");
-  if (!unbound_satisfied)
-    out.emplace_back("node(s) didn't find available persistent volumes to "
-                     "bind");
-  if (!enough_storage)
-    out.emplace_back("node(s) did not have enough free storage");
-  if (!volumes_found)
-    out.emplace_back("node(s) unavailable due to one or more pvc(s) bound to "
-                     "non-existent pv(s)");
+  for (std::size_t i = 0; i < reason_texts.size(); ++i)
+    if (failed(i))
+      out.push_back(reason_texts[i]);
   return out;
 }
 

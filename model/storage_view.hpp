@@ -19,6 +19,7 @@
 #include "model/storage.hpp"
 #include "model/symbol.hpp"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <optional>
@@ -182,6 +183,19 @@ struct claim_fit {
   bool ok() const noexcept {
     return volumes_found && bound_reachable && unbound_satisfied
            && enough_storage;
+  }
+  /// kube-scheduler's reason texts, in its order.
+  static constexpr std::array<std::string_view, 4> reason_texts
+    = {"node(s) had volume node affinity conflict",
+       "node(s) didn't find available persistent volumes to bind",
+       "node(s) did not have enough free storage",
+       "node(s) unavailable due to one or more pvc(s) bound to non-existent "
+       "pv(s)"};
+  /// Whether the rule of reason_texts[i] failed.
+  bool failed(std::size_t i) const noexcept {
+    const bool ok[]
+      = {bound_reachable, unbound_satisfied, enough_storage, volumes_found};
+    return i < reason_texts.size() && !ok[i];
   }
   /// kube-scheduler's reasons for what failed, in its order.
   std::vector<std::string_view> reasons() const;

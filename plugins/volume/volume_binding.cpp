@@ -56,6 +56,8 @@ bool uses_claim(const model::pod& p, const model::persistent_volume_claim& c) {
 volume_binding::volume_binding(const config::volume_binding_args& args)
   : args_(args), reason_unbound_immediate_(
                    "pod has unbound immediate PersistentVolumeClaims") {
+  for (std::size_t i = 0; i < filter_reasons_.size(); ++i)
+    filter_reasons_[i] = model::symbol{model::claim_fit::reason_texts[i]};
 }
 
 std::vector<cluster_event_with_hint>
@@ -145,8 +147,9 @@ status volume_binding::filter(const cycle_state& state, const model::pod&,
   if (fit.ok())
     return {};
   status out{code::unschedulable_and_unresolvable, {}};
-  for (auto reason : fit.reasons())
-    out.add_reason(model::symbol{reason});
+  for (std::size_t i = 0; i < filter_reasons_.size(); ++i)
+    if (fit.failed(i))
+      out.add_reason(filter_reasons_[i]);
   return out;
 }
 

@@ -25,8 +25,10 @@
 #pragma once
 
 #include "config/plugin_args.hpp"
+#include "model/storage_view.hpp"
 #include "plugins/framework/plugin.hpp"
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -79,6 +81,9 @@ public:
 private:
   config::volume_binding_args args_;
   model::symbol reason_unbound_immediate_;
+  /// Filter's reasons, interned once (model::claim_fit::reason_texts).
+  std::array<model::symbol, model::claim_fit::reason_texts.size()>
+    filter_reasons_;
 };
 
 std::shared_ptr<plugin>
