@@ -44,6 +44,7 @@ using score_atom = caf::atom_constant<caf::atom("score")>;
 using preempt_atom = caf::atom_constant<caf::atom("preempt")>;
 using bind_atom = caf::atom_constant<caf::atom("bind")>;
 using bind_done_atom = caf::atom_constant<caf::atom("binddone")>;
+using evict_atom = caf::atom_constant<caf::atom("evict")>;
 
 } // namespace tessera::actors
 
@@ -68,5 +69,6 @@ CAF_ALLOW_UNSAFE_MESSAGE_TYPE(tessera::actors::preempt_reply_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(tessera::actors::assume_request_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(tessera::actors::assume_reply_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(tessera::actors::bind_request_ptr)
+CAF_ALLOW_UNSAFE_MESSAGE_TYPE(tessera::actors::eviction_ptr)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(tessera::actors::queue_stats)
 CAF_ALLOW_UNSAFE_MESSAGE_TYPE(tessera::actors::cache_stats)

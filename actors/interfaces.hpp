@@ -64,7 +64,9 @@ using binder_actor = caf::typed_actor<
   /// Binds an assumed pod.
   caf::reacts_to<bind_atom, bind_request_ptr>,
   /// The sink finished binding `id` (code 0 = success) with `message`.
-  caf::reacts_to<bind_done_atom, std::uint64_t, std::uint8_t, std::string>>;
+  caf::reacts_to<bind_done_atom, std::uint64_t, std::uint8_t, std::string>,
+  /// Deletes a preemption's victims and ends the nominations it displaced.
+  caf::reacts_to<evict_atom, eviction_ptr>>;
 
 /// The CACHE actor interface: the only owner of cluster state.
 using cache_actor = caf::typed_actor<

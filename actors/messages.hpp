@@ -10,6 +10,7 @@
 #include "model/node_info.hpp"
 #include "model/object.hpp"
 #include "model/pod.hpp"
+#include "model/shared_map.hpp"
 #include "plugins/framework/cluster_context.hpp"
 #include "plugins/framework/cluster_event.hpp"
 #include "plugins/framework/cycle.hpp"
@@ -17,6 +18,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <unordered_set>
@@ -48,12 +50,54 @@ struct cluster_view {
 using cluster_view_ptr = std::shared_ptr<const cluster_view>;
 
 /// Pods nominated to each node (the coordinator's `nominator`), shared with
-/// shards.
-struct nominations {
-  std::unordered_map<model::symbol, std::vector<model::pod_ptr>> by_node;
-  bool empty() const noexcept {
-    return by_node.empty();
+/// shards. Copies share their buckets: the nominator publishes a new
+/// snapshot after every change, which costs one bucket, not every
+/// nomination in the cluster.
+class nominations {
+public:
+  /// The pods nominated to `node` (empty when none).
+  std::span<const model::pod_ptr> on(model::symbol node) const {
+    const auto* pods = by_node_.find(node);
+    if (pods == nullptr)
+      return {};
+    return *pods;
   }
+  void add(model::symbol node, const model::pod_ptr& pod) {
+    const auto* old = by_node_.find(node);
+    std::vector<model::pod_ptr> pods
+      = old ? *old : std::vector<model::pod_ptr>{};
+    pods.push_back(pod);
+    by_node_.set(node, std::move(pods));
+  }
+  /// Removes `pod` (the same object) from `node`'s list.
+  void remove(model::symbol node, const model::pod_ptr& pod) {
+    const auto* old = by_node_.find(node);
+    if (old == nullptr)
+      return;
+    std::vector<model::pod_ptr> pods;
+    pods.reserve(old->size());
+    for (const auto& p : *old)
+      if (p != pod)
+        pods.push_back(p);
+    if (pods.empty())
+      by_node_.erase(node);
+    else
+      by_node_.set(node, std::move(pods));
+  }
+  /// Calls `f(node, pods)` for every node with nominated pods.
+  template <class F> void for_each(F&& f) const {
+    by_node_.for_each(f);
+  }
+  /// Nodes with at least one nominated pod.
+  std::size_t nodes() const noexcept {
+    return by_node_.size();
+  }
+  bool empty() const noexcept {
+    return by_node_.empty();
+  }
+
+private:
+  model::shared_map<model::symbol, std::vector<model::pod_ptr>> by_node_;
 };
 using nominations_ptr = std::shared_ptr<const nominations>;
 
@@ -109,10 +153,27 @@ enum class retry_reason : std::uint8_t {
   /// A preemption dry run found the pod fits a node with nothing removed:
   /// that shard's view moved on since the cycle's Filter.
   stale_preemption_view,
-  /// Victims were chosen on a view other cycles may have changed: the pod
-  /// runs again alone, on a settled view, before anyone is deleted.
+  /// Victims were chosen on a view other cycles may have changed, for a
+  /// pod whose filters read other nodes: the pod runs again alone, on a
+  /// settled view, before anyone is deleted.
   overlapped_preemption,
+  /// A cycle that ended during this one assumed a pod on the node this one
+  /// chose, or nominated a pod of equal or higher priority to it: a serial
+  /// scheduler would have seen that claim.
+  node_claimed,
 };
+
+/// Coordinator -> binder: a preemption's API writes, made off the
+/// scheduling path while the preemptor waits in the queue.
+struct eviction {
+  model::pod_ptr preemptor;
+  model::symbol node;
+  /// The victims to delete (those not being deleted already).
+  std::vector<model::pod_ptr> victims;
+  /// Lower-priority pods nominated to `node`, whose nominations end.
+  std::vector<model::pod_ptr> cleared;
+};
+using eviction_ptr = std::shared_ptr<const eviction>;
 
 /// Coordinator -> queue: how a popped pod's cycle ended, and how many more
 /// pods the coordinator can take now (the slot the cycle freed, unless

@@ -79,6 +79,10 @@ binder(binder_actor::stateful_pointer<binder_cell> self, binder_config cfg,
       error err{static_cast<ec>(code), message};
       self->state.state->on_done(id, err);
     },
+    [self](evict_atom, const eviction_ptr& e) {
+      self->state.sample_mailbox();
+      self->state.state->on_eviction(*e);
+    },
   };
 }
 

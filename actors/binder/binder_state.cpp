@@ -208,4 +208,11 @@ void binder_state::next() {
   }
 }
 
+void binder_state::on_eviction(const eviction& e) {
+  for (const auto& v : e.victims)
+    ports_.sink().preempt(v, e.preemptor, e.node);
+  for (const auto& p : e.cleared)
+    ports_.sink().clear_nomination(p);
+}
+
 } // namespace tessera::actors

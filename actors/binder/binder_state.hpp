@@ -68,6 +68,10 @@ public:
   /// The sink finished binding `id` (its volumes, then the pod); an empty
   /// error means success.
   void on_done(std::uint64_t id, const error& err);
+  /// A preemption's writes: each victim deleted (DisruptionTarget, the
+  /// Preempted event), each displaced nomination cleared. The sink makes
+  /// them; the preemptor learns the outcome from the victims' deletions.
+  void on_eviction(const eviction& e);
 
   std::size_t in_flight() const noexcept {
     return running_.size();

@@ -330,5 +330,29 @@ TEST(BinderState, LimitsBindsInFlight) {
   EXPECT_EQ(b.in_flight(), 0u);
 }
 
+// A preemption's writes go out through the sink from the binder, and do
+// not touch the bindings in flight.
+TEST(BinderState, DeletesVictimsAndClearsDisplacedNominations) {
+  journal j;
+  auto prof = binding_profile(&j);
+  recording_ports ports{&j};
+  binder_state b{binder_config{2}, ports};
+  b.on_request(request(prof, test::make_pod("bound-one").build()));
+  eviction e;
+  e.preemptor = test::make_pod("high").priority(100).build();
+  e.node = model::symbol{"n2"};
+  e.victims = {test::make_pod("low-1").node("n2").build(),
+               test::make_pod("low-2").node("n2").build()};
+  e.cleared = {test::make_pod("mid").priority(50).build()};
+  b.on_eviction(e);
+  journal writes;
+  for (const auto& line : j)
+    if (line.starts_with("preempt ") || line.starts_with("clear "))
+      writes.push_back(line);
+  EXPECT_EQ(writes, (journal{"preempt low-1 for high on n2",
+                             "preempt low-2 for high on n2", "clear mid"}));
+  EXPECT_EQ(b.in_flight(), 1u);
+}
+
 } // namespace
 } // namespace tessera::actors

@@ -21,16 +21,9 @@ std::string cache_state::conflict_check(const assume_request& req,
   if (!local.ok())
     return "node " + std::string{req.node.view()} + ": " + local.message();
   // 2. Cross-node filters: only when the profile has any.
-  bool cross_active = false;
-  bool skip_may_change = false;
-  for (const auto* f : prof.filter()) {
-    if (f->node_local())
-      continue;
-    if (state.skip_filter.test(f->slot()))
-      skip_may_change = skip_may_change || f->skip_depends_on_other_pods();
-    else
-      cross_active = true;
-  }
+  const auto cross = prof.cross_node_filters(state);
+  const bool cross_active = cross.active;
+  const bool skip_may_change = cross.skip_may_change;
   if (!cross_active && !skip_may_change)
     return {};
   auto unseen = [&](const change& c) {

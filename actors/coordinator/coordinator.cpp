@@ -63,6 +63,9 @@ struct coordinator_cell : coordinator_ports {
   void bind(bind_request_ptr req) override {
     self->send(binder_handle, bind_atom::value, std::move(req));
   }
+  void evict(eviction_ptr e) override {
+    self->send(binder_handle, evict_atom::value, std::move(e));
+  }
   void outcome(cycle_outcome_ptr o) override {
     self->send(queue_handle, outcome_atom::value, std::move(o));
   }

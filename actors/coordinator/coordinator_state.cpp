@@ -73,6 +73,14 @@ bool coordinator_state::overlapped(const cycle& c) const {
   return !c.exclusive && (c.began_among_others || started_ > c.started_at);
 }
 
+bool coordinator_state::must_settle_to_preempt(const cycle& c) const {
+  // Only filters that ran count: one skipped because no pod with required
+  // anti-affinity existed is re-checked by the cache when the preemptor is
+  // assumed, so a stale skip cannot place it wrongly.
+  return overlapped(c) && c.state
+         && c.prof->cross_node_filters(*c.state).active;
+}
+
 void coordinator_state::note_generation(std::uint32_t shard,
                                         std::uint64_t generation) {
   reported_generation_[shard]
@@ -84,6 +92,13 @@ std::uint32_t coordinator_state::shard_of(model::symbol node) const {
     if (auto it = view_->node_shard->find(node); it != view_->node_shard->end())
       return it->second;
   return 0;
+}
+
+void coordinator_state::forget_old_claims() {
+  std::uint64_t oldest = claims_.latest();
+  for (const auto& [id, c] : cycles_)
+    oldest = std::min(oldest, c->claims_seen);
+  claims_.forget_through(oldest);
 }
 
 // ----------------------------------------------------------- dispatch
@@ -130,6 +145,7 @@ void coordinator_state::begin(admission::start s) {
   c.retries = s.retries;
   c.started_at = ++started_;
   c.began_among_others = !cycles_.empty();
+  c.claims_seen = claims_.latest();
   c.view = view_;
   c.nominated = nominator_.current();
   cycles_.emplace(c.id, std::move(owned));
@@ -190,7 +206,16 @@ void coordinator_state::begin(admission::start s) {
 // ---------------------------------------------------------------- assume
 
 void coordinator_state::assume(cycle& c, model::symbol node) {
+  if (overlapped(c)
+      && claims_.nominated_since(node, c.claims_seen, c.item.pod->priority)) {
+    // Filter would have counted that pod; the cache does not know it.
+    retry(c, retry_reason::node_claimed);
+    return;
+  }
   metrics_.algorithm(c.began);
+  // Claimed as the assume leaves, and again when it is confirmed: a cycle
+  // that began in between may still lack the pod in its view.
+  claims_.assumed(node);
   auto req = std::make_shared<assume_request>();
   req->pod = c.item.pod;
   req->node = node;
@@ -222,6 +247,7 @@ void coordinator_state::after_assume(cycle& c) {
     retry(c, retry_reason::assume_conflict);
     return;
   }
+  claims_.assumed(c.chosen);
   std::uint32_t s = shard_of(c.chosen);
   required_generation_[s] = std::max(required_generation_[s], r->generation);
   auto bind = std::make_shared<bind_request>();
@@ -315,13 +341,16 @@ void coordinator_state::finish(cycle& c, std::shared_ptr<cycle_outcome> out) {
   // The nominator learns the cycle's decision before any later cycle
   // begins, as after a serial cycle.
   if (out->type == cycle_outcome::kind::unschedulable
-      && !out->nominated_node.empty())
+      && !out->nominated_node.empty()) {
     nominator_.nominate(out->pod, out->nominated_node);
-  else if (out->type != cycle_outcome::kind::retry
-           && out->type != cycle_outcome::kind::error)
+    claims_.nominated(out->nominated_node, out->pod->priority);
+  } else if (out->type != cycle_outcome::kind::retry
+             && out->type != cycle_outcome::kind::error) {
     nominator_.drop(*out->pod);
+  }
   bool was_alone = c.exclusive;
   cycles_.erase(c.id); // `c` is gone from here on
+  forget_old_claims();
   admission_.ended(*out->pod, out->type, out->retry, was_alone);
   // The slot this cycle held goes back to the queue with its outcome.
   // Held pods already count against the limit: starting them below takes

@@ -32,6 +32,7 @@
 
 #include "actors/coordinator/admission.hpp"
 #include "actors/coordinator/coordinator_metrics.hpp"
+#include "actors/coordinator/node_claims.hpp"
 #include "actors/coordinator/nominator.hpp"
 #include "actors/coordinator/scheduling_cycle.hpp"
 #include "actors/messages.hpp"
@@ -86,6 +87,8 @@ public:
     = 0;
   virtual void assume(assume_request_ptr req, reply<assume_reply> done) = 0;
   virtual void bind(bind_request_ptr req) = 0;
+  /// Hands a preemption's API writes to the binder.
+  virtual void evict(eviction_ptr e) = 0;
   virtual void outcome(cycle_outcome_ptr out) = 0;
   /// Asks the queue for `n` more pods.
   virtual void want(std::int32_t n) = 0;
@@ -160,8 +163,14 @@ private:
   std::size_t total_nodes() const;
   std::uint32_t shard_of(model::symbol node) const;
   void note_generation(std::uint32_t shard, std::uint64_t generation);
+  /// Drops the node claims no cycle in flight can have missed.
+  void forget_old_claims();
   /// Whether another cycle ran during `c` (began before or since it).
   bool overlapped(const cycle& c) const;
+  /// Whether an overlapped cycle must be redone alone before it may
+  /// preempt: its filters read other nodes, which other cycles may have
+  /// changed anywhere.
+  bool must_settle_to_preempt(const cycle& c) const;
 
   coordinator_config cfg_;
   std::vector<plugins::profile_ptr> profiles_;
@@ -171,6 +180,7 @@ private:
   /// Pods received before the first cluster view.
   std::deque<queued_pod_info> before_view_;
   nominator nominator_;
+  node_claims claims_;
   std::mt19937_64 rng_;
   std::uint64_t next_id_ = 0;
   std::uint64_t conflicts_ = 0;

@@ -161,6 +161,13 @@ public:
   void bind(bind_request_ptr req) override {
     binds.push_back(req);
   }
+  void evict(eviction_ptr e) override {
+    // What the binder does with it.
+    for (const auto& v : e->victims)
+      sink_.preempt(v, e->preemptor, e->node);
+    for (const auto& p : e->cleared)
+      sink_.clear_nomination(p);
+  }
   void outcome(cycle_outcome_ptr out) override {
     log.push_back("outcome " + out->pod->name);
     wanted += out->credit;
@@ -436,9 +443,9 @@ TEST(CoordinatorState, ADryRunOnAViewThatMovedOnIsAConflict) {
 }
 
 // Two overlapping cycles both find the same victim. Acting on both views
-// would delete it twice and nominate the node twice; instead a preemption
-// from an overlapped cycle is redone alone, where it sees the other's.
-TEST(CoordinatorState, APreemptionFromOverlappedCyclesIsRedoneAlone) {
+// would delete it twice and nominate the node twice; the cycle that ends
+// second finds the node claimed since it began and is retried.
+TEST(CoordinatorState, AnOverlappedPreemptionOfAClaimedNodeIsRetried) {
   harness h{1, 2};
   h.add(node("n1", "2"));
   h.add(test::make_pod("low").cpu("2").priority(0).node("n1").build());
@@ -446,16 +453,63 @@ TEST(CoordinatorState, APreemptionFromOverlappedCyclesIsRedoneAlone) {
   h.work({test::make_pod("high-a").cpu("2").priority(100).build(),
           test::make_pod("high-b").cpu("2").priority(100).build()});
   h.run();
-  EXPECT_TRUE(h.sink_.of("preempt").empty())
-    << "preempted on an overlapped view: " << h.sink_.of("preempt").front();
+  ASSERT_EQ(h.sink_.of("preempt").size(), 1u)
+    << "the victim is deleted once, by the first cycle to end";
   ASSERT_EQ(h.outcomes.size(), 2u);
-  for (const auto& o : h.outcomes)
-    EXPECT_EQ(o->type, kind::retry) << o->pod->name;
-  // Redone alone, one preempts; the other then sees nothing left to take.
-  h.work({test::make_pod("high-a").cpu("2").priority(100).build()});
+  const cycle_outcome& first = *h.outcomes[0];
+  const cycle_outcome& second = *h.outcomes[1];
+  EXPECT_EQ(first.type, kind::unschedulable);
+  EXPECT_EQ(first.nominated_node.str(), "n1");
+  EXPECT_EQ(h.sink_.of("preempt").front(),
+            "low for " + first.pod->name + " on n1");
+  EXPECT_EQ(second.type, kind::retry);
+  EXPECT_EQ(second.retry, retry_reason::node_claimed);
+  EXPECT_TRUE(second.victims.empty());
+}
+
+// A preemption on a node nobody claimed meanwhile stands, although other
+// cycles ran beside it: it is not redone alone.
+TEST(CoordinatorState, AnOverlappedPreemptionOfAnUnclaimedNodeStands) {
+  harness h{1, 2};
+  h.add(node("n1", "2"));
+  h.add(node("n2", "2"));
+  h.add(test::make_pod("low").cpu("2").priority(0).node("n1").build());
+  h.add(test::make_pod("low-2").cpu("2").priority(0).node("n2").build());
+  h.publish();
+  h.work({test::make_pod("high-a").cpu("2").priority(100).build(),
+          test::make_pod("small").cpu("0").priority(0).build()});
   h.run();
-  EXPECT_EQ(h.sink_.of("preempt"),
-            std::vector<std::string>{"low for high-a on n1"});
+  ASSERT_EQ(h.sink_.of("preempt").size(), 1u);
+  ASSERT_NE(h.outcome_of("high-a"), nullptr);
+  EXPECT_EQ(h.outcome_of("high-a")->type, kind::unschedulable);
+  EXPECT_FALSE(h.outcome_of("high-a")->nominated_node.empty());
+  EXPECT_EQ(h.coord_.conflicts(), 0u);
+}
+
+// A pod assumed on a node while a preemption of that node was decided
+// beside it: a serial scheduler would have done one, then seen it. The
+// assume, sent first, claims the node; the preemption ends after it and
+// is retried rather than deleting a victim the node no longer frees.
+TEST(CoordinatorState, AnAssumeAndAPreemptionOfOneNodeDoNotBothStand) {
+  harness h{1, 2};
+  h.add(node("n1", "4"));
+  h.add(test::make_pod("low").cpu("2").priority(0).node("n1").build());
+  h.publish();
+  h.work({test::make_pod("high").cpu("4").priority(100).build(),
+          test::make_pod("peer").cpu("2").priority(100).build()});
+  h.run();
+  ASSERT_NE(h.outcome_of("high"), nullptr);
+  ASSERT_NE(h.outcome_of("peer"), nullptr);
+  EXPECT_EQ(h.outcome_of("peer")->type, kind::assumed);
+  EXPECT_EQ(h.outcome_of("high")->type, kind::retry);
+  EXPECT_EQ(h.outcome_of("high")->retry, retry_reason::node_claimed);
+  EXPECT_TRUE(h.sink_.of("preempt").empty());
+  // Tried again, the preemptor sees the peer: removing `low` no longer
+  // makes room for it.
+  h.publish();
+  h.work({test::make_pod("high").cpu("4").priority(100).build()});
+  h.run();
+  EXPECT_TRUE(h.sink_.of("preempt").empty());
 }
 
 // A preemption nominates the node at once for the coordinator's next

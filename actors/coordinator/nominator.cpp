@@ -35,7 +35,10 @@ void nominator::nominate(const model::pod_ptr& pod, model::symbol node) {
   auto& slot = by_pod_[model::pod_key(*pod)];
   if (slot.first == node && slot.second == pod)
     return;
+  if (slot.second)
+    next_.remove(slot.first, slot.second);
   slot = {node, pod};
+  next_.add(node, pod);
   dirty_ = true;
 }
 
@@ -43,18 +46,19 @@ void nominator::drop(const model::pod& pod) {
   // Called for every assumed pod: no key to build when nothing is nominated.
   if (by_pod_.empty())
     return;
-  if (by_pod_.erase(model::pod_key(pod)) != 0)
-    dirty_ = true;
+  auto it = by_pod_.find(model::pod_key(pod));
+  if (it == by_pod_.end())
+    return;
+  next_.remove(it->second.first, it->second.second);
+  by_pod_.erase(it);
+  dirty_ = true;
 }
 
 nominations_ptr nominator::current() {
   if (!dirty_)
     return snapshot_;
   dirty_ = false;
-  auto n = std::make_shared<nominations>();
-  for (const auto& [key, entry] : by_pod_)
-    n->by_node[entry.first].push_back(entry.second);
-  snapshot_ = std::move(n);
+  snapshot_ = std::make_shared<const nominations>(next_);
   return snapshot_;
 }
 

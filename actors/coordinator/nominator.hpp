@@ -47,6 +47,9 @@ public:
 private:
   std::unordered_map<std::string, std::pair<model::symbol, model::pod_ptr>>
     by_pod_;
+  /// The nominations as changed so far; `current()` publishes a copy
+  /// (which shares its buckets) when it differs from `snapshot_`.
+  nominations next_;
   nominations_ptr snapshot_ = std::make_shared<const nominations>();
   bool dirty_ = false;
 };

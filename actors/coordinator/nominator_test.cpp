@@ -35,9 +35,11 @@ queue_input deleted(model::pod_ptr p) {
 // node -> sorted pod names.
 std::map<std::string, std::vector<std::string>> view(nominator& n) {
   std::map<std::string, std::vector<std::string>> out;
-  for (const auto& [node, pods] : n.current()->by_node)
-    for (const auto& p : pods)
-      out[node.str()].push_back(p->name);
+  n.current()->for_each(
+    [&](model::symbol node, const std::vector<model::pod_ptr>& pods) {
+      for (const auto& p : pods)
+        out[node.str()].push_back(p->name);
+    });
   for (auto& [node, names] : out)
     std::sort(names.begin(), names.end());
   return out;
@@ -99,7 +101,7 @@ TEST(nominator, keeps_one_snapshot_until_something_changes) {
   EXPECT_NE(second, first);
   n.nominate(p, model::symbol{"n1"}); // the same nomination again
   EXPECT_EQ(n.current(), second);
-  EXPECT_FALSE(first->by_node.count(model::symbol{"n1"}))
+  EXPECT_TRUE(first->on(model::symbol{"n1"}).empty())
     << "a published snapshot never changes";
 }
 

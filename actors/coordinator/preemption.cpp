@@ -83,7 +83,7 @@ std::vector<preempt_request_ptr> dry_run_requests(const scheduling_cycle& c,
 }
 
 preemption_verdict judge_dry_runs(const scheduling_cycle& c,
-                                  std::size_t total_nodes, bool overlapped) {
+                                  std::size_t total_nodes, bool must_settle) {
   using kind = preemption_verdict::kind;
   const auto& pf = post_filter_of(c);
   preemption_verdict v;
@@ -147,12 +147,12 @@ preemption_verdict judge_dry_runs(const scheduling_cycle& c,
     v.message = pf.wrap_message(v.chosen.result.message());
     return v;
   }
-  // When other cycles overlapped this one, an assume, nomination or
-  // preemption of theirs may be missing from its view; acting on it
-  // double-books nodes and deletes victims for nothing. A serial scheduler
-  // would have seen them, so the pod is redone alone on a settled view.
-  // Pods that find no victim never get here and stay concurrent.
-  v.type = overlapped ? kind::redo_alone : kind::nominate;
+  // A pod whose filters read other nodes may owe its victims to a view
+  // that other cycles changed anywhere in the cluster: it is redone alone,
+  // on a settled view. Others are checked against the chosen node alone
+  // (the coordinator's node claims). Pods that find no victim never get
+  // here and stay concurrent.
+  v.type = must_settle ? kind::redo_alone : kind::nominate;
   return v;
 }
 
@@ -208,10 +208,10 @@ void coordinator_state::after_nominated_check(cycle& c) {
 }
 
 void coordinator_state::dry_run(cycle& c) {
-  // An overlapped cycle cannot act on its victims (it is redone alone); it
-  // only needs to know whether some node has any.
+  // A cycle that must be redone alone cannot act on its victims; it only
+  // needs to know whether some node has any.
   std::vector<preempt_request_ptr> requests
-    = dry_run_requests(c, rng_, overlapped(c));
+    = dry_run_requests(c, rng_, must_settle_to_preempt(c));
   c.step = cycle_step::dry_running;
   c.preempts.assign(cfg_.shards, nullptr);
   c.pending = static_cast<std::size_t>(
@@ -232,7 +232,8 @@ void coordinator_state::after_dry_run(cycle& c) {
     fail_with_error(c, "a shard did not answer the preemption dry run");
     return;
   }
-  preemption_verdict v = judge_dry_runs(c, total_nodes(), overlapped(c));
+  preemption_verdict v
+    = judge_dry_runs(c, total_nodes(), must_settle_to_preempt(c));
   using kind = preemption_verdict::kind;
   switch (v.type) {
   case kind::stale:
@@ -249,6 +250,15 @@ void coordinator_state::after_dry_run(cycle& c) {
     unschedulable(c, {}, {});
     return;
   case kind::nominate:
+    // The victims were chosen on this cycle's view. They stand when no
+    // cycle that ended meanwhile claimed the node: its pods and room are
+    // then what a serial scheduler would have seen.
+    if (overlapped(c)
+        && claims_.taken_since(v.chosen.nominated_node, c.claims_seen,
+                               c.item.pod->priority)) {
+      retry(c, retry_reason::node_claimed);
+      return;
+    }
     preempt(c, v.chosen);
     return;
   }
@@ -257,25 +267,31 @@ void coordinator_state::after_dry_run(cycle& c) {
 void coordinator_state::preempt(cycle& c,
                                 const plugins::post_filter_outcome& chosen) {
   metrics_.victims(chosen.victims.size());
+  auto e = std::make_shared<eviction>();
+  e->preemptor = c.item.pod;
+  e->node = chosen.nominated_node;
   std::vector<std::string> victims;
   for (const auto& v : chosen.victims) {
     // A victim already being deleted needs no second deletion; the
     // preemptor still waits for it to go.
     if (!v->deleting)
-      ports_.sink().preempt(v, c.item.pod, chosen.nominated_node);
+      e->victims.push_back(v);
     TLOG_V(2, "preemptor pod preempted victim pod", "preemptor",
            c.item.pod->key(), "victim", v->key(), "node",
            chosen.nominated_node.view());
     victims.push_back(model::pod_key(*v));
   }
-  // Lower-priority pods nominated to that node lose their nomination.
-  if (c.nominated)
-    if (auto it = c.nominated->by_node.find(chosen.nominated_node);
-        it != c.nominated->by_node.end())
-      for (const auto& other : it->second)
-        if (other->priority < c.item.pod->priority
-            && !other->same_identity(*c.item.pod))
-          ports_.sink().clear_nomination(other);
+  // Lower-priority pods nominated to that node lose their nomination (the
+  // nominations now: other cycles may have nominated since this one
+  // began).
+  for (const auto& other : nominator_.current()->on(chosen.nominated_node))
+    if (other->priority < c.item.pod->priority
+        && !other->same_identity(*c.item.pod))
+      e->cleared.push_back(other);
+  // The deletions run in the binder, off the scheduling path; the
+  // preemptor waits in the queue until its victims are gone.
+  if (!e->victims.empty() || !e->cleared.empty())
+    ports_.evict(std::move(e));
   unschedulable(c, chosen.nominated_node, std::move(victims));
 }
 

@@ -10,7 +10,9 @@
 ///   dry_run_requests ─> [dry run on every shard with potential nodes]
 ///        │
 ///        v
-///   judge_dry_runs ─> nominate (victims) | unschedulable | error
+///   judge_dry_runs ─> nominate (victims; retried instead when an
+///                     │  overlapped cycle finds the node claimed since)
+///                     | unschedulable | error
 ///                     | stale (retry at once) | redo alone
 ///
 /// These functions decide; the coordinator sends the requests and acts on
@@ -63,8 +65,9 @@ struct preemption_verdict {
     /// Some shard's view moved on since this cycle's Filter (the pod now
     /// fits a node with nothing removed): retry like an assume conflict.
     stale,
-    /// Victims were found on a view other cycles may have changed: retry
-    /// the pod alone, on a settled view.
+    /// Victims were found on a view other cycles may have changed, for a
+    /// pod whose filters read other nodes: retry it alone, on a settled
+    /// view.
     redo_alone,
   };
   kind type = kind::unschedulable;
@@ -72,10 +75,10 @@ struct preemption_verdict {
   plugins::post_filter_outcome chosen;
 };
 
-/// Judges the dry-run replies in `c.preempts`. `overlapped`: other cycles
-/// ran during this one, so its view may lack their assumes, nominations
-/// and preemptions.
+/// Judges the dry-run replies in `c.preempts`. `must_settle`: other cycles
+/// ran during this one and the pod's filters read other nodes, so victims
+/// found on its view must be found again alone.
 preemption_verdict judge_dry_runs(const scheduling_cycle& c,
-                                  std::size_t total_nodes, bool overlapped);
+                                  std::size_t total_nodes, bool must_settle);
 
 } // namespace tessera::actors

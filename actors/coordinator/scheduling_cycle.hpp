@@ -83,6 +83,8 @@ struct scheduling_cycle {
   /// flight when it began: together, whether any other cycle overlapped it.
   std::uint64_t started_at = 0;
   bool began_among_others = false;
+  /// The latest node claim when the cycle began (see node_claims).
+  std::uint64_t claims_seen = 0;
   /// When the filter scatter and PostFilter began (metrics).
   std::chrono::steady_clock::time_point filter_began;
   std::chrono::steady_clock::time_point post_filter_began;

@@ -69,10 +69,7 @@ filter_reply shard_state::filter(const filter_request& req) {
   if (nominated && !nominated->empty()) {
     opts.nominated
       = [nominated](model::symbol node) -> std::span<const model::pod_ptr> {
-      auto it = nominated->by_node.find(node);
-      if (it == nominated->by_node.end())
-        return {};
-      return it->second;
+      return nominated->on(node);
     };
   }
   out.result = plugins::filter_and_score(*req.profile, *req.state, *req.pod,
@@ -126,9 +123,7 @@ preempt_reply shard_state::preempt(const preempt_request& req) const {
     plugins::dry_run_node n;
     n.node = info;
     if (req.nominated)
-      if (auto it = req.nominated->by_node.find(info->name());
-          it != req.nominated->by_node.end())
-        n.nominated = it->second;
+      n.nominated = req.nominated->on(info->name());
     nodes.push_back(n);
   }
   out.result = pf->dry_run(*req.profile, *req.state, *req.pod, nodes,

@@ -175,7 +175,8 @@ TEST(ShardState, FilterHonoursTheAllowedSetAndNominatedPods) {
   {
     SCOPED_TRACE("a higher-priority pod nominated to n1 takes its room");
     auto n = std::make_shared<nominations>();
-    n->by_node[model::symbol{"n1"}].push_back(
+    n->add(
+      model::symbol{"n1"},
       test::make_pod("big").cpu("2").priority(10).nominated_node("n1").build());
     auto req = r.filter(10);
     req.nominated = n;
@@ -189,11 +190,11 @@ TEST(ShardState, FilterHonoursTheAllowedSetAndNominatedPods) {
   {
     SCOPED_TRACE("a lower-priority nomination does not count");
     auto n = std::make_shared<nominations>();
-    n->by_node[model::symbol{"n1"}].push_back(test::make_pod("small")
-                                                .cpu("2")
-                                                .priority(0)
-                                                .nominated_node("n1")
-                                                .build());
+    n->add(model::symbol{"n1"}, test::make_pod("small")
+                                  .cpu("2")
+                                  .priority(0)
+                                  .nominated_node("n1")
+                                  .build());
     auto req = r.filter(10);
     req.nominated = n;
     EXPECT_EQ(s.filter(req).result.feasible.size(), 3u);

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <optional>
 #include <utility>
 
 namespace tessera::plugins {
@@ -74,15 +75,23 @@ default_preemption::node_victims default_preemption::select_victims_on_node(
   const dry_run_node& node,
   std::span<const model::disruption_budget_ptr> budgets) const {
   node_victims out;
-  model::node_info info = *node.node;
-  cycle_state st = state;
+  // Dry runs visit many nodes per preemptor: the working copy of the node
+  // goes into one scratch node per thread, whose vectors keep their
+  // capacity, and the cycle state is copied only when some plugin's
+  // AddPod / RemovePod will change it.
+  thread_local model::node_info info;
+  info = *node.node;
+  std::optional<cycle_state> own_state;
+  if (prof.extensions_active(state))
+    own_state.emplace(state);
+  const cycle_state& st = own_state ? *own_state : state;
   auto remove = [&](const model::pod_ptr& v) {
     info.remove_pod(*v);
-    return prof.run_remove_pod(st, p, *v, info);
+    return own_state ? prof.run_remove_pod(*own_state, p, *v, info) : status{};
   };
   auto add = [&](const model::pod_ptr& v) {
     info.add_pod(v);
-    return prof.run_add_pod(st, p, *v, info);
+    return own_state ? prof.run_add_pod(*own_state, p, *v, info) : status{};
   };
 
   std::vector<model::pod_ptr> potential;

@@ -248,6 +248,21 @@ status profile::run_active_filters(std::span<const filter_plugin* const> active,
   return {};
 }
 
+profile::cross_node_use
+profile::cross_node_filters(const cycle_state& state) const {
+  cross_node_use out;
+  for (const auto* f : filter_) {
+    if (f->node_local())
+      continue;
+    if (state.skip_filter.test(f->slot()))
+      out.skip_may_change
+        = out.skip_may_change || f->skip_depends_on_other_pods();
+    else
+      out.active = true;
+  }
+  return out;
+}
+
 status profile::run_filters_with_nominated(
   const cycle_state& state, const model::pod& p, const model::node_info& node,
   std::span<const model::pod_ptr> nominated) const {
@@ -258,19 +273,36 @@ status profile::run_filters_with_nominated(
       relevant.push_back(n);
   if (relevant.empty())
     return run_filters(state, p, node);
-  // First pass: as if the nominated pods were already running here.
-  model::node_info with_nominated = node;
-  cycle_state state_with = state;
-  for (const auto& n : relevant) {
-    with_nominated.add_pod(n);
-    if (auto s = run_add_pod(state_with, p, *n, with_nominated); !s.ok())
-      return s;
+  // First pass: as if the nominated pods were already running here. Shards
+  // run this for every node with nominated pods, so the copy goes into one
+  // scratch node per thread, whose vectors keep their capacity.
+  thread_local model::node_info with_nominated;
+  with_nominated = node;
+  status first;
+  if (!extensions_active(state)) {
+    for (const auto& n : relevant)
+      with_nominated.add_pod(n);
+    first = run_filters(state, p, with_nominated);
+  } else {
+    cycle_state state_with = state;
+    for (const auto& n : relevant) {
+      with_nominated.add_pod(n);
+      if (auto s = run_add_pod(state_with, p, *n, with_nominated); !s.ok())
+        return s;
+    }
+    first = run_filters(state_with, p, with_nominated);
   }
-  status first = run_filters(state_with, p, with_nominated);
   if (!first.ok())
     return first;
   // Second pass: some filters (affinity) may pass only thanks to them.
   return run_filters(state, p, node);
+}
+
+bool profile::extensions_active(const cycle_state& state) const {
+  for (const auto* pf : pre_filter_)
+    if (pf->has_extensions() && !state.skip_filter.test(pf->slot()))
+      return true;
+  return false;
 }
 
 status profile::run_add_pod(cycle_state& state, const model::pod& to_schedule,

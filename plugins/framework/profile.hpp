@@ -137,6 +137,18 @@ public:
                             const cycle_state& state, const model::pod& p,
                             const model::node_info& node) const;
 
+  /// How this cycle's filters depend on other nodes than the one they
+  /// check: `active`, a cross-node filter runs; `skip_may_change`, one was
+  /// skipped only because no other pod mattered when the cycle began.
+  struct cross_node_use {
+    bool active = false;
+    bool skip_may_change = false;
+    bool any() const noexcept {
+      return active || skip_may_change;
+    }
+  };
+  cross_node_use cross_node_filters(const cycle_state& state) const;
+
   /// Upstream's RunFilterPluginsWithNominatedPods: when `nominated` (pods
   /// nominated to this node with priority >= the pod's, excluding the pod)
   /// is non-empty, filters run first on a copy of the node and state with
@@ -145,6 +157,11 @@ public:
   run_filters_with_nominated(const cycle_state& state, const model::pod& p,
                              const model::node_info& node,
                              std::span<const model::pod_ptr> nominated) const;
+
+  /// Whether any PreFilter plugin with AddPod / RemovePod extensions runs
+  /// this cycle; when none does, adding or removing pods leaves the cycle
+  /// state as it is, and callers need not copy it.
+  bool extensions_active(const cycle_state& state) const;
 
   /// Calls AddPod / RemovePod of every PreFilter plugin with extensions that
   /// was not skipped; the first failure is returned.

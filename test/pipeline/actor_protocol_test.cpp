@@ -108,6 +108,7 @@ binder_actor::behavior_type fake_binder(binder_actor::pointer,
   return {
     [log](bind_atom, const bind_request_ptr& r) { log->push_back(r); },
     [](bind_done_atom, std::uint64_t, std::uint8_t, const std::string&) {},
+    [](evict_atom, const eviction_ptr&) {},
   };
 }
 
