@@ -340,6 +340,8 @@ void reset_storage_status(storage_kind storage, json::object& obj) {
   if (storage == storage_kind::persistent_volume
       || storage == storage_kind::persistent_volume_claim)
     obj["status"] = json::object{{"phase", "Pending"}};
+  if (storage == storage_kind::namespace_)
+    obj["status"] = json::object{{"phase", "Active"}};
 }
 
 void add_default_tolerations(json::object& pod) {

@@ -41,9 +41,10 @@ std::vector<status_cause> validate(storage_kind storage,
 /// A pod's status at creation: `{phase: Pending, qosClass: ...}`.
 void reset_pod_status(boost::json::object& pod);
 
-/// A volume's or claim's status at creation, `{phase: Pending}`, whatever
-/// it was sent with (the volume controller moves it on); other kinds are
-/// left alone.
+/// A volume's or claim's status at creation, `{phase: Pending}`, and a
+/// namespace's, `{phase: Active}`, whatever it was sent with (the volume
+/// controller and namespace deletion move them on); other kinds are left
+/// alone.
 void reset_storage_status(storage_kind storage, boost::json::object& obj);
 
 /// "Guaranteed", "Burstable" or "BestEffort".

@@ -339,14 +339,6 @@ std::optional<resource_path> resolve(std::string_view group,
   return p;
 }
 
-api_status not_found_path() {
-  api_status s;
-  s.code = 404;
-  s.reason = "NotFound";
-  s.message = "the server could not find the requested resource";
-  return s;
-}
-
 /// Parses a Binding body into a store binding.
 api_result<binding> parse_binding(std::string_view body, std::string_view ns,
                                   std::string_view url_name) {
@@ -520,7 +512,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
       return status_reply(status::unauthorized());
   }
   auto seg = split_path(path);
-  if (is_get && path == "/version")
+  if (is_get && (path == "/version" || path == "/version/"))
     return json_reply(200, version_document(config_.git_version));
   if (path.starts_with("/openapi/v2") || path.starts_with("/swagger")) {
     if (!is_get)
@@ -555,13 +547,13 @@ http_reply api_handler::dispatch(const http_request_view& req) {
   if (seg[0] == "apis" && seg.size() == 2) {
     if (auto g = api_group_document(seg[1]))
       return json_reply(200, std::move(*g));
-    return status_reply(not_found_path());
+    return status_reply(status::path_not_found());
   }
   std::string group, version;
   std::size_t at = 0;
   if (seg[0] == "api") {
     if (seg[1] != "v1")
-      return status_reply(not_found_path());
+      return status_reply(status::path_not_found());
     version = "v1";
     at = 2;
   } else {
@@ -573,7 +565,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
       if (gv == group + "/" + version)
         known = true;
     if (!known)
-      return status_reply(not_found_path());
+      return status_reply(status::path_not_found());
   }
   if (seg.size() == at) {
     if (!is_get)
@@ -582,7 +574,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
   }
   auto rp = resolve(group, version, seg, at);
   if (!rp)
-    return status_reply(not_found_path());
+    return status_reply(status::path_not_found());
   const resource_info& res = *rp->resource;
   const std::string& ns = rp->ns;
 
@@ -604,7 +596,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
              && res.name == "pods")
       sub = subresource::main;
     else
-      return status_reply(not_found_path());
+      return status_reply(status::path_not_found());
   }
 
   // Collections.

@@ -69,8 +69,10 @@ struct handler_config {
   std::chrono::milliseconds min_request_timeout{std::chrono::minutes(30)};
   /// "host:port" announced by /api.
   std::string server_address = "127.0.0.1:6443";
-  /// gitVersion of /version (must be valid semver for clients).
-  std::string git_version = "v1.31.0-tessera";
+  /// gitVersion of /version (must be valid semver for clients): the
+  /// Kubernetes release whose API and scheduler tessera follows, so that
+  /// `kubectl version` sees no skew against a current client.
+  std::string git_version = "v1.37.0";
 };
 
 /// Per-request counters for /metrics.

@@ -152,6 +152,30 @@ std::string storage_error_key(const resource_info& res, std::string_view ns,
   return key;
 }
 
+/// NamespaceLifecycle's refusal of a create in a Terminating namespace.
+api_status namespace_terminating(const resource_info& res, std::string_view ns,
+                                 std::string_view name) {
+  auto s = status::forbidden(res.qualified_name(), name,
+                             "unable to create new content in namespace "
+                               + std::string{ns}
+                               + " because it is being terminated");
+  s.causes.push_back({"NamespaceTerminating",
+                      "namespace " + std::string{ns} + " is being terminated",
+                      "metadata.namespace"});
+  return s;
+}
+
+/// True when no namespaced object lives in namespace `ns`.
+bool namespace_empty(const store_state& st, std::string_view ns) {
+  std::string prefix = std::string{ns} + '/';
+  for (const auto& m : st.objects) {
+    auto i = m.lower_bound(prefix);
+    if (i != m.end() && i->first.compare(0, prefix.size(), prefix) == 0)
+      return false;
+  }
+  return true;
+}
+
 api_status precondition_failed(const resource_info& res, std::string_view ns,
                                std::string_view name, std::string_view what,
                                std::string_view want, std::string_view have) {
@@ -350,8 +374,13 @@ api_result<object_ptr> store::create(const resource_info& res,
   auto& map = st.objects[static_cast<std::size_t>(res.storage)];
   if (res.namespaced) {
     auto& nss = st.objects[static_cast<std::size_t>(storage_kind::namespace_)];
-    if (nss.find(obj_ns) == nss.end())
+    auto ns_it = nss.find(obj_ns);
+    if (ns_it == nss.end())
       return status::not_found("namespaces", obj_ns);
+    auto phase = ns_it->second.obj->attrs().field("status.phase");
+    if (phase && *phase == "Terminating")
+      return namespace_terminating(
+        res, obj_ns, string_at(ensure_object(root, "metadata"), "name"));
   }
   std::string name{string_at(ensure_object(root, "metadata"), "name")};
   if (name.empty()) {
@@ -656,6 +685,16 @@ api_result<delete_result> store::remove(const resource_info& res,
     return precondition_failed(res, ns, name, "ResourceVersion",
                                *opts.precondition_resource_version,
                                std::to_string(old->resource_version()));
+  // A deletion that only marks the object (a graceful pod deletion, a
+  // Terminating namespace) writes the marked version.
+  auto mark = [&](json_doc marked) {
+    if (opts.dry_run)
+      return delete_result{
+        present(res, stored_object::make(res.storage, marked.value())), false};
+    auto obj
+      = st.commit(res.storage, event_type::modified, std::move(marked), old);
+    return delete_result{present(res, obj), false};
+  };
   if (res.storage == storage_kind::pod) {
     const auto& root = doc.value().as_object();
     const json::object* spec = object_at(root, "spec");
@@ -685,33 +724,25 @@ api_result<delete_result> store::remove(const resource_info& res,
       auto& m = ensure_object(doc.value().as_object(), "metadata");
       m["deletionTimestamp"] = format_time(deadline);
       m["deletionGracePeriodSeconds"] = grace;
-      if (opts.dry_run)
-        return delete_result{
-          present(res, stored_object::make(res.storage, doc.value())), false};
-      auto obj
-        = st.commit(res.storage, event_type::modified, std::move(doc), old);
-      return delete_result{present(res, obj), false};
+      return mark(std::move(doc));
     }
+  }
+  if (res.storage == storage_kind::namespace_) {
+    // A namespace first goes Terminating; the namespace controller deletes
+    // its contents and deletes it again, which removes it once it is empty.
+    auto phase = old->attrs().field("status.phase");
+    if (!phase || *phase != "Terminating") {
+      auto& root = doc.value().as_object();
+      ensure_object(root, "metadata")["deletionTimestamp"]
+        = format_time(st.clk->wall_now());
+      ensure_object(root, "status")["phase"] = "Terminating";
+      return mark(std::move(doc));
+    }
+    if (!namespace_empty(st, name))
+      return delete_result{present(res, old), false};
   }
   if (opts.dry_run)
     return delete_result{present(res, old), true};
-  if (res.storage == storage_kind::namespace_) {
-    // Namespace termination, simplified: its contents go at once.
-    std::string prefix = std::string{name} + '/';
-    for (std::size_t s = 0; s < storage_kind_count; ++s) {
-      auto& m = st.objects[s];
-      std::vector<std::string> doomed;
-      for (auto i = m.lower_bound(prefix);
-           i != m.end() && i->first.compare(0, prefix.size(), prefix) == 0; ++i)
-        doomed.push_back(i->first);
-      for (const auto& k : doomed) {
-        auto i = m.find(k);
-        auto o = i->second.obj;
-        st.commit(static_cast<storage_kind>(s), event_type::deleted, o->parse(),
-                  o);
-      }
-    }
-  }
   auto obj = st.commit(res.storage, event_type::deleted, std::move(doc), old);
   return delete_result{present(res, obj), true};
 }

@@ -238,7 +238,7 @@ TEST_F(KubectlTest, GetCreateDescribeLabelDelete) {
 
   auto version = run("version");
   ASSERT_EQ(version.code, 0) << version.output;
-  EXPECT_NE(version.output.find("v1.31.0-tessera"), std::string::npos);
+  EXPECT_NE(version.output.find("v1.37.0"), std::string::npos);
 
   for (const char* kind :
        {"namespaces", "events -A", "leases -A", "pdb -A", "priorityclasses"}) {
@@ -341,6 +341,44 @@ TEST_F(KubectlTest, WatchShowsChanges) {
   EXPECT_NE(out.find("w1     0/1     Pending"), std::string::npos) << out;
   EXPECT_NE(out.find("w1     1/1     Running"), std::string::npos) << out;
   EXPECT_NE(out.find("Terminating"), std::string::npos) << out;
+}
+
+TEST_F(KubectlTest, DeleteOfANamespaceWithItsPodsFromOneFile) {
+  auto file = write_file("shop.yaml", R"(apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  namespace: shop
+spec:
+  containers: [{name: c, image: nginx}]
+)");
+  auto created = run("create -f " + file + create_flags());
+  ASSERT_EQ(created.code, 0) << created.output;
+  // A running pod on a fake node goes through graceful deletion.
+  ASSERT_TRUE(st_->bind({.ns = "shop", .name = "web", .node = "node-000000"}));
+  ASSERT_TRUE(eventually([&] {
+    auto p = st_->get(pods(), "shop", "web");
+    return p && *(*p)->attrs().field("status.phase") == "Running";
+  }));
+  // The namespace goes first: Terminating, so the pod's DELETE still finds
+  // it; kubectl then waits until both are gone.
+  auto deleted = run("delete -f " + file);
+  ASSERT_EQ(deleted.code, 0) << deleted.output;
+  EXPECT_NE(deleted.output.find("namespace \"shop\" deleted"),
+            std::string::npos)
+    << deleted.output;
+  EXPECT_NE(deleted.output.find("pod \"web\" deleted"), std::string::npos)
+    << deleted.output;
+  const auto& namespaces = primary_resource(storage_kind::namespace_);
+  EXPECT_TRUE(eventually([&] { return !st_->get(namespaces, "", "shop"); }));
+  auto gone = run("get ns shop");
+  EXPECT_NE(gone.code, 0);
+  EXPECT_NE(gone.output.find("NotFound"), std::string::npos) << gone.output;
 }
 
 } // namespace
