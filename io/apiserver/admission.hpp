@@ -34,7 +34,17 @@ namespace tessera::apiserver::admission {
 /// priority class preemption policy.
 void apply_defaults(storage_kind storage, boost::json::object& obj);
 
-/// Validation of a whole object; an empty result means valid.
+/// The message of the first quantity of `obj` (resource requests and
+/// limits, pod overhead, node capacity and allocatable, claim requests,
+/// volume capacity) that does not parse, upstream's decode error
+/// (`quantities must match the regular expression '...'`); nullopt when
+/// all parse.
+std::optional<std::string> unparsable_quantity(storage_kind storage,
+                                               const boost::json::object& obj);
+
+/// Validation of a whole object (names, labels, required fields,
+/// negative quantities, requests above limits); an empty result means
+/// valid.
 std::vector<status_cause> validate(storage_kind storage,
                                    const boost::json::object& obj);
 

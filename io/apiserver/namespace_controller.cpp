@@ -1,8 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/namespace_controller.hpp"
-#include "io/apiserver/wake_signal.hpp"
 
+#include "io/apiserver/wake_signal.hpp"
 #include "support/log.hpp"
 
 #include <algorithm>
@@ -102,8 +102,8 @@ struct namespace_controller::impl {
           continue;
         for (const auto& item : items->items)
           if (auto r = st.remove(res, ns->name(), item->name()); !r)
-            TLOG_V(2, "namespace controller: delete failed", "key",
-                   item->key(), "error", r.err().message);
+            TLOG_V(2, "namespace controller: delete failed", "key", item->key(),
+                   "error", r.err().message);
       }
       auto r = st.remove(namespaces, "", ns->name());
       if (r && r->removed) {

@@ -119,16 +119,92 @@ json_doc to_stored(const resource_info& res, json_doc doc) {
   return doc;
 }
 
-/// A create or update body: parsed, checked against the kind `res` serves,
-/// and in the stored form.
+/// The 400 of a body a typed decode refuses, worded as kube-apiserver's
+/// codec words it.
+api_status undecodable(const resource_info& res, std::string_view why) {
+  std::string msg{res.kind};
+  msg += " in version \"";
+  msg += res.version;
+  msg += "\" cannot be handled as a ";
+  msg += res.kind;
+  msg += ": ";
+  msg += why;
+  return status::bad_request(std::move(msg));
+}
+
+/// Field validation of a client's document as `res` presents it: unknown
+/// fields are dropped as a typed decode drops them; under Warn they and the
+/// keys `body` repeats become warnings, under Strict a 400.
+std::optional<api_status> check_fields(const resource_info& res,
+                                       std::string_view body, json::object& obj,
+                                       const write_options& options) {
+  if (!options.validation)
+    return std::nullopt;
+  auto unknown = prune_unknown_fields(res, obj);
+  if (*options.validation == field_validation::ignore)
+    return std::nullopt;
+  std::vector<std::string> problems;
+  for (const auto& path : duplicate_fields(body))
+    problems.push_back("duplicate field \"" + path + "\"");
+  for (const auto& path : unknown)
+    problems.push_back("unknown field \"" + path + "\"");
+  if (problems.empty())
+    return std::nullopt;
+  if (*options.validation == field_validation::strict) {
+    std::string why = "strict decoding error: ";
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+      if (i > 0)
+        why += ", ";
+      why += problems[i];
+    }
+    return undecodable(res, why);
+  }
+  if (options.warnings)
+    for (auto& p : problems)
+      options.warnings->push_back(std::move(p));
+  return std::nullopt;
+}
+
+/// For a client's write: the 400 of an unparsable quantity, or the 422 of
+/// an object the model cannot decode (a last line behind the validation
+/// of admission.cpp, which names most problems itself).
+std::optional<api_status> check_decodable(const resource_info& res,
+                                          std::string_view name,
+                                          const json::value& doc,
+                                          const write_options& options) {
+  if (!options.validation)
+    return std::nullopt;
+  auto problem = model_decode_problem(res.storage, doc);
+  if (!problem)
+    return std::nullopt;
+  // "<path>: <problem>"; the path is the field.
+  auto colon = problem->find(": ");
+  std::string field
+    = colon == std::string::npos ? std::string{} : problem->substr(0, colon);
+  std::string detail
+    = colon == std::string::npos ? *problem : problem->substr(colon + 2);
+  return status::invalid(
+    res.kind, res.group, name,
+    {status_cause{"FieldValueInvalid", "Invalid value: " + detail, field}});
+}
+
+/// A create or update body: parsed, checked against the kind `res` serves
+/// and its fields, and in the stored form.
 api_result<json_doc> parse_stored_body(const resource_info& res,
-                                       std::string_view body) {
+                                       std::string_view body,
+                                       const write_options& options) {
   auto parsed = parse_body(body);
   if (!parsed)
     return parsed.err();
   json_doc doc = std::move(*parsed);
   if (auto e = check_type(res, doc.value().as_object()))
     return *e;
+  if (auto e = check_fields(res, body, doc.value().as_object(), options))
+    return *e;
+  if (options.validation)
+    if (auto bad
+        = admission::unparsable_quantity(res.storage, doc.value().as_object()))
+      return undecodable(res, *bad);
   return to_stored(res, std::move(doc));
 }
 
@@ -337,7 +413,7 @@ api_result<object_ptr> store::get(const resource_info& res, std::string_view ns,
 api_result<object_ptr> store::create(const resource_info& res,
                                      std::string_view ns, std::string_view body,
                                      const write_options& options) {
-  auto parsed = parse_stored_body(res, body);
+  auto parsed = parse_stored_body(res, body, options);
   if (!parsed)
     return parsed.err();
   json_doc doc = std::move(*parsed);
@@ -426,6 +502,8 @@ api_result<object_ptr> store::create(const resource_info& res,
   auto causes = admission::validate(res.storage, root);
   if (!causes.empty())
     return status::invalid(res.kind, res.group, name, std::move(causes));
+  if (auto e = check_decodable(res, name, doc.value(), options))
+    return *e;
   if (res.storage == storage_kind::priority_class) {
     auto* g = root.if_contains("globalDefault");
     if (g && g->is_bool() && g->as_bool())
@@ -509,7 +587,8 @@ json::value resized(const json::value& old_doc, const json::object& wanted,
 api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
                                      const object_ptr& old,
                                      const json::value& old_doc, json_doc doc,
-                                     subresource sub, bool dry_run) {
+                                     subresource sub,
+                                     const write_options& options) {
   auto& root = doc.value().as_object();
   const auto& old_root = old_doc.as_object();
   if (sub == subresource::resize)
@@ -550,6 +629,8 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
   auto causes = admission::validate(res.storage, new_root);
   if (!causes.empty())
     return status::invalid(res.kind, res.group, old->name(), std::move(causes));
+  if (auto e = check_decodable(res, old->name(), doc.value(), options))
+    return *e;
   auto* old_spec = old_root.if_contains("spec");
   auto* new_spec = new_root.if_contains("spec");
   const bool spec_changed = (old_spec == nullptr) != (new_spec == nullptr)
@@ -575,7 +656,7 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
     ++st.stats.noop_writes;
     return present(res, old);
   }
-  if (dry_run)
+  if (options.dry_run)
     return present(res, stored_object::make(res.storage, doc.value()));
   return present(
     res, st.commit(res.storage, event_type::modified, std::move(doc), old));
@@ -587,7 +668,7 @@ api_result<object_ptr> store::update(const resource_info& res,
                                      std::string_view ns, std::string_view name,
                                      std::string_view body, subresource sub,
                                      const write_options& options) {
-  auto parsed = parse_stored_body(res, body);
+  auto parsed = parse_stored_body(res, body, options);
   if (!parsed)
     return parsed.err();
   json_doc doc = std::move(*parsed);
@@ -620,8 +701,7 @@ api_result<object_ptr> store::update(const resource_info& res,
   } else if (body_rv != std::to_string(old->resource_version())) {
     return status::modified_conflict(res.qualified_name(), name);
   }
-  return finish_update(st, res, old, old_doc, std::move(doc), sub,
-                       options.dry_run);
+  return finish_update(st, res, old, old_doc, std::move(doc), sub, options);
 }
 
 api_result<object_ptr> store::patch(const resource_info& res,
@@ -656,9 +736,15 @@ api_result<object_ptr> store::patch(const resource_info& res,
   if (string_at(meta, "name") != name)
     return status::bad_request("the name of the object cannot be changed by "
                                "a patch");
+  if (auto e = check_fields(res, type == patch_type::json_patch ? "" : body,
+                            doc.value().as_object(), options))
+    return *e;
+  if (options.validation)
+    if (auto bad
+        = admission::unparsable_quantity(res.storage, doc.value().as_object()))
+      return undecodable(res, *bad);
   doc = to_stored(res, std::move(doc));
-  return finish_update(st, res, old, old_doc, std::move(doc), sub,
-                       options.dry_run);
+  return finish_update(st, res, old, old_doc, std::move(doc), sub, options);
 }
 
 api_result<delete_result> store::remove(const resource_info& res,
