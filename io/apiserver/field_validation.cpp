@@ -97,8 +97,8 @@ constexpr std::array<std::pair<std::string_view, std::string_view>, 13>
 
 /// Fields of each kind besides apiVersion, kind and metadata, by Kind (and
 /// "Event/v1" for the events.k8s.io view).
-constexpr std::array<std::pair<std::string_view, std::string_view>, 19>
-  kinds = {{
+constexpr std::array<std::pair<std::string_view, std::string_view>, 19> kinds
+  = {{
     {"Pod", "spec=podspec status"},
     {"Node", "spec.podCIDR spec.podCIDRs spec.providerID spec.unschedulable "
              "spec.taints.key spec.taints.value spec.taints.effect "
@@ -203,8 +203,8 @@ const std::map<std::string, schema_ptr, std::less<>>& schemas() {
 void prune(const schema_node& node, json::value& v, std::string& path,
            std::vector<std::string>& out);
 
-void prune_object(const schema_node& node, json::object& obj,
-                  std::string& path, std::vector<std::string>& out) {
+void prune_object(const schema_node& node, json::object& obj, std::string& path,
+                  std::vector<std::string>& out) {
   std::vector<std::string> unknown;
   for (auto& kv : obj) {
     auto len = path.size();

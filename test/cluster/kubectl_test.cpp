@@ -343,6 +343,56 @@ TEST_F(KubectlTest, WatchShowsChanges) {
   EXPECT_NE(out.find("Terminating"), std::string::npos) << out;
 }
 
+TEST_F(KubectlTest, UnknownFieldsAndInvalidValuesAreRefusedAsUpstream) {
+  auto typo = write_file("typo.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: typo}
+spec:
+  nodeSelectr: {disk: ssd}
+  containers: [{name: c, image: nginx}]
+)");
+  if (!legacy_) {
+    // kubectl's default: fieldValidation=Strict.
+    auto strict = run("create -f " + typo);
+    EXPECT_EQ(strict.code, 1) << strict.output;
+    EXPECT_NE(strict.output.find(
+                R"(Pod in version "v1" cannot be handled as a Pod: strict )"
+                R"(decoding error: unknown field "spec.nodeSelectr")"),
+              std::string::npos)
+      << strict.output;
+    EXPECT_FALSE(st_->get(pods(), "default", "typo"));
+  }
+  // Warn (kubectl 1.20 sends no fieldValidation: the server's default).
+  auto warned = run("create -f " + typo + (legacy_ ? "" : " --validate=warn"));
+  EXPECT_EQ(warned.code, 0) << warned.output;
+  EXPECT_NE(warned.output.find(R"(Warning: unknown field "spec.nodeSelectr")"),
+            std::string::npos)
+    << warned.output;
+  auto stored = st_->get(pods(), "default", "typo");
+  ASSERT_TRUE(stored);
+  EXPECT_EQ((*stored)->json().find("nodeSelectr"), std::string::npos);
+
+  for (const auto& [cpu, said] :
+       std::vector<std::pair<std::string, std::string>>{
+         {"lots", "Pod in version \"v1\" cannot be handled as a Pod: "
+                  "quantities must match the regular expression"},
+         {"\"-1\"", "spec.containers[0].resources.requests[cpu]: Invalid "
+                    "value: \"-1\": must be greater than or equal to 0"}}) {
+    SCOPED_TRACE(cpu);
+    auto file = write_file("cpu.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: greedy}
+spec:
+  containers:
+  - {name: c, image: nginx, resources: {requests: {cpu: )"
+                                         + cpu + "}}}\n");
+    auto r = run("create -f " + file + create_flags());
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find(said), std::string::npos) << r.output;
+    EXPECT_FALSE(st_->get(pods(), "default", "greedy"));
+  }
+}
+
 TEST_F(KubectlTest, DeleteOfANamespaceWithItsPodsFromOneFile) {
   auto file = write_file("shop.yaml", R"(apiVersion: v1
 kind: Namespace
