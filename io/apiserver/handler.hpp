@@ -5,7 +5,7 @@
 /// HTTP library. It turns one request (method, target, headers, body) into one
 /// reply: discovery documents, health checks, OpenAPI stub, and the verbs on
 /// every served resource (docs/apiserver-protocol.md §1.1) mapped onto the
-/// `store`, with content negotiation (JSON; Table for pods and nodes) and every
+/// `store`, with content negotiation (JSON; Table, see table.hpp) and every
 /// failure rendered as a Status with the real code and reason. A watch reply
 /// carries a `watch_stream` that the server then writes as chunked JSON lines;
 /// the handler never blocks.

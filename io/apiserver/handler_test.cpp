@@ -167,6 +167,12 @@ TEST_F(HandlerTest, NamespaceDeletionGoesThroughTerminating) {
     [&] { return send("GET", "/api/v1/namespaces/shop").status == 404; }));
   EXPECT_EQ(send("GET", "/api/v1/namespaces/shop/pods/p1").status, 404);
   EXPECT_EQ(ctl.finalized(), 1u);
+  // NamespaceLifecycle keeps the system namespaces.
+  auto kept = send("DELETE", "/api/v1/namespaces/kube-system");
+  EXPECT_EQ(kept.status, 403);
+  EXPECT_EQ(at(parse(kept.body), {"message"}),
+            R"(namespaces "kube-system" is forbidden: this namespace may )"
+            "not be deleted");
   // Other namespaces are untouched and a new one of the same name works.
   EXPECT_EQ(send("GET", "/api/v1/namespaces/default").status, 200);
   ASSERT_EQ(
@@ -443,6 +449,120 @@ TEST_F(HandlerTest, WhatTheModelCannotDecodeIsNeverStored) {
                             pod("t2", R"(,"nodeSelectr":{})"));
   ASSERT_TRUE(trusted);
   EXPECT_NE((*trusted)->json().find("nodeSelectr"), std::string::npos);
+}
+
+TEST_F(HandlerTest, TablesHaveKubectlsColumnsForEveryKind) {
+  const std::vector<std::pair<std::string, std::string>> objects = {
+    {"/apis/policy/v1/namespaces/default/poddisruptionbudgets",
+     R"({"metadata":{"name":"web"},"spec":{"minAvailable":2,)"
+     R"("selector":{"matchLabels":{"app":"web"}}}})"},
+    {"/apis/policy/v1/namespaces/default/poddisruptionbudgets",
+     R"({"metadata":{"name":"pct"},"spec":{"maxUnavailable":"10%"}})"},
+    {"/apis/scheduling.k8s.io/v1/priorityclasses",
+     R"({"metadata":{"name":"high"},"value":1000,"globalDefault":true})"},
+    {"/apis/coordination.k8s.io/v1/namespaces/default/leases",
+     R"({"metadata":{"name":"l"},"spec":{"holderIdentity":"me"}})"},
+    {"/api/v1/namespaces/default/events",
+     R"({"metadata":{"name":"e1"},"involvedObject":{"kind":"Pod",)"
+     R"("name":"web-1"},"reason":"FailedScheduling","type":"Warning",)"
+     R"("message":" 0/2 nodes are available \n","count":3,)"
+     R"("source":{"component":"default-scheduler"}})"},
+    {"/api/v1/namespaces/default/services",
+     R"({"metadata":{"name":"web"},"spec":{"clusterIP":"10.0.0.1",)"
+     R"("selector":{"tier":"a","app":"web"},"ports":[{"port":80},)"
+     R"({"port":53,"protocol":"UDP","nodePort":30053}]}})"},
+    {"/apis/apps/v1/namespaces/default/replicasets",
+     R"({"metadata":{"name":"web"},"spec":{"replicas":3,"selector":)"
+     R"({"matchLabels":{"app":"web"},"matchExpressions":[{"key":"tier",)"
+     R"("operator":"In","values":["a","b"]}]},"template":{"metadata":)"
+     R"({"labels":{"app":"web","tier":"a"}},"spec":{"containers":[)"
+     R"({"name":"c","image":"nginx"},{"name":"d","image":"redis"}]}}}})"},
+    {"/apis/apps/v1/namespaces/default/statefulsets",
+     R"({"metadata":{"name":"db"},"spec":{"replicas":2,"selector":)"
+     R"({"matchLabels":{"app":"db"}},"template":{"metadata":{"labels":)"
+     R"({"app":"db"}},"spec":{"containers":[{"name":"c","image":"pg"}]}}}})"},
+  };
+  for (const auto& [target, body] : objects)
+    ASSERT_EQ(send("POST", target, body).status, 201) << target << body;
+  const std::string table_accept
+    = "application/json;as=Table;v=v1;g=meta.k8s.io,application/json";
+  struct test_case {
+    std::string name;
+    std::string target;
+    std::string columns;
+    /// The cells of the row whose name is `row`, as JSON, without the age
+    /// (the cell at `age_at`, checked for its shape).
+    std::string row;
+    std::string cells;
+  };
+  // Both views of the event storage print the same row.
+  const std::string event_columns
+    = R"(["Last Seen","Type","Reason","Object","Subobject","Source",)"
+      R"("Message","First Seen","Count","Name"])";
+  const std::string event_cells
+    = R"(["<unknown>","Warning","FailedScheduling","pod/web-1","",)"
+      R"("default-scheduler","0/2 nodes are available","<unknown>",3,"e1"])";
+  const std::vector<test_case> cases = {
+    {"events", "/api/v1/namespaces/default/events", event_columns, "e1",
+     event_cells},
+    {"events.k8s.io view", "/apis/events.k8s.io/v1/namespaces/default/events",
+     event_columns, "e1", event_cells},
+    {"namespaces", "/api/v1/namespaces", R"(["Name","Status","Age"])",
+     "default", R"(["default","Active"])"},
+    {"budgets", "/apis/policy/v1/namespaces/default/poddisruptionbudgets",
+     R"(["Name","Min Available","Max Unavailable","Allowed Disruptions",)"
+     R"("Age"])",
+     "pct", R"(["pct","N/A","10%",0])"},
+    {"priority classes", "/apis/scheduling.k8s.io/v1/priorityclasses",
+     R"(["Name","Value","Global-Default","Age","PreemptionPolicy"])", "high",
+     R"(["high",1000,true,"PreemptLowerPriority"])"},
+    {"leases", "/apis/coordination.k8s.io/v1/namespaces/default/leases",
+     R"(["Name","Holder","Age"])", "l", R"(["l","me"])"},
+    {"services", "/api/v1/namespaces/default/services",
+     R"x(["Name","Type","Cluster-IP","External-IP","Port(s)","Age",)x"
+     R"("Selector"])",
+     "web",
+     R"(["web","ClusterIP","10.0.0.1","<none>","80/TCP,53:30053/UDP",)"
+     R"("app=web,tier=a"])"},
+    {"replica sets", "/apis/apps/v1/namespaces/default/replicasets",
+     R"(["Name","Desired","Current","Ready","Age","Containers","Images",)"
+     R"("Selector"])",
+     "web", R"x(["web",3,0,0,"c,d","nginx,redis","app=web,tier in (a,b)"])x"},
+    {"stateful sets", "/apis/apps/v1/namespaces/default/statefulsets",
+     R"(["Name","Ready","Age","Containers","Images"])", "db",
+     R"(["db","0/2","c","pg"])"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto r = send("GET", tc.target, {}, "application/json", table_accept);
+    ASSERT_EQ(r.status, 200) << r.body;
+    auto t = parse(r.body);
+    ASSERT_EQ(at(t, {"kind"}), "Table") << r.body;
+    json::array names;
+    std::size_t age = 0;
+    const auto& defs = t.at("columnDefinitions").as_array();
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+      names.push_back(defs[i].at("name"));
+      if (defs[i].at("name") == "Age")
+        age = i;
+    }
+    EXPECT_EQ(json::serialize(names), tc.columns);
+    bool found = false;
+    for (const auto& row : t.at("rows").as_array()) {
+      if (at(row, {"object", "metadata", "name"}) != tc.row)
+        continue;
+      found = true;
+      auto cells = row.at("cells").as_array();
+      ASSERT_EQ(cells.size(), defs.size());
+      if (age > 0) {
+        EXPECT_TRUE(cells[age].is_string());
+        EXPECT_NE(cells[age].as_string(), "<unknown>");
+        cells.erase(cells.begin() + static_cast<std::ptrdiff_t>(age));
+      }
+      EXPECT_EQ(json::serialize(cells), tc.cells);
+    }
+    EXPECT_TRUE(found) << r.body;
+  }
 }
 
 } // namespace

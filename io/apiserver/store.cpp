@@ -813,6 +813,10 @@ api_result<delete_result> store::remove(const resource_info& res,
       return mark(std::move(doc));
     }
   }
+  if (res.storage == storage_kind::namespace_
+      && (name == "default" || name == "kube-system" || name == "kube-public"))
+    return status::forbidden(res.qualified_name(), name,
+                             "this namespace may not be deleted");
   if (res.storage == storage_kind::namespace_) {
     // A namespace first goes Terminating; the namespace controller deletes
     // its contents and deletes it again, which removes it once it is empty.

@@ -240,11 +240,27 @@ TEST_F(KubectlTest, GetCreateDescribeLabelDelete) {
   ASSERT_EQ(version.code, 0) << version.output;
   EXPECT_NE(version.output.find("v1.37.0"), std::string::npos);
 
-  for (const char* kind :
-       {"namespaces", "events -A", "leases -A", "pdb -A", "priorityclasses"}) {
+  ASSERT_TRUE(st_->create(
+    primary_resource(storage_kind::pod_disruption_budget), "default",
+    R"({"metadata":{"name":"web"},"spec":{"minAvailable":1}})"));
+  ASSERT_TRUE(
+    st_->create(primary_resource(storage_kind::lease), "default",
+                R"({"metadata":{"name":"l"},"spec":{"holderIdentity":"me"}})"));
+  // Server-side tables: kubectl's usual columns, not just NAME and AGE.
+  for (const auto& [kind, headers] :
+       std::vector<std::pair<std::string, std::vector<std::string>>>{
+         {"namespaces", {"STATUS", "Active"}},
+         {"events -A",
+          {"LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE", "pod/p1"}},
+         {"leases -A", {"HOLDER", "me"}},
+         {"pdb -A",
+          {"MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS"}},
+         {"priorityclasses", {"VALUE", "GLOBAL-DEFAULT", "2000001000"}}}) {
     SCOPED_TRACE(kind);
-    auto r = run(std::string{"get "} + kind);
+    auto r = run("get " + kind);
     EXPECT_EQ(r.code, 0) << r.output;
+    for (const auto& h : headers)
+      EXPECT_NE(r.output.find(h), std::string::npos) << h << "\n" << r.output;
   }
   auto pcs = run("get priorityclasses");
   EXPECT_NE(pcs.output.find("system-node-critical"), std::string::npos);
