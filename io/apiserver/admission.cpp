@@ -402,20 +402,6 @@ std::vector<status_cause> validate(storage_kind storage,
   if (meta)
     if (auto* labels = object_at(*meta, "labels"))
       add_label_problems(causes, *labels);
-  for_each_quantity(
-    storage, obj,
-    [&](const std::string& path, std::string_view name, const json::value& v) {
-      auto text = quantity_text(v);
-      if (!text)
-        return;
-      auto q = model::quantity::parse(*text);
-      if (q && q->is_negative())
-        causes.push_back(
-          status::invalid_value(path + "[" + std::string{name} + "]", *text,
-                                "must be greater than or equal to 0"));
-    });
-  if (storage == storage_kind::pod)
-    add_request_above_limit(causes, obj);
   if (storage == storage_kind::pod) {
     const json::object* spec = object_at(obj, "spec");
     const json::array* containers = nullptr;
@@ -454,6 +440,26 @@ std::vector<status_cause> validate(storage_kind storage,
         "value", "maximum allowed value of a user defined priority is "
                  "1000000000"));
   }
+  return causes;
+}
+
+std::vector<status_cause> validate_quantities(storage_kind storage,
+                                              const json::object& obj) {
+  std::vector<status_cause> causes;
+  for_each_quantity(
+    storage, obj,
+    [&](const std::string& path, std::string_view name, const json::value& v) {
+      auto text = quantity_text(v);
+      if (!text)
+        return;
+      auto q = model::quantity::parse(*text);
+      if (q && q->is_negative())
+        causes.push_back(
+          status::invalid_value(path + "[" + std::string{name} + "]", *text,
+                                "must be greater than or equal to 0"));
+    });
+  if (storage == storage_kind::pod)
+    add_request_above_limit(causes, obj);
   return causes;
 }
 

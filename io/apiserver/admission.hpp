@@ -42,11 +42,17 @@ void apply_defaults(storage_kind storage, boost::json::object& obj);
 std::optional<std::string> unparsable_quantity(storage_kind storage,
                                                const boost::json::object& obj);
 
-/// Validation of a whole object (names, labels, required fields,
-/// negative quantities, requests above limits); an empty result means
-/// valid.
+/// Validation of a whole object (names, labels, required fields); an
+/// empty result means valid.
 std::vector<status_cause> validate(storage_kind storage,
                                    const boost::json::object& obj);
+
+/// Validation of the quantities `unparsable_quantity` reads: negative
+/// ones, and container requests above their limits. Separate from
+/// `validate` because only client writes are checked: in-process writers
+/// may store what a real server might send, to test its readers.
+std::vector<status_cause> validate_quantities(storage_kind storage,
+                                              const boost::json::object& obj);
 
 /// A pod's status at creation: `{phase: Pending, qosClass: ...}`.
 void reset_pod_status(boost::json::object& pod);

@@ -4,13 +4,13 @@
 #include "io/apiserver/namespace_controller.hpp"
 #include "io/apiserver/store.hpp"
 #include "test/support/api_client.hpp"
+#include "test/support/wait.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
 #include <chrono>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace tessera::apiserver {
@@ -55,15 +55,6 @@ protected:
     return R"({"apiVersion":"v1","kind":"Pod","metadata":{"name":")" + name
            + R"("},"spec":{"containers":[{"name":"c","image":"busybox"}])"
            + spec + "}}";
-  }
-
-  template <class F> static bool eventually(F cond) {
-    for (int i = 0; i < 500; ++i) {
-      if (cond())
-        return true;
-      std::this_thread::sleep_for(10ms);
-    }
-    return false;
   }
 
   store st_;
@@ -134,6 +125,12 @@ TEST_F(HandlerTest, NamespaceDeletionGoesThroughTerminating) {
             201);
   ASSERT_EQ(send("POST", "/api/v1/namespaces/shop/pods", pod("p2")).status,
             201);
+  // Bound to a node without a kubelet: graceful deletion would never end.
+  binding b;
+  b.ns = "shop";
+  b.name = "p1";
+  b.node = "ghost";
+  ASSERT_TRUE(st_.bind(b));
 
   // DELETE answers with the namespace, now Terminating; nothing is removed.
   auto del = send("DELETE", "/api/v1/namespaces/shop");
@@ -163,7 +160,7 @@ TEST_F(HandlerTest, NamespaceDeletionGoesThroughTerminating) {
 
   // The namespace controller removes the rest, then the namespace.
   namespace_controller ctl{st_, {.resync = 20ms, .content_delay = 0ms}};
-  ASSERT_TRUE(eventually(
+  ASSERT_TRUE(test::eventually(
     [&] { return send("GET", "/api/v1/namespaces/shop").status == 404; }));
   EXPECT_EQ(send("GET", "/api/v1/namespaces/shop/pods/p1").status, 404);
   EXPECT_EQ(ctl.finalized(), 1u);

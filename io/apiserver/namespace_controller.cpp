@@ -39,6 +39,7 @@ struct namespace_controller::impl {
   /// When each Terminating namespace was first seen.
   std::map<std::string, std::chrono::steady_clock::time_point> seen;
   const resource_info& namespaces = primary_resource(storage_kind::namespace_);
+  const resource_info& nodes = primary_resource(storage_kind::node);
 
   void open_watch() {
     if (watch)
@@ -75,6 +76,20 @@ struct namespace_controller::impl {
     }
   }
 
+  /// Default deletes, except for a pod bound to a node that no longer
+  /// exists: no kubelet will finish its graceful deletion, so it goes at
+  /// once, as the pod garbage collector removes orphaned pods.
+  delete_options delete_options_for(const resource_info& res,
+                                    const stored_object& item) const {
+    delete_options opts;
+    if (res.storage != storage_kind::pod)
+      return opts;
+    auto node = item.attrs().field("spec.nodeName");
+    if (node && !node->empty() && !st.get(nodes, "", *node))
+      opts.grace_period_seconds = 0;
+    return opts;
+  }
+
   /// Deletes the contents of every Terminating namespace, then the
   /// namespaces left empty. True while one is still Terminating.
   bool reconcile() {
@@ -101,7 +116,9 @@ struct namespace_controller::impl {
         if (!items)
           continue;
         for (const auto& item : items->items)
-          if (auto r = st.remove(res, ns->name(), item->name()); !r)
+          if (auto r = st.remove(res, ns->name(), item->name(),
+                                 delete_options_for(res, *item));
+              !r)
             TLOG_V(2, "namespace controller: delete failed", "key", item->key(),
                    "error", r.err().message);
       }

@@ -9,8 +9,9 @@
 /// deletes (after `content_delay`) every object in each Terminating
 /// namespace with ordinary deletes
 /// (pods on fake nodes then go through graceful deletion and kwok's fake
-/// kubelet) and deletes the namespace again, which removes it once nothing
-/// is left in it:
+/// kubelet; pods of nodes that are gone are deleted at once, as the pod
+/// garbage collector deletes orphaned pods) and deletes the namespace again,
+/// which removes it once nothing is left in it:
 ///
 ///   Active --DELETE--> Terminating --contents deleted, DELETE--> gone
 ///

@@ -188,6 +188,18 @@ std::optional<api_status> check_decodable(const resource_info& res,
     {status_cause{"FieldValueInvalid", "Invalid value: " + detail, field}});
 }
 
+/// Admission's validation of a write, and for a client's write that of
+/// its quantities too.
+std::vector<status_cause> validation_causes(const resource_info& res,
+                                            const json::object& obj,
+                                            const write_options& options) {
+  auto causes = admission::validate(res.storage, obj);
+  if (options.validation)
+    for (auto& c : admission::validate_quantities(res.storage, obj))
+      causes.push_back(std::move(c));
+  return causes;
+}
+
 /// A create or update body: parsed, checked against the kind `res` serves
 /// and its fields, and in the stored form.
 api_result<json_doc> parse_stored_body(const resource_info& res,
@@ -499,7 +511,7 @@ api_result<object_ptr> store::create(const resource_info& res,
     if (st.cfg.default_toleration_seconds)
       admission::add_default_tolerations(root);
   }
-  auto causes = admission::validate(res.storage, root);
+  auto causes = validation_causes(res, root, options);
   if (!causes.empty())
     return status::invalid(res.kind, res.group, name, std::move(causes));
   if (auto e = check_decodable(res, name, doc.value(), options))
@@ -626,7 +638,7 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
   new_root["apiVersion"] = old_root.at("apiVersion");
   admission::apply_defaults(res.storage, new_root);
   auto& meta2 = ensure_object(new_root, "metadata");
-  auto causes = admission::validate(res.storage, new_root);
+  auto causes = validation_causes(res, new_root, options);
   if (!causes.empty())
     return status::invalid(res.kind, res.group, old->name(), std::move(causes));
   if (auto e = check_decodable(res, old->name(), doc.value(), options))

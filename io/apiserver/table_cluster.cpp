@@ -26,18 +26,23 @@ using model::string_at;
 namespace {
 
 constexpr table_column event_columns[] = {
-  {"Last Seen", "string", "", "The time at which the most recent occurrence "
-                              "of this event was recorded.", 0},
+  {"Last Seen", "string", "",
+   "The time at which the most recent occurrence "
+   "of this event was recorded.",
+   0},
   {"Type", "string", "", "Type of this event (Normal, Warning).", 0},
   {"Reason", "string", "", "Why the action was taken.", 0},
   {"Object", "string", "", "The object that this event is about.", 0},
-  {"Subobject", "string", "", "The part of the object the event is about.",
-   1},
+  {"Subobject", "string", "", "The part of the object the event is about.", 1},
   {"Source", "string", "", "The component reporting this event.", 1},
-  {"Message", "string", "", "A human-readable description of the status of "
-                            "this operation.", 0},
-  {"First Seen", "string", "", "The time at which the event was first "
-                               "recorded.", 1},
+  {"Message", "string", "",
+   "A human-readable description of the status of "
+   "this operation.",
+   0},
+  {"First Seen", "string", "",
+   "The time at which the event was first "
+   "recorded.",
+   1},
   {"Count", "string", "", "The number of times this event has occurred.", 1},
   {"Name", "string", "name", table_name_description, 1},
 };
@@ -50,23 +55,33 @@ constexpr table_column namespace_columns[] = {
 
 constexpr table_column budget_columns[] = {
   {"Name", "string", "name", table_name_description, 0},
-  {"Min Available", "string", "", "The minimum number of pods that must be "
-                                  "available after an eviction.", 0},
-  {"Max Unavailable", "string", "", "The maximum number of pods that may be "
-                                    "unavailable after an eviction.", 0},
-  {"Allowed Disruptions", "integer", "", "Number of pod disruptions that are "
-                                         "currently allowed.", 0},
+  {"Min Available", "string", "",
+   "The minimum number of pods that must be "
+   "available after an eviction.",
+   0},
+  {"Max Unavailable", "string", "",
+   "The maximum number of pods that may be "
+   "unavailable after an eviction.",
+   0},
+  {"Allowed Disruptions", "integer", "",
+   "Number of pod disruptions that are "
+   "currently allowed.",
+   0},
   {"Age", "string", "", table_age_description, 0},
 };
 
 constexpr table_column priority_class_columns[] = {
   {"Name", "string", "name", table_name_description, 0},
   {"Value", "integer", "", "The integer value of this priority class.", 0},
-  {"Global-Default", "boolean", "", "Whether this is the default priority "
-                                    "class for pods without one.", 0},
+  {"Global-Default", "boolean", "",
+   "Whether this is the default priority "
+   "class for pods without one.",
+   0},
   {"Age", "string", "", table_age_description, 0},
-  {"PreemptionPolicy", "string", "", "The policy for preempting pods with "
-                                     "lower priority.", 1},
+  {"PreemptionPolicy", "string", "",
+   "The policy for preempting pods with "
+   "lower priority.",
+   1},
 };
 
 constexpr table_column lease_columns[] = {
@@ -79,12 +94,13 @@ constexpr table_column service_columns[] = {
   {"Name", "string", "name", table_name_description, 0},
   {"Type", "string", "", "How the service is exposed.", 0},
   {"Cluster-IP", "string", "", "The IP address of the service.", 0},
-  {"External-IP", "string", "", "The external addresses of the service.",
-   0},
+  {"External-IP", "string", "", "The external addresses of the service.", 0},
   {"Port(s)", "string", "", "The ports the service exposes.", 0},
   {"Age", "string", "", table_age_description, 0},
-  {"Selector", "string", "", "The labels of the pods the service routes "
-                             "to.", 1},
+  {"Selector", "string", "",
+   "The labels of the pods the service routes "
+   "to.",
+   1},
 };
 
 constexpr table_column replica_set_columns[] = {
@@ -93,10 +109,11 @@ constexpr table_column replica_set_columns[] = {
   {"Current", "integer", "", "The number of actual replicas.", 0},
   {"Ready", "integer", "", "The number of ready replicas.", 0},
   {"Age", "string", "", table_age_description, 0},
-  {"Containers", "string", "", "Names of each container in the template.",
+  {"Containers", "string", "", "Names of each container in the template.", 1},
+  {"Images", "string", "",
+   "Images referenced by each container in the "
+   "template.",
    1},
-  {"Images", "string", "", "Images referenced by each container in the "
-                           "template.", 1},
   {"Selector", "string", "", "The label selector of the pods.", 1},
 };
 
@@ -104,10 +121,11 @@ constexpr table_column stateful_set_columns[] = {
   {"Name", "string", "name", table_name_description, 0},
   {"Ready", "string", "", "Number of the pod with ready state.", 0},
   {"Age", "string", "", table_age_description, 0},
-  {"Containers", "string", "", "Names of each container in the template.",
+  {"Containers", "string", "", "Names of each container in the template.", 1},
+  {"Images", "string", "",
+   "Images referenced by each container in the "
+   "template.",
    1},
-  {"Images", "string", "", "Images referenced by each container in the "
-                           "template.", 1},
 };
 
 constexpr table_column csi_node_columns[] = {
@@ -445,8 +463,7 @@ json::array csi_node_cells(const json::object& n,
   auto* drivers = array_at(object_at(&n, "spec"), "drivers");
   json::array cells;
   cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(
-    static_cast<std::int64_t>(drivers ? drivers->size() : 0));
+  cells.emplace_back(static_cast<std::int64_t>(drivers ? drivers->size() : 0));
   cells.emplace_back(age_of(meta, now));
   return cells;
 }
@@ -472,12 +489,10 @@ const table_kind* cluster_table_of(storage_kind storage) noexcept {
   static const table_kind events{event_columns, event_cells};
   static const table_kind namespaces{namespace_columns, namespace_cells};
   static const table_kind budgets{budget_columns, budget_cells};
-  static const table_kind classes{priority_class_columns,
-                                  priority_class_cells};
+  static const table_kind classes{priority_class_columns, priority_class_cells};
   static const table_kind leases{lease_columns, lease_cells};
   static const table_kind services{service_columns, service_cells};
-  static const table_kind replica_sets{replica_set_columns,
-                                       replica_set_cells};
+  static const table_kind replica_sets{replica_set_columns, replica_set_cells};
   static const table_kind stateful_sets{stateful_set_columns,
                                         stateful_set_cells};
   static const table_kind csi_nodes{csi_node_columns, csi_node_cells};
