@@ -474,6 +474,17 @@ TEST_F(HandlerTest, TablesHaveKubectlsColumnsForEveryKind) {
      R"("operator":"In","values":["a","b"]}]},"template":{"metadata":)"
      R"({"labels":{"app":"web","tier":"a"}},"spec":{"containers":[)"
      R"({"name":"c","image":"nginx"},{"name":"d","image":"redis"}]}}}})"},
+    {"/apis/storage.k8s.io/v1/csidrivers",
+     R"({"metadata":{"name":"d.example.com"},"spec":{"tokenRequests":[)"
+     R"({"audience":"a"},{"audience":"b"}],"volumeLifecycleModes":)"
+     R"(["Persistent","Ephemeral"]}})"},
+    {"/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities",
+     R"({"metadata":{"name":"cap"},"storageClassName":"fast",)"
+     R"("capacity":"10Gi"})"},
+    {"/api/v1/namespaces/default/replicationcontrollers",
+     R"({"metadata":{"name":"rc"},"spec":{"selector":{"app":"rc"},)"
+     R"("template":{"metadata":{"labels":{"app":"rc"}},"spec":)"
+     R"({"containers":[{"name":"c","image":"i"}]}}}})"},
     {"/apis/apps/v1/namespaces/default/statefulsets",
      R"({"metadata":{"name":"db"},"spec":{"replicas":2,"selector":)"
      R"({"matchLabels":{"app":"db"}},"template":{"metadata":{"labels":)"
@@ -525,6 +536,21 @@ TEST_F(HandlerTest, TablesHaveKubectlsColumnsForEveryKind) {
      R"(["Name","Desired","Current","Ready","Age","Containers","Images",)"
      R"("Selector"])",
      "web", R"x(["web",3,0,0,"c,d","nginx,redis","app=web,tier in (a,b)"])x"},
+    {"CSI drivers", "/apis/storage.k8s.io/v1/csidrivers",
+     R"(["Name","AttachRequired","PodInfoOnMount","StorageCapacity",)"
+     R"("TokenRequests","RequiresRepublish","Modes","Age"])",
+     "d.example.com",
+     R"(["d.example.com",true,false,false,"a,b",false,)"
+     R"("Persistent,Ephemeral"])"},
+    {"storage capacities",
+     "/apis/storage.k8s.io/v1/namespaces/default/csistoragecapacities",
+     R"(["Name","StorageClassName","Capacity"])", "cap",
+     R"(["cap","fast","10Gi"])"},
+    {"replication controllers",
+     "/api/v1/namespaces/default/replicationcontrollers",
+     R"(["Name","Desired","Current","Ready","Age","Containers","Images",)"
+     R"("Selector"])",
+     "rc", R"(["rc",1,0,0,"c","i","app=rc"])"},
     {"stateful sets", "/apis/apps/v1/namespaces/default/statefulsets",
      R"(["Name","Ready","Age","Containers","Images"])", "db",
      R"(["db","0/2","c","pg"])"},

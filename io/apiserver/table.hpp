@@ -5,9 +5,7 @@
 /// with `Accept: application/json;as=Table;...`, with kubectl's usual
 /// columns: `kubectl get pods` shows READY, STATUS, RESTARTS, AGE (and IP,
 /// NODE with `-o wide`), `get events` LAST SEEN, TYPE, REASON, OBJECT,
-/// MESSAGE, and so on for every served kind but CSIDriver and
-/// CSIStorageCapacity, which answer such requests with a plain list
-/// (kubectl prints NAME and AGE).
+/// MESSAGE, and so on for every served kind.
 #pragma once
 
 #include "io/apiserver/resources.hpp"

@@ -134,6 +134,27 @@ constexpr table_column csi_node_columns[] = {
   {"Age", "string", "", table_age_description, 0},
 };
 
+constexpr table_column csi_driver_columns[] = {
+  {"Name", "string", "name", table_name_description, 0},
+  {"AttachRequired", "boolean", "",
+   "Whether the driver needs an attach operation.", 0},
+  {"PodInfoOnMount", "boolean", "",
+   "Whether the driver needs pod information on mount.", 0},
+  {"StorageCapacity", "boolean", "",
+   "Whether the driver publishes its storage capacity.", 0},
+  {"TokenRequests", "string", "", "The audiences of the tokens it needs.", 0},
+  {"RequiresRepublish", "boolean", "",
+   "Whether the driver wants volumes republished periodically.", 0},
+  {"Modes", "string", "", "The volume lifecycle modes it supports.", 0},
+  {"Age", "string", "", table_age_description, 0},
+};
+
+constexpr table_column capacity_columns[] = {
+  {"Name", "string", "name", table_name_description, 0},
+  {"StorageClassName", "string", "", "The class the capacity is for.", 0},
+  {"Capacity", "string", "", "The capacity available.", 0},
+};
+
 constexpr table_column attachment_columns[] = {
   {"Name", "string", "name", table_name_description, 0},
   {"Attacher", "string", "", "The CSI driver that attaches the volume.", 0},
@@ -468,6 +489,45 @@ json::array csi_node_cells(const json::object& n,
   return cells;
 }
 
+json::array csi_driver_cells(const json::object& d,
+                             std::chrono::system_clock::time_point now) {
+  const json::object* meta = object_at(&d, "metadata");
+  const json::object* spec = object_at(&d, "spec");
+  auto flag = [&](std::string_view key, bool unset) {
+    auto* v = spec ? spec->if_contains(key) : nullptr;
+    return v && v->is_bool() ? v->as_bool() : unset;
+  };
+  std::vector<std::string> audiences, modes;
+  if (auto* tokens = array_at(spec, "tokenRequests"))
+    for (const auto& t : *tokens)
+      if (auto* to = t.if_object())
+        audiences.emplace_back(string_at(to, "audience"));
+  if (auto* ms = array_at(spec, "volumeLifecycleModes"))
+    for (const auto& m : *ms)
+      if (auto* text = m.if_string())
+        modes.emplace_back(*text);
+  json::array cells;
+  cells.emplace_back(string_at(meta, "name"));
+  cells.emplace_back(flag("attachRequired", true));
+  cells.emplace_back(flag("podInfoOnMount", false));
+  cells.emplace_back(flag("storageCapacity", false));
+  cells.emplace_back(audiences.empty() ? "<unset>" : joined(audiences));
+  cells.emplace_back(flag("requiresRepublish", false));
+  cells.emplace_back(or_none(joined(modes)));
+  cells.emplace_back(age_of(meta, now));
+  return cells;
+}
+
+json::array capacity_cells(const json::object& c,
+                           std::chrono::system_clock::time_point) {
+  std::string capacity{string_at(&c, "capacity")};
+  json::array cells;
+  cells.emplace_back(string_at(object_at(&c, "metadata"), "name"));
+  cells.emplace_back(string_at(&c, "storageClassName"));
+  cells.emplace_back(capacity.empty() ? "<unset>" : capacity);
+  return cells;
+}
+
 json::array attachment_cells(const json::object& va,
                              std::chrono::system_clock::time_point now) {
   const json::object* meta = object_at(&va, "metadata");
@@ -497,6 +557,8 @@ const table_kind* cluster_table_of(storage_kind storage) noexcept {
                                         stateful_set_cells};
   static const table_kind csi_nodes{csi_node_columns, csi_node_cells};
   static const table_kind attachments{attachment_columns, attachment_cells};
+  static const table_kind drivers{csi_driver_columns, csi_driver_cells};
+  static const table_kind capacities{capacity_columns, capacity_cells};
   switch (storage) {
   case storage_kind::event:
     return &events;
@@ -519,6 +581,10 @@ const table_kind* cluster_table_of(storage_kind storage) noexcept {
     return &csi_nodes;
   case storage_kind::volume_attachment:
     return &attachments;
+  case storage_kind::csi_driver:
+    return &drivers;
+  case storage_kind::csi_storage_capacity:
+    return &capacities;
   default:
     return nullptr;
   }

@@ -57,7 +57,8 @@ std::string age_of(const boost::json::object* meta,
 
 /// The table of events, namespaces, disruption budgets, priority classes,
 /// leases, services, replica sets, replication controllers, stateful sets,
-/// CSI nodes and volume attachments; nullptr for other kinds.
+/// CSI nodes, drivers and storage capacities, and volume attachments;
+/// nullptr for other kinds.
 const table_kind* cluster_table_of(storage_kind storage) noexcept;
 
 } // namespace tessera::apiserver
