@@ -200,6 +200,16 @@ const std::map<std::string, schema_ptr, std::less<>>& schemas() {
   return built;
 }
 
+/// The schema of the kind `resource` presents; null when it has none.
+const schema_node* schema_of(const resource_info& resource) {
+  std::string key{resource.kind};
+  if (resource.view == resource_view::events_v1)
+    key += "/v1";
+  const auto& all = schemas();
+  auto it = all.find(key);
+  return it == all.end() ? nullptr : it->second.get();
+}
+
 void prune(const schema_node& node, json::value& v, std::string& path,
            std::vector<std::string>& out);
 
@@ -252,7 +262,10 @@ public:
   static constexpr std::size_t max_key_size = std::size_t(-1);
   static constexpr std::size_t max_string_size = std::size_t(-1);
 
-  explicit duplicate_finder(std::vector<std::string>* out) : out_(out) {
+  /// `root`: the schema of the document, or null to find repeated keys
+  /// only.
+  duplicate_finder(std::vector<std::string>* out, const schema_node* root)
+    : out_(out), root_(root) {
   }
 
   bool on_document_begin(json::error_code&) {
@@ -263,7 +276,9 @@ public:
   }
   bool on_object_begin(json::error_code&) {
     value();
+    auto* node = pending();
     frames_.push_back({});
+    frames_.back().node = node;
     return true;
   }
   bool on_object_end(std::size_t, json::error_code&) {
@@ -272,8 +287,10 @@ public:
   }
   bool on_array_begin(json::error_code&) {
     value();
+    auto* node = pending();
     frames_.push_back({});
     frames_.back().array = true;
+    frames_.back().node = node;
     return true;
   }
   bool on_array_end(std::size_t, json::error_code&) {
@@ -288,7 +305,15 @@ public:
     key_.append(s.data(), s.size());
     auto& f = frames_.back();
     if (!f.keys.insert(key_).second)
-      out_->push_back(path_of(key_));
+      out_->push_back("duplicate field \"" + path_of(key_) + "\"");
+    f.child = nullptr;
+    if (f.node && !f.node->fields.empty()) {
+      auto it = f.node->fields.find(key_);
+      if (it == f.node->fields.end())
+        out_->push_back("unknown field \"" + path_of(key_) + "\"");
+      else
+        f.child = it->second.get();
+    }
     f.key = std::move(key_);
     key_.clear();
     return true;
@@ -338,7 +363,20 @@ private:
     std::unordered_set<std::string> keys;
     /// The key whose value is being read, in an object.
     std::string key;
+    /// The schema of this object, or of each element of this array; null
+    /// when open.
+    const schema_node* node = nullptr;
+    /// The schema of the current key's value; null when open or unknown.
+    const schema_node* child = nullptr;
   };
+
+  /// The schema of a value starting now.
+  const schema_node* pending() const {
+    if (frames_.empty())
+      return root_;
+    const frame& f = frames_.back();
+    return f.array ? f.node : f.child;
+  }
 
   /// Counts a value starting in an array.
   void value() {
@@ -368,6 +406,7 @@ private:
   }
 
   std::vector<std::string>* out_;
+  const schema_node* root_;
   std::vector<frame> frames_;
   std::string key_;
 };
@@ -387,23 +426,20 @@ std::optional<field_validation> parse_field_validation(std::string_view text) {
 std::vector<std::string> prune_unknown_fields(const resource_info& resource,
                                               json::object& obj) {
   std::vector<std::string> out;
-  std::string key{resource.kind};
-  if (resource.view == resource_view::events_v1)
-    key += "/v1";
-  const auto& all = schemas();
-  auto it = all.find(key);
-  if (it == all.end())
-    return out;
-  std::string path;
-  prune_object(*it->second, obj, path, out);
+  if (const schema_node* schema = schema_of(resource)) {
+    std::string path;
+    prune_object(*schema, obj, path, out);
+  }
   return out;
 }
 
-std::vector<std::string> duplicate_fields(std::string_view text) {
+std::vector<std::string> field_problems(const resource_info* resource,
+                                        std::string_view text) {
   std::vector<std::string> out;
   json::parse_options opts;
   opts.max_depth = 64;
-  json::basic_parser<duplicate_finder> p(opts, &out);
+  json::basic_parser<duplicate_finder> p(
+    opts, &out, resource ? schema_of(*resource) : nullptr);
   json::error_code ec;
   p.write_some(false, text.data(), text.size(), ec);
   if (ec)

@@ -4,9 +4,9 @@
 /// Field validation of request bodies, as kube-apiserver's strict decoding
 /// does it (the `fieldValidation` query parameter): the fields each served
 /// kind declares (`known_fields`), the unknown fields of a document, which
-/// a typed decode drops (`prune_unknown_fields`), and the keys a JSON text
-/// repeats (`duplicate_fields`). Paths read as upstream writes them:
-/// `spec.containers[0].imagePullPolcy`.
+/// a typed decode drops (`prune_unknown_fields`), and what a strict decode
+/// of a JSON text reports (`field_problems`). Paths read as upstream writes
+/// them: `spec.containers[0].imagePullPolcy`.
 ///
 /// The schemas name every field of the object levels a scheduler and its
 /// users write (object metadata, the pod spec, containers and their
@@ -50,8 +50,12 @@ std::optional<field_validation> parse_field_validation(std::string_view text);
 std::vector<std::string> prune_unknown_fields(const resource_info& resource,
                                               boost::json::object& obj);
 
-/// The paths of object keys `json` repeats, in document order (empty for
-/// malformed text, which the real parse reports).
-std::vector<std::string> duplicate_fields(std::string_view json);
+/// What a strict decode of `json` as `resource`'s kind reports, in
+/// document order: `duplicate field "<path>"` for each repeated key and
+/// `unknown field "<path>"` for each field the kind does not declare (for a
+/// null resource, such as a patch body, repeated keys only). Empty for
+/// malformed text, which the real parse reports.
+std::vector<std::string> field_problems(const resource_info* resource,
+                                        std::string_view json);
 
 } // namespace tessera::apiserver

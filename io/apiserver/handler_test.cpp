@@ -204,14 +204,17 @@ TEST_F(HandlerTest, FieldValidationOfCreates) {
      pod("a", R"(,"nodeSelectr":{"disk":"ssd"})"), 400,
      R"(Pod in version "v1" cannot be handled as a Pod: strict decoding )"
      R"(error: unknown field "spec.nodeSelectr")"},
-    {"strict names nested paths and repeated keys", "?fieldValidation=Strict",
-     R"({"metadata":{"name":"b","name":"b"},"spec":{"containers":[)"
-     R"({"name":"c","image":"i"},{"name":"d","image":"i",)"
-     R"("imagePullPolcy":"Always"}]}})",
+    {"strict names nested paths and repeated keys in document order",
+     "?fieldValidation=Strict",
+     R"({"metadata":{"name":"b","name":"b","unknownMeta":1},"spec":{)"
+     R"("containers":[{"name":"c","image":"i"},{"name":"d","image":"i",)"
+     R"("imagePullPolcy":"Always","image":"j"}],"unknown1":{"x":1}}})",
      400,
      R"(Pod in version "v1" cannot be handled as a Pod: strict decoding )"
      R"(error: duplicate field "metadata.name", unknown field )"
-     R"("spec.containers[1].imagePullPolcy")"},
+     R"("metadata.unknownMeta", unknown field )"
+     R"("spec.containers[1].imagePullPolcy", duplicate field )"
+     R"("spec.containers[1].image", unknown field "spec.unknown1")"},
     {"warn stores without the field", "?fieldValidation=Warn",
      pod("c", R"(,"nodeSelectr":{"disk":"ssd"})"), 201,
      R"(299 - "unknown field \"spec.nodeSelectr\"")"},

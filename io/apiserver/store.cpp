@@ -134,20 +134,23 @@ api_status undecodable(const resource_info& res, std::string_view why) {
 
 /// Field validation of a client's document as `res` presents it: unknown
 /// fields are dropped as a typed decode drops them; under Warn they and the
-/// keys `body` repeats become warnings, under Strict a 400.
+/// keys repeated in the body become warnings, under Strict a 400. `body` is
+/// the document's own text (create, update), whose problems are reported
+/// in document order, or a patch (`is_patch`), of which only repeated keys
+/// count, followed by the unknown fields of the patched document.
 std::optional<api_status> check_fields(const resource_info& res,
-                                       std::string_view body, json::object& obj,
+                                       std::string_view body, bool is_patch,
+                                       json::object& obj,
                                        const write_options& options) {
   if (!options.validation)
     return std::nullopt;
   auto unknown = prune_unknown_fields(res, obj);
   if (*options.validation == field_validation::ignore)
     return std::nullopt;
-  std::vector<std::string> problems;
-  for (const auto& path : duplicate_fields(body))
-    problems.push_back("duplicate field \"" + path + "\"");
-  for (const auto& path : unknown)
-    problems.push_back("unknown field \"" + path + "\"");
+  auto problems = field_problems(is_patch ? nullptr : &res, body);
+  if (is_patch)
+    for (const auto& path : unknown)
+      problems.push_back("unknown field \"" + path + "\"");
   if (problems.empty())
     return std::nullopt;
   if (*options.validation == field_validation::strict) {
@@ -211,7 +214,7 @@ api_result<json_doc> parse_stored_body(const resource_info& res,
   json_doc doc = std::move(*parsed);
   if (auto e = check_type(res, doc.value().as_object()))
     return *e;
-  if (auto e = check_fields(res, body, doc.value().as_object(), options))
+  if (auto e = check_fields(res, body, false, doc.value().as_object(), options))
     return *e;
   if (options.validation)
     if (auto bad
@@ -749,7 +752,7 @@ api_result<object_ptr> store::patch(const resource_info& res,
     return status::bad_request("the name of the object cannot be changed by "
                                "a patch");
   if (auto e = check_fields(res, type == patch_type::json_patch ? "" : body,
-                            doc.value().as_object(), options))
+                            true, doc.value().as_object(), options))
     return *e;
   if (options.validation)
     if (auto bad
