@@ -5,6 +5,7 @@
 #include "io/apiserver/admission.hpp"
 #include "io/apiserver/store_state.hpp"
 #include "io/apiserver/time_format.hpp"
+#include "io/apiserver/write_checks.hpp"
 #include "model/json_access.hpp"
 #include "support/uuid.hpp"
 
@@ -119,90 +120,6 @@ json_doc to_stored(const resource_info& res, json_doc doc) {
   return doc;
 }
 
-/// The 400 of a body a typed decode refuses, worded as kube-apiserver's
-/// codec words it.
-api_status undecodable(const resource_info& res, std::string_view why) {
-  std::string msg{res.kind};
-  msg += " in version \"";
-  msg += res.version;
-  msg += "\" cannot be handled as a ";
-  msg += res.kind;
-  msg += ": ";
-  msg += why;
-  return status::bad_request(std::move(msg));
-}
-
-/// Field validation of a client's document as `res` presents it: unknown
-/// fields are dropped as a typed decode drops them; under Warn they and the
-/// keys repeated in the body become warnings, under Strict a 400. `body` is
-/// the document's own text (create, update), whose problems are reported
-/// in document order, or a patch (`is_patch`), of which only repeated keys
-/// count, followed by the unknown fields of the patched document.
-std::optional<api_status> check_fields(const resource_info& res,
-                                       std::string_view body, bool is_patch,
-                                       json::object& obj,
-                                       const write_options& options) {
-  if (!options.validation)
-    return std::nullopt;
-  auto unknown = prune_unknown_fields(res, obj);
-  if (*options.validation == field_validation::ignore)
-    return std::nullopt;
-  auto problems = field_problems(is_patch ? nullptr : &res, body);
-  if (is_patch)
-    for (const auto& path : unknown)
-      problems.push_back("unknown field \"" + path + "\"");
-  if (problems.empty())
-    return std::nullopt;
-  if (*options.validation == field_validation::strict) {
-    std::string why = "strict decoding error: ";
-    for (std::size_t i = 0; i < problems.size(); ++i) {
-      if (i > 0)
-        why += ", ";
-      why += problems[i];
-    }
-    return undecodable(res, why);
-  }
-  if (options.warnings)
-    for (auto& p : problems)
-      options.warnings->push_back(std::move(p));
-  return std::nullopt;
-}
-
-/// For a client's write: the 400 of an unparsable quantity, or the 422 of
-/// an object the model cannot decode (a last line behind the validation
-/// of admission.cpp, which names most problems itself).
-std::optional<api_status> check_decodable(const resource_info& res,
-                                          std::string_view name,
-                                          const json::value& doc,
-                                          const write_options& options) {
-  if (!options.validation)
-    return std::nullopt;
-  auto problem = model_decode_problem(res.storage, doc);
-  if (!problem)
-    return std::nullopt;
-  // "<path>: <problem>"; the path is the field.
-  auto colon = problem->find(": ");
-  std::string field
-    = colon == std::string::npos ? std::string{} : problem->substr(0, colon);
-  std::string detail
-    = colon == std::string::npos ? *problem : problem->substr(colon + 2);
-  return status::invalid(
-    res.kind, res.group, name,
-    {status_cause{"FieldValueInvalid", "Invalid value: " + detail, field}});
-}
-
-/// Admission's validation of a write, and for a client's write that of
-/// its quantities too.
-std::vector<status_cause> validation_causes(const resource_info& res,
-                                            const json::object& obj,
-                                            const write_options& options) {
-  auto causes = admission::validate(res.storage, obj);
-  if (options.validation)
-    for (auto& c : admission::validate_quantities(res.storage, obj))
-      causes.push_back(std::move(c));
-  return causes;
-}
-
 /// A create or update body: parsed, checked against the kind `res` serves
 /// and its fields, and in the stored form.
 api_result<json_doc> parse_stored_body(const resource_info& res,
@@ -216,10 +133,8 @@ api_result<json_doc> parse_stored_body(const resource_info& res,
     return *e;
   if (auto e = check_fields(res, body, false, doc.value().as_object(), options))
     return *e;
-  if (options.validation)
-    if (auto bad
-        = admission::unparsable_quantity(res.storage, doc.value().as_object()))
-      return undecodable(res, *bad);
+  if (auto e = check_quantities_parse(res, doc.value().as_object(), options))
+    return *e;
   return to_stored(res, std::move(doc));
 }
 
@@ -754,10 +669,8 @@ api_result<object_ptr> store::patch(const resource_info& res,
   if (auto e = check_fields(res, type == patch_type::json_patch ? "" : body,
                             true, doc.value().as_object(), options))
     return *e;
-  if (options.validation)
-    if (auto bad
-        = admission::unparsable_quantity(res.storage, doc.value().as_object()))
-      return undecodable(res, *bad);
+  if (auto e = check_quantities_parse(res, doc.value().as_object(), options))
+    return *e;
   doc = to_stored(res, std::move(doc));
   return finish_update(st, res, old, old_doc, std::move(doc), sub, options);
 }
