@@ -82,9 +82,9 @@ std::vector<status_cause> validation_causes(const resource_info& res,
   return causes;
 }
 
-std::optional<api_status>
-check_quantities_parse(const resource_info& res, const json::object& obj,
-                       const write_options& options) {
+std::optional<api_status> check_quantities_parse(const resource_info& res,
+                                                 const json::object& obj,
+                                                 const write_options& options) {
   if (!options.validation)
     return std::nullopt;
   if (auto bad = admission::unparsable_quantity(res.storage, obj))

@@ -42,9 +42,9 @@ std::optional<api_status> check_fields(const resource_info& res,
                                        const write_options& options);
 
 /// The 400 of a quantity that does not parse.
-std::optional<api_status>
-check_quantities_parse(const resource_info& res, const boost::json::object& obj,
-                       const write_options& options);
+std::optional<api_status> check_quantities_parse(const resource_info& res,
+                                                 const boost::json::object& obj,
+                                                 const write_options& options);
 
 /// Admission's validation of a write, and for a client's write that of
 /// its quantities too.
