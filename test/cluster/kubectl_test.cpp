@@ -409,6 +409,22 @@ spec:
   }
 }
 
+TEST_F(KubectlTest, DebugReadsTheNotFoundDetailsInsteadOfCrashing) {
+  if (legacy_)
+    GTEST_SKIP() << "kubectl 1.20 has no debug command";
+  ASSERT_TRUE(st_->create(
+    pods(), "default",
+    R"({"metadata":{"name":"d1"},"spec":{"containers":[{"name":"c","image":"i"}]}})"));
+  // No ephemeralcontainers subresource: kubectl reads the 404's details
+  // and reports the feature missing.
+  auto r = run("debug d1 --image=busybox");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_EQ(r.output.find("panic"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("ephemeral containers are disabled"),
+            std::string::npos)
+    << r.output;
+}
+
 TEST_F(KubectlTest, DeleteOfANamespaceWithItsPodsFromOneFile) {
   auto file = write_file("shop.yaml", R"(apiVersion: v1
 kind: Namespace
