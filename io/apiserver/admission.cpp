@@ -3,6 +3,7 @@
 #include "io/apiserver/admission.hpp"
 
 #include "model/json_access.hpp"
+#include "model/labels.hpp"
 #include "model/quantity.hpp"
 #include "support/names.hpp"
 
@@ -167,14 +168,160 @@ std::optional<std::int64_t> milli(const json::value& v) {
 
 void add_invalid_name(std::vector<status_cause>& causes, std::string_view name,
                       bool label) {
+  if (name.size()
+      > (label ? max_dns1123_label_length : max_dns1123_subdomain_length)) {
+    causes.push_back(
+      status::invalid_value("metadata.name", name,
+                            label ? "must be no more than 63 characters"
+                                  : "must be no more than 253 characters"));
+    return;
+  }
   causes.push_back(status::invalid_value(
     "metadata.name", name,
     label ? "a lowercase RFC 1123 label must consist of lower case "
             "alphanumeric characters or '-', and must start and end with an "
-            "alphanumeric character"
+            "alphanumeric character (e.g. 'my-name',  or '123-abc', regex "
+            "used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')"
           : "a lowercase RFC 1123 subdomain must consist of lower case "
             "alphanumeric characters, '-' or '.', and must start and end "
-            "with an alphanumeric character"));
+            "with an alphanumeric character (e.g. 'example.com', regex used "
+            "for validation is "
+            "'[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)"
+            "*')"));
+}
+
+void add_label_problems(std::vector<status_cause>& causes,
+                        const json::object& labels) {
+  for (const auto& kv : labels) {
+    std::string_view key = kv.key();
+    auto key_problem = model::label_key_problem(key);
+    if (!key_problem.empty())
+      causes.push_back(
+        status::invalid_value("metadata.labels", key, key_problem));
+    auto* value = kv.value().if_string();
+    if (!value) {
+      causes.push_back(status::invalid_value("metadata.labels",
+                                             json::serialize(kv.value()),
+                                             "label values must be strings"));
+      continue;
+    }
+    std::string_view v{value->data(), value->size()};
+    if (model::label_value_problem(v).empty())
+      continue;
+    causes.push_back(status::invalid_value(
+      "metadata.labels", v,
+      v.size() > max_qualified_name_part_length
+        ? "must be no more than 63 characters"
+        : "a valid label must be an empty string or consist of alphanumeric "
+          "characters, '-', '_' or '.', and must start and end with an "
+          "alphanumeric character (e.g. 'MyValue',  or 'my_value',  or "
+          "'12345', regex used for validation is "
+          "'(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?')"));
+  }
+}
+
+/// Calls `fn(path, resources)` for the `resources` of every container and
+/// init container of a pod spec (`path`: "spec.containers[0].resources").
+template <class F>
+void for_each_container_resources(const json::object& spec, F fn) {
+  for (std::string_view kind : {"initContainers", "containers"}) {
+    auto* cs = spec.if_contains(kind);
+    if (!cs || !cs->is_array())
+      continue;
+    for (std::size_t i = 0; i < cs->as_array().size(); ++i) {
+      auto* c = cs->as_array()[i].if_object();
+      if (const json::object* res = c ? object_at(*c, "resources") : nullptr)
+        fn("spec." + std::string{kind} + "[" + std::to_string(i)
+             + "].resources",
+           *res);
+    }
+  }
+}
+
+/// Calls `fn(path, name, value)` for every quantity in the resource lists
+/// of `obj` (`path` names the list: "spec.containers[0].resources.limits").
+template <class F>
+void for_each_quantity(storage_kind storage, const json::object& obj, F fn) {
+  auto list = [&](const json::object* parent, std::string_view key,
+                  const std::string& path) {
+    if (!parent)
+      return;
+    if (auto* l = object_at(*parent, key))
+      for (const auto& kv : *l)
+        fn(path, std::string_view{kv.key()}, kv.value());
+  };
+  const json::object* spec = object_at(obj, "spec");
+  switch (storage) {
+  case storage_kind::pod:
+    if (!spec)
+      return;
+    for_each_container_resources(
+      *spec, [&](const std::string& base, const json::object& res) {
+        list(&res, "requests", base + ".requests");
+        list(&res, "limits", base + ".limits");
+      });
+    list(spec, "overhead", "spec.overhead");
+    list(object_at(*spec, "resources"), "requests", "spec.resources.requests");
+    list(object_at(*spec, "resources"), "limits", "spec.resources.limits");
+    break;
+  case storage_kind::node:
+    list(object_at(obj, "status"), "capacity", "status.capacity");
+    list(object_at(obj, "status"), "allocatable", "status.allocatable");
+    break;
+  case storage_kind::persistent_volume_claim:
+    if (spec) {
+      list(object_at(*spec, "resources"), "requests",
+           "spec.resources.requests");
+      list(object_at(*spec, "resources"), "limits", "spec.resources.limits");
+    }
+    break;
+  case storage_kind::persistent_volume:
+    list(spec, "capacity", "spec.capacity");
+    break;
+  default:
+    break;
+  }
+}
+
+/// A quantity's text as sent (numbers as JSON writes them); nullopt for
+/// other JSON types.
+std::optional<std::string> quantity_text(const json::value& v) {
+  if (auto* s = v.if_string())
+    return std::string{s->data(), s->size()};
+  if (v.is_number())
+    return json::serialize(v);
+  return std::nullopt;
+}
+
+/// Requests above the limit of the same resource, per container.
+void add_request_above_limit(std::vector<status_cause>& causes,
+                             const json::object& pod) {
+  const json::object* spec = object_at(pod, "spec");
+  if (!spec)
+    return;
+  for_each_container_resources(*spec, [&](const std::string& base,
+                                          const json::object& res) {
+    const json::object* req = object_at(res, "requests");
+    const json::object* lim = object_at(res, "limits");
+    if (!req || !lim)
+      return;
+    for (const auto& kv : *req) {
+      auto* l = lim->if_contains(kv.key());
+      if (!l)
+        continue;
+      auto rt = quantity_text(kv.value());
+      auto lt = quantity_text(*l);
+      if (!rt || !lt)
+        continue;
+      auto rq = model::quantity::parse(*rt);
+      auto lq = model::quantity::parse(*lt);
+      if (rq && lq && *rq > *lq)
+        causes.push_back(status::invalid_value(base + ".requests", *rt,
+                                               "must be less than or equal to "
+                                                 + std::string{kv.key()}
+                                                 + " limit of " + *lt));
+    }
+  });
 }
 
 } // namespace
@@ -226,6 +373,22 @@ void apply_defaults(storage_kind storage, json::object& obj) {
   }
 }
 
+std::optional<std::string> unparsable_quantity(storage_kind storage,
+                                               const json::object& obj) {
+  std::optional<std::string> bad;
+  for_each_quantity(
+    storage, obj,
+    [&](const std::string&, std::string_view, const json::value& v) {
+      if (bad)
+        return;
+      auto text = quantity_text(v);
+      if (!text || !model::quantity::parse(*text))
+        bad = "quantities must match the regular expression "
+              "'^([+-]?[0-9.]+)([eEinumkKMGTP]*[-+]?[0-9]*)$'";
+    });
+  return bad;
+}
+
 std::vector<status_cause> validate(storage_kind storage,
                                    const json::object& obj) {
   std::vector<status_cause> causes;
@@ -238,11 +401,7 @@ std::vector<status_cause> validate(storage_kind storage,
     add_invalid_name(causes, name, label);
   if (meta)
     if (auto* labels = object_at(*meta, "labels"))
-      for (const auto& kv : *labels)
-        if (!kv.value().is_string())
-          causes.push_back(status::invalid_value(
-            "metadata.labels", json::serialize(kv.value()),
-            "label values must be strings"));
+      add_label_problems(causes, *labels);
   if (storage == storage_kind::pod) {
     const json::object* spec = object_at(obj, "spec");
     const json::array* containers = nullptr;
@@ -281,6 +440,26 @@ std::vector<status_cause> validate(storage_kind storage,
         "value", "maximum allowed value of a user defined priority is "
                  "1000000000"));
   }
+  return causes;
+}
+
+std::vector<status_cause> validate_quantities(storage_kind storage,
+                                              const json::object& obj) {
+  std::vector<status_cause> causes;
+  for_each_quantity(
+    storage, obj,
+    [&](const std::string& path, std::string_view name, const json::value& v) {
+      auto text = quantity_text(v);
+      if (!text)
+        return;
+      auto q = model::quantity::parse(*text);
+      if (q && q->is_negative())
+        causes.push_back(
+          status::invalid_value(path + "[" + std::string{name} + "]", *text,
+                                "must be greater than or equal to 0"));
+    });
+  if (storage == storage_kind::pod)
+    add_request_above_limit(causes, obj);
   return causes;
 }
 
@@ -340,6 +519,8 @@ void reset_storage_status(storage_kind storage, json::object& obj) {
   if (storage == storage_kind::persistent_volume
       || storage == storage_kind::persistent_volume_claim)
     obj["status"] = json::object{{"phase", "Pending"}};
+  if (storage == storage_kind::namespace_)
+    obj["status"] = json::object{{"phase", "Active"}};
 }
 
 void add_default_tolerations(json::object& pod) {

@@ -34,16 +34,33 @@ namespace tessera::apiserver::admission {
 /// priority class preemption policy.
 void apply_defaults(storage_kind storage, boost::json::object& obj);
 
-/// Validation of a whole object; an empty result means valid.
+/// The message of the first quantity of `obj` (resource requests and
+/// limits, pod overhead, node capacity and allocatable, claim requests,
+/// volume capacity) that does not parse, upstream's decode error
+/// (`quantities must match the regular expression '...'`); nullopt when
+/// all parse.
+std::optional<std::string> unparsable_quantity(storage_kind storage,
+                                               const boost::json::object& obj);
+
+/// Validation of a whole object (names, labels, required fields); an
+/// empty result means valid.
 std::vector<status_cause> validate(storage_kind storage,
                                    const boost::json::object& obj);
+
+/// Validation of the quantities `unparsable_quantity` reads: negative
+/// ones, and container requests above their limits. Separate from
+/// `validate` because only client writes are checked: in-process writers
+/// may store what a real server might send, to test its readers.
+std::vector<status_cause> validate_quantities(storage_kind storage,
+                                              const boost::json::object& obj);
 
 /// A pod's status at creation: `{phase: Pending, qosClass: ...}`.
 void reset_pod_status(boost::json::object& pod);
 
-/// A volume's or claim's status at creation, `{phase: Pending}`, whatever
-/// it was sent with (the volume controller moves it on); other kinds are
-/// left alone.
+/// A volume's or claim's status at creation, `{phase: Pending}`, and a
+/// namespace's, `{phase: Active}`, whatever it was sent with (the volume
+/// controller and namespace deletion move them on); other kinds are left
+/// alone.
 void reset_storage_status(storage_kind storage, boost::json::object& obj);
 
 /// "Guaranteed", "Burstable" or "BestEffort".

@@ -84,7 +84,7 @@ json::object api_group_object(std::string_view group_version) {
 
 std::string version_document(std::string_view git_version) {
   json::object v;
-  std::string minor = "31";
+  std::string minor = "37";
   auto first = git_version.find('.');
   if (first != std::string_view::npos) {
     auto second = git_version.find('.', first + 1);

@@ -16,7 +16,7 @@
 
 namespace tessera::apiserver {
 
-/// `/version`; `git_version` must be valid semver (`v1.31.0-tessera`).
+/// `/version`; `git_version` must be valid semver (`v1.37.0`).
 std::string version_document(std::string_view git_version);
 /// `/api`: APIVersions announcing `server_address`.
 std::string api_versions_document(std::string_view server_address);

@@ -152,6 +152,24 @@ api_result<bool> dry_run_param(const query& q) {
   return dry;
 }
 
+/// fieldValidation of a create (POST), update (PUT) or patch: Warn when
+/// absent, kube-apiserver's default.
+api_result<field_validation> field_validation_param(const query& q,
+                                                    std::string_view method) {
+  auto* v = q.find("fieldValidation");
+  if (!v || v->empty())
+    return field_validation::warn;
+  if (auto fv = parse_field_validation(*v))
+    return *fv;
+  std::string_view options = method == "POST"  ? "CreateOptions"
+                             : method == "PUT" ? "UpdateOptions"
+                                               : "PatchOptions";
+  return status::invalid(
+    options, "meta.k8s.io", "",
+    {status::unsupported_value("fieldValidation", *v,
+                               R"("", "Ignore", "Strict", "Warn")")});
+}
+
 // ---- content negotiation
 // -------------------------------------------------------
 
@@ -223,6 +241,21 @@ http_reply json_reply(int code, std::string body) {
   r.status = code;
   r.body = std::move(body);
   return r;
+}
+
+/// One `Warning: 299 - "<text>"` header per warning (RFC 7234 warn-code
+/// 299, no agent), as kube-apiserver sends them.
+void add_warnings(http_reply& r, const std::vector<std::string>& warnings) {
+  for (const auto& w : warnings) {
+    std::string value = "299 - \"";
+    for (char c : w) {
+      if (c == '"' || c == '\\')
+        value += '\\';
+      value += c;
+    }
+    value += '"';
+    r.headers.emplace_back("Warning", std::move(value));
+  }
 }
 
 http_reply text_reply(int code, std::string body) {
@@ -337,14 +370,6 @@ std::optional<resource_path> resolve(std::string_view group,
   if (r->namespaced && !p.name.empty())
     return std::nullopt;
   return p;
-}
-
-api_status not_found_path() {
-  api_status s;
-  s.code = 404;
-  s.reason = "NotFound";
-  s.message = "the server could not find the requested resource";
-  return s;
 }
 
 /// Parses a Binding body into a store binding.
@@ -520,7 +545,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
       return status_reply(status::unauthorized());
   }
   auto seg = split_path(path);
-  if (is_get && path == "/version")
+  if (is_get && (path == "/version" || path == "/version/"))
     return json_reply(200, version_document(config_.git_version));
   if (path.starts_with("/openapi/v2") || path.starts_with("/swagger")) {
     if (!is_get)
@@ -555,13 +580,13 @@ http_reply api_handler::dispatch(const http_request_view& req) {
   if (seg[0] == "apis" && seg.size() == 2) {
     if (auto g = api_group_document(seg[1]))
       return json_reply(200, std::move(*g));
-    return status_reply(not_found_path());
+    return status_reply(status::path_not_found());
   }
   std::string group, version;
   std::size_t at = 0;
   if (seg[0] == "api") {
     if (seg[1] != "v1")
-      return status_reply(not_found_path());
+      return status_reply(status::path_not_found());
     version = "v1";
     at = 2;
   } else {
@@ -573,7 +598,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
       if (gv == group + "/" + version)
         known = true;
     if (!known)
-      return status_reply(not_found_path());
+      return status_reply(status::path_not_found());
   }
   if (seg.size() == at) {
     if (!is_get)
@@ -582,7 +607,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
   }
   auto rp = resolve(group, version, seg, at);
   if (!rp)
-    return status_reply(not_found_path());
+    return status_reply(status::path_not_found());
   const resource_info& res = *rp->resource;
   const std::string& ns = rp->ns;
 
@@ -591,6 +616,20 @@ http_reply api_handler::dispatch(const http_request_view& req) {
     return status_reply(dry.err());
   write_options wopts;
   wopts.dry_run = *dry;
+  std::vector<std::string> warnings;
+  if (req.method == "POST" || req.method == "PUT" || req.method == "PATCH") {
+    auto fv = field_validation_param(q, req.method);
+    if (!fv)
+      return status_reply(fv.err());
+    wopts.validation = *fv;
+    wopts.warnings = &warnings;
+  }
+  // A successful write answers with the field warnings as Warning headers.
+  auto written = [&](int code, std::string body) {
+    auto r = json_reply(code, std::move(body));
+    add_warnings(r, warnings);
+    return r;
+  };
 
   // Namespace subresources (/api/v1/namespaces/x/status).
   subresource sub = subresource::main;
@@ -604,7 +643,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
              && res.name == "pods")
       sub = subresource::main;
     else
-      return status_reply(not_found_path());
+      return status_reply(status::path_not_found());
   }
 
   // Collections.
@@ -697,7 +736,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
       auto r = store_.create(res, ns, req.body, wopts);
       if (!r)
         return status_reply(r.err());
-      return json_reply(201, (*r)->json());
+      return written(201, (*r)->json());
     }
     if (req.method == "DELETE") {
       list_options lo;
@@ -751,11 +790,11 @@ http_reply api_handler::dispatch(const http_request_view& req) {
       auto c = store_.create(res, ns, req.body, wopts);
       if (!c)
         return status_reply(c.err());
-      return json_reply(201, (*c)->json());
+      return written(201, (*c)->json());
     }
     if (!r)
       return status_reply(r.err());
-    return json_reply(200, (*r)->json());
+    return written(200, (*r)->json());
   }
   if (req.method == "PATCH") {
     auto type = patch_type_from_content_type(req.content_type);
@@ -764,7 +803,7 @@ http_reply api_handler::dispatch(const http_request_view& req) {
     auto r = store_.patch(res, ns, name, *type, req.body, sub, wopts);
     if (!r)
       return status_reply(r.err());
-    return json_reply(200, (*r)->json());
+    return written(200, (*r)->json());
   }
   if (req.method == "DELETE") {
     if (sub != subresource::main)

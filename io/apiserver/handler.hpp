@@ -5,7 +5,7 @@
 /// HTTP library. It turns one request (method, target, headers, body) into one
 /// reply: discovery documents, health checks, OpenAPI stub, and the verbs on
 /// every served resource (docs/apiserver-protocol.md §1.1) mapped onto the
-/// `store`, with content negotiation (JSON; Table for pods and nodes) and every
+/// `store`, with content negotiation (JSON; Table, see table.hpp) and every
 /// failure rendered as a Status with the real code and reason. A watch reply
 /// carries a `watch_stream` that the server then writes as chunked JSON lines;
 /// the handler never blocks.
@@ -69,8 +69,10 @@ struct handler_config {
   std::chrono::milliseconds min_request_timeout{std::chrono::minutes(30)};
   /// "host:port" announced by /api.
   std::string server_address = "127.0.0.1:6443";
-  /// gitVersion of /version (must be valid semver for clients).
-  std::string git_version = "v1.31.0-tessera";
+  /// gitVersion of /version (must be valid semver for clients): the
+  /// Kubernetes release whose API and scheduler tessera follows, so that
+  /// `kubectl version` sees no skew against a current client.
+  std::string git_version = "v1.37.0";
 };
 
 /// Per-request counters for /metrics.

@@ -3,6 +3,7 @@
 #include "io/apiserver/kwok.hpp"
 
 #include "io/apiserver/time_format.hpp"
+#include "io/apiserver/wake_signal.hpp"
 #include "model/json_access.hpp"
 #include "support/log.hpp"
 
@@ -114,10 +115,7 @@ struct kwok_controller::impl {
 
   store& st;
   kwok_config cfg;
-  std::mutex mu;
-  std::condition_variable cv;
-  bool wake = false;
-  bool stopping = false;
+  wake_signal signal;
   std::atomic<std::size_t> writes{0};
   std::thread thread;
 
@@ -135,14 +133,6 @@ struct kwok_controller::impl {
   const resource_info& pods = primary_resource(storage_kind::pod);
   const resource_info& nodes = primary_resource(storage_kind::node);
 
-  void notify() {
-    {
-      std::lock_guard l{mu};
-      wake = true;
-    }
-    cv.notify_one();
-  }
-
   bool open_watches() {
     watch_options all;
     auto n = st.watch(nodes, "", all);
@@ -153,8 +143,8 @@ struct kwok_controller::impl {
       return false;
     nodes_w = std::move(*n);
     pods_w = std::move(*p);
-    nodes_w->set_notify([this] { notify(); });
-    pods_w->set_notify([this] { notify(); });
+    nodes_w->set_notify([this] { signal.notify(); });
+    pods_w->set_notify([this] { signal.notify(); });
     return true;
   }
 
@@ -171,8 +161,7 @@ struct kwok_controller::impl {
         nodes_w->stop();
       if (pods_w)
         pods_w->stop();
-      std::lock_guard l{mu};
-      if (stopping)
+      if (signal.stopping())
         return;
     }
   }
@@ -185,18 +174,14 @@ struct kwok_controller::impl {
     std::vector<watch_event> batch;
     for (;;) {
       {
-        std::unique_lock l{mu};
         auto deadline = st.time().now() + std::chrono::milliseconds(200);
         if (!due.empty() && due.top().first < deadline)
           deadline = due.top().first;
         if (cfg.heartbeat_interval.count() > 0 && next_heartbeat < deadline)
           deadline = next_heartbeat;
         auto wait = deadline - st.time().now();
-        if (!wake && !stopping && wait > duration::zero())
-          cv.wait_for(l, wait, [&] { return wake || stopping; });
-        if (stopping)
+        if (!signal.wait(std::optional{wait}))
           return;
-        wake = false;
       }
       batch.clear();
       nodes_w->poll(batch);
@@ -521,11 +506,7 @@ kwok_controller::kwok_controller(store& s, kwok_config config)
 }
 
 kwok_controller::~kwok_controller() {
-  {
-    std::lock_guard l{impl_->mu};
-    impl_->stopping = true;
-  }
-  impl_->cv.notify_one();
+  impl_->signal.stop();
   if (impl_->thread.joinable())
     impl_->thread.join();
   if (impl_->nodes_w)

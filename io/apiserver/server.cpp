@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/server.hpp"
 
+#include "io/apiserver/namespace_controller.hpp"
 #include "support/log.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -144,6 +145,7 @@ struct api_server::impl {
   server_config cfg;
   /// Created once the port is known (it announces the address in /api).
   std::optional<api_handler> handler;
+  std::optional<namespace_controller> namespaces;
   net::io_context ioc;
   tcp::acceptor acceptor;
   std::unique_ptr<ssl::context> tls;
@@ -551,6 +553,8 @@ expected<std::unique_ptr<api_server>> api_server::start(store& s,
                 : cfg.bind_address;
   cfg.handler.server_address = host + ":" + std::to_string(i->bound_port);
   i->handler.emplace(s, cfg.handler);
+  if (cfg.namespace_controller)
+    i->namespaces.emplace(s);
 
   net::co_spawn(i->ioc, i->accept_loop(), net::detached);
   if (cfg.fault_drop_watches_every.count() > 0)
@@ -615,6 +619,7 @@ void api_server::stop() {
     if (t.joinable())
       t.join();
   impl_->threads.clear();
+  impl_->namespaces.reset();
 }
 
 } // namespace tessera::apiserver

@@ -47,6 +47,8 @@ struct server_config {
   std::chrono::milliseconds write_timeout{std::chrono::seconds(60)};
   /// Handler settings (token, bookmarks, timeouts, version).
   handler_config handler;
+  /// Run a `namespace_controller`, which finishes namespace deletions.
+  bool namespace_controller = true;
 
   /// Fault injection: latency added before every request is handled.
   std::chrono::milliseconds fault_latency{0};

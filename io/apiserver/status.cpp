@@ -33,8 +33,8 @@ std::string api_status::to_json() const {
   out += "\",\"reason\":\"";
   append_json_escaped(out, reason);
   out += '"';
-  if (!name.empty() || !group.empty() || !kind.empty() || !causes.empty()
-      || retry_after_seconds > 0) {
+  if (with_details || !name.empty() || !group.empty() || !kind.empty()
+      || !causes.empty() || retry_after_seconds > 0) {
     out += ",\"details\":{";
     bool first = true;
     if (!name.empty())
@@ -53,8 +53,10 @@ std::string api_status::to_json() const {
           out += ',';
         out += '{';
         bool f = true;
-        add_string_field(out, "reason", causes[i].reason, f);
-        add_string_field(out, "message", causes[i].message, f);
+        if (!causes[i].reason.empty())
+          add_string_field(out, "reason", causes[i].reason, f);
+        if (!causes[i].message.empty())
+          add_string_field(out, "message", causes[i].message, f);
         if (!causes[i].field.empty())
           add_string_field(out, "field", causes[i].field, f);
         out += '}';
@@ -121,6 +123,13 @@ api_status make(int code, std::string reason, std::string message) {
   return s;
 }
 
+/// A Status whose `details` upstream always sends.
+api_status make_detailed(int code, std::string reason, std::string message) {
+  auto s = make(code, std::move(reason), std::move(message));
+  s.with_details = true;
+  return s;
+}
+
 /// Splits "leases.coordination.k8s.io" into resource and group for details.
 void set_resource_details(api_status& s, std::string_view resource,
                           std::string_view name) {
@@ -145,14 +154,20 @@ std::string quoted(std::string_view resource, std::string_view name) {
 } // namespace
 
 api_status not_found(std::string_view resource, std::string_view name) {
-  auto s = make(404, "NotFound", quoted(resource, name) + " not found");
+  auto s
+    = make_detailed(404, "NotFound", quoted(resource, name) + " not found");
   set_resource_details(s, resource, name);
   return s;
 }
 
+api_status path_not_found() {
+  return make_detailed(404, "NotFound",
+                       "the server could not find the requested resource");
+}
+
 api_status already_exists(std::string_view resource, std::string_view name) {
-  auto s
-    = make(409, "AlreadyExists", quoted(resource, name) + " already exists");
+  auto s = make_detailed(409, "AlreadyExists",
+                         quoted(resource, name) + " already exists");
   set_resource_details(s, resource, name);
   return s;
 }
@@ -163,7 +178,7 @@ api_status conflict(std::string_view resource, std::string_view name,
   msg += quoted(resource, name);
   msg += ": ";
   msg += why;
-  auto s = make(409, "Conflict", std::move(msg));
+  auto s = make_detailed(409, "Conflict", std::move(msg));
   set_resource_details(s, resource, name);
   return s;
 }
@@ -196,7 +211,7 @@ api_status invalid(std::string_view kind, std::string_view group,
     }
     msg += ']';
   }
-  auto s = make(422, "Invalid", std::move(msg));
+  auto s = make_detailed(422, "Invalid", std::move(msg));
   s.kind = std::string{kind};
   s.group = std::string{group};
   s.name = std::string{name};
@@ -210,8 +225,9 @@ api_status bad_request(std::string message) {
 
 api_status forbidden(std::string_view resource, std::string_view name,
                      std::string_view why) {
-  auto s = make(403, "Forbidden",
-                quoted(resource, name) + " is forbidden: " + std::string{why});
+  auto s = make_detailed(403, "Forbidden",
+                         quoted(resource, name)
+                           + " is forbidden: " + std::string{why});
   set_resource_details(s, resource, name);
   return s;
 }
@@ -221,15 +237,18 @@ api_status expired(std::string message) {
 }
 
 api_status internal(std::string_view message) {
-  return make(500, "InternalError",
-              "Internal error occurred: " + std::string{message});
+  auto s = make_detailed(500, "InternalError",
+                         "Internal error occurred: " + std::string{message});
+  s.causes.push_back({"", std::string{message}, ""});
+  return s;
 }
 
 api_status method_not_allowed(std::string_view method,
                               std::string_view resource) {
-  auto s = make(405, "MethodNotAllowed",
-                "the server does not allow this method on the requested "
-                "resource");
+  auto s
+    = make_detailed(405, "MethodNotAllowed",
+                    "the server does not allow this method on the requested "
+                    "resource");
   (void)method;
   s.kind = std::string{resource};
   return s;
@@ -252,9 +271,10 @@ api_status not_acceptable(std::string_view accept) {
 }
 
 api_status too_large_resource_version(std::uint64_t rv, std::uint64_t current) {
-  auto s = make(504, "Timeout",
-                "Timeout: Too large resource version: " + std::to_string(rv)
-                  + ", current: " + std::to_string(current));
+  auto s
+    = make_detailed(504, "Timeout",
+                    "Timeout: Too large resource version: " + std::to_string(rv)
+                      + ", current: " + std::to_string(current));
   s.causes.push_back(
     {"ResourceVersionTooLarge", "Too large resource version", ""});
   s.retry_after_seconds = 1;

@@ -45,6 +45,13 @@ struct api_status {
   std::vector<status_cause> causes;
   /// details.retryAfterSeconds for 429/504; 0 = absent.
   int retry_after_seconds = 0;
+  /// Send `details` even when all its fields are empty (`"details":{}`),
+  /// as kube-apiserver does for the reasons whose constructors set it
+  /// (NotFound, Conflict, Invalid, Forbidden, MethodNotAllowed,
+  /// InternalError, ...); clients such as `kubectl debug` read it
+  /// unconditionally. BadRequest, Unauthorized, Expired and the content
+  /// negotiation errors carry none upstream.
+  bool with_details = false;
 
   /// The Status object as JSON text (`{"kind":"Status",...}`).
   std::string to_json() const;
@@ -61,6 +68,9 @@ template <class T> using api_result = expected<T, api_status>;
 namespace status {
 /// 404 `<resource> "<name>" not found`.
 api_status not_found(std::string_view resource, std::string_view name);
+/// 404 `the server could not find the requested resource` (a path that
+/// names no served resource), with empty details.
+api_status path_not_found();
 /// 409 AlreadyExists `<resource> "<name>" already exists`.
 api_status already_exists(std::string_view resource, std::string_view name);
 /// 409 Conflict `Operation cannot be fulfilled on <resource> "<name>": <why>`.

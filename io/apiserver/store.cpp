@@ -5,6 +5,7 @@
 #include "io/apiserver/admission.hpp"
 #include "io/apiserver/store_state.hpp"
 #include "io/apiserver/time_format.hpp"
+#include "io/apiserver/write_checks.hpp"
 #include "model/json_access.hpp"
 #include "support/uuid.hpp"
 
@@ -119,15 +120,20 @@ json_doc to_stored(const resource_info& res, json_doc doc) {
   return doc;
 }
 
-/// A create or update body: parsed, checked against the kind `res` serves,
-/// and in the stored form.
+/// A create or update body: parsed, checked against the kind `res` serves
+/// and its fields, and in the stored form.
 api_result<json_doc> parse_stored_body(const resource_info& res,
-                                       std::string_view body) {
+                                       std::string_view body,
+                                       const write_options& options) {
   auto parsed = parse_body(body);
   if (!parsed)
     return parsed.err();
   json_doc doc = std::move(*parsed);
   if (auto e = check_type(res, doc.value().as_object()))
+    return *e;
+  if (auto e = check_fields(res, body, false, doc.value().as_object(), options))
+    return *e;
+  if (auto e = check_quantities_parse(res, doc.value().as_object(), options))
     return *e;
   return to_stored(res, std::move(doc));
 }
@@ -150,6 +156,30 @@ std::string storage_error_key(const resource_info& res, std::string_view ns,
   }
   key += name;
   return key;
+}
+
+/// NamespaceLifecycle's refusal of a create in a Terminating namespace.
+api_status namespace_terminating(const resource_info& res, std::string_view ns,
+                                 std::string_view name) {
+  auto s = status::forbidden(res.qualified_name(), name,
+                             "unable to create new content in namespace "
+                               + std::string{ns}
+                               + " because it is being terminated");
+  s.causes.push_back({"NamespaceTerminating",
+                      "namespace " + std::string{ns} + " is being terminated",
+                      "metadata.namespace"});
+  return s;
+}
+
+/// True when no namespaced object lives in namespace `ns`.
+bool namespace_empty(const store_state& st, std::string_view ns) {
+  std::string prefix = std::string{ns} + '/';
+  for (const auto& m : st.objects) {
+    auto i = m.lower_bound(prefix);
+    if (i != m.end() && i->first.compare(0, prefix.size(), prefix) == 0)
+      return false;
+  }
+  return true;
 }
 
 api_status precondition_failed(const resource_info& res, std::string_view ns,
@@ -313,7 +343,7 @@ api_result<object_ptr> store::get(const resource_info& res, std::string_view ns,
 api_result<object_ptr> store::create(const resource_info& res,
                                      std::string_view ns, std::string_view body,
                                      const write_options& options) {
-  auto parsed = parse_stored_body(res, body);
+  auto parsed = parse_stored_body(res, body, options);
   if (!parsed)
     return parsed.err();
   json_doc doc = std::move(*parsed);
@@ -350,8 +380,13 @@ api_result<object_ptr> store::create(const resource_info& res,
   auto& map = st.objects[static_cast<std::size_t>(res.storage)];
   if (res.namespaced) {
     auto& nss = st.objects[static_cast<std::size_t>(storage_kind::namespace_)];
-    if (nss.find(obj_ns) == nss.end())
+    auto ns_it = nss.find(obj_ns);
+    if (ns_it == nss.end())
       return status::not_found("namespaces", obj_ns);
+    auto phase = ns_it->second.obj->attrs().field("status.phase");
+    if (phase && *phase == "Terminating")
+      return namespace_terminating(
+        res, obj_ns, string_at(ensure_object(root, "metadata"), "name"));
   }
   std::string name{string_at(ensure_object(root, "metadata"), "name")};
   if (name.empty()) {
@@ -394,9 +429,11 @@ api_result<object_ptr> store::create(const resource_info& res,
     if (st.cfg.default_toleration_seconds)
       admission::add_default_tolerations(root);
   }
-  auto causes = admission::validate(res.storage, root);
+  auto causes = validation_causes(res, root, options);
   if (!causes.empty())
     return status::invalid(res.kind, res.group, name, std::move(causes));
+  if (auto e = check_decodable(res, name, doc.value(), options))
+    return *e;
   if (res.storage == storage_kind::priority_class) {
     auto* g = root.if_contains("globalDefault");
     if (g && g->is_bool() && g->as_bool())
@@ -480,7 +517,8 @@ json::value resized(const json::value& old_doc, const json::object& wanted,
 api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
                                      const object_ptr& old,
                                      const json::value& old_doc, json_doc doc,
-                                     subresource sub, bool dry_run) {
+                                     subresource sub,
+                                     const write_options& options) {
   auto& root = doc.value().as_object();
   const auto& old_root = old_doc.as_object();
   if (sub == subresource::resize)
@@ -518,9 +556,11 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
   new_root["apiVersion"] = old_root.at("apiVersion");
   admission::apply_defaults(res.storage, new_root);
   auto& meta2 = ensure_object(new_root, "metadata");
-  auto causes = admission::validate(res.storage, new_root);
+  auto causes = validation_causes(res, new_root, options);
   if (!causes.empty())
     return status::invalid(res.kind, res.group, old->name(), std::move(causes));
+  if (auto e = check_decodable(res, old->name(), doc.value(), options))
+    return *e;
   auto* old_spec = old_root.if_contains("spec");
   auto* new_spec = new_root.if_contains("spec");
   const bool spec_changed = (old_spec == nullptr) != (new_spec == nullptr)
@@ -546,7 +586,7 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
     ++st.stats.noop_writes;
     return present(res, old);
   }
-  if (dry_run)
+  if (options.dry_run)
     return present(res, stored_object::make(res.storage, doc.value()));
   return present(
     res, st.commit(res.storage, event_type::modified, std::move(doc), old));
@@ -558,7 +598,7 @@ api_result<object_ptr> store::update(const resource_info& res,
                                      std::string_view ns, std::string_view name,
                                      std::string_view body, subresource sub,
                                      const write_options& options) {
-  auto parsed = parse_stored_body(res, body);
+  auto parsed = parse_stored_body(res, body, options);
   if (!parsed)
     return parsed.err();
   json_doc doc = std::move(*parsed);
@@ -591,8 +631,7 @@ api_result<object_ptr> store::update(const resource_info& res,
   } else if (body_rv != std::to_string(old->resource_version())) {
     return status::modified_conflict(res.qualified_name(), name);
   }
-  return finish_update(st, res, old, old_doc, std::move(doc), sub,
-                       options.dry_run);
+  return finish_update(st, res, old, old_doc, std::move(doc), sub, options);
 }
 
 api_result<object_ptr> store::patch(const resource_info& res,
@@ -627,9 +666,13 @@ api_result<object_ptr> store::patch(const resource_info& res,
   if (string_at(meta, "name") != name)
     return status::bad_request("the name of the object cannot be changed by "
                                "a patch");
+  if (auto e = check_fields(res, type == patch_type::json_patch ? "" : body,
+                            true, doc.value().as_object(), options))
+    return *e;
+  if (auto e = check_quantities_parse(res, doc.value().as_object(), options))
+    return *e;
   doc = to_stored(res, std::move(doc));
-  return finish_update(st, res, old, old_doc, std::move(doc), sub,
-                       options.dry_run);
+  return finish_update(st, res, old, old_doc, std::move(doc), sub, options);
 }
 
 api_result<delete_result> store::remove(const resource_info& res,
@@ -656,6 +699,16 @@ api_result<delete_result> store::remove(const resource_info& res,
     return precondition_failed(res, ns, name, "ResourceVersion",
                                *opts.precondition_resource_version,
                                std::to_string(old->resource_version()));
+  // A deletion that only marks the object (a graceful pod deletion, a
+  // Terminating namespace) writes the marked version.
+  auto mark = [&](json_doc marked) {
+    if (opts.dry_run)
+      return delete_result{
+        present(res, stored_object::make(res.storage, marked.value())), false};
+    auto obj
+      = st.commit(res.storage, event_type::modified, std::move(marked), old);
+    return delete_result{present(res, obj), false};
+  };
   if (res.storage == storage_kind::pod) {
     const auto& root = doc.value().as_object();
     const json::object* spec = object_at(root, "spec");
@@ -685,33 +738,29 @@ api_result<delete_result> store::remove(const resource_info& res,
       auto& m = ensure_object(doc.value().as_object(), "metadata");
       m["deletionTimestamp"] = format_time(deadline);
       m["deletionGracePeriodSeconds"] = grace;
-      if (opts.dry_run)
-        return delete_result{
-          present(res, stored_object::make(res.storage, doc.value())), false};
-      auto obj
-        = st.commit(res.storage, event_type::modified, std::move(doc), old);
-      return delete_result{present(res, obj), false};
+      return mark(std::move(doc));
     }
+  }
+  if (res.storage == storage_kind::namespace_
+      && (name == "default" || name == "kube-system" || name == "kube-public"))
+    return status::forbidden(res.qualified_name(), name,
+                             "this namespace may not be deleted");
+  if (res.storage == storage_kind::namespace_) {
+    // A namespace first goes Terminating; the namespace controller deletes
+    // its contents and deletes it again, which removes it once it is empty.
+    auto phase = old->attrs().field("status.phase");
+    if (!phase || *phase != "Terminating") {
+      auto& root = doc.value().as_object();
+      ensure_object(root, "metadata")["deletionTimestamp"]
+        = format_time(st.clk->wall_now());
+      ensure_object(root, "status")["phase"] = "Terminating";
+      return mark(std::move(doc));
+    }
+    if (!namespace_empty(st, name))
+      return delete_result{present(res, old), false};
   }
   if (opts.dry_run)
     return delete_result{present(res, old), true};
-  if (res.storage == storage_kind::namespace_) {
-    // Namespace termination, simplified: its contents go at once.
-    std::string prefix = std::string{name} + '/';
-    for (std::size_t s = 0; s < storage_kind_count; ++s) {
-      auto& m = st.objects[s];
-      std::vector<std::string> doomed;
-      for (auto i = m.lower_bound(prefix);
-           i != m.end() && i->first.compare(0, prefix.size(), prefix) == 0; ++i)
-        doomed.push_back(i->first);
-      for (const auto& k : doomed) {
-        auto i = m.find(k);
-        auto o = i->second.obj;
-        st.commit(static_cast<storage_kind>(s), event_type::deleted, o->parse(),
-                  o);
-      }
-    }
-  }
   auto obj = st.commit(res.storage, event_type::deleted, std::move(doc), old);
   return delete_result{present(res, obj), true};
 }

@@ -43,6 +43,7 @@
 /// the new RV.
 #pragma once
 
+#include "io/apiserver/field_validation.hpp"
 #include "io/apiserver/patch.hpp"
 #include "io/apiserver/resources.hpp"
 #include "io/apiserver/selector.hpp"
@@ -129,6 +130,15 @@ enum class subresource : std::uint8_t { main, status, resize };
 struct write_options {
   /// dryRun=All: run admission and validation, store nothing.
   bool dry_run = false;
+  /// A client's write: its body's unknown fields are dropped (and, per
+  /// this setting, reported in `warnings` or refused with 400) and an
+  /// object the model cannot decode is refused with 422. Unset for the
+  /// embedded controllers and in-process callers, whose writes are trusted
+  /// and must not pay for the checks.
+  std::optional<field_validation> validation;
+  /// Receives `unknown field "<path>"` / `duplicate field "<path>"` under
+  /// field_validation::warn; may be null.
+  std::vector<std::string>* warnings = nullptr;
 };
 
 struct list_options {

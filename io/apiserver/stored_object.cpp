@@ -288,6 +288,19 @@ void stored_object::append_item(std::string& out) const {
   out.append(*json_, prefix_len_, std::string::npos);
 }
 
+std::optional<std::string> model_decode_problem(storage_kind storage,
+                                                const json::value& doc) {
+  auto kind = model_kind(storage);
+  if (!kind)
+    return std::nullopt;
+  model::decode_options opts;
+  opts.apply_defaults = false;
+  auto decoded = model::decode_object_json(json::serialize(doc), *kind, opts);
+  if (decoded)
+    return std::nullopt;
+  return decoded.err().message;
+}
+
 expected<model::object> stored_object::to_model() const {
   std::call_once(model_once_, [this] {
     auto kind = model_kind(storage_);

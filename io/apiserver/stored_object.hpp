@@ -69,6 +69,13 @@ private:
   std::unique_ptr<boost::json::value> value_;
 };
 
+/// Why the model cannot decode `doc` stored as `storage`
+/// (`<path>: <problem>`), or nullopt when it can or the kind has no model
+/// type. Writes from clients are checked with it, so that what the server
+/// stores, `tessera run` can read.
+std::optional<std::string> model_decode_problem(storage_kind storage,
+                                                const boost::json::value& doc);
+
 class stored_object {
 public:
   ~stored_object();

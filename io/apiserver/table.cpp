@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/table.hpp"
 
+#include "io/apiserver/table_kind.hpp"
 #include "io/apiserver/time_format.hpp"
 #include "model/json_access.hpp"
 
@@ -17,15 +18,21 @@ using model::array_at;
 using model::object_at;
 using model::string_at;
 
+std::string or_none(std::string_view s) {
+  return s.empty() ? std::string{"<none>"} : std::string{s};
+}
+
+std::string age_of(const json::object* meta,
+                   std::chrono::system_clock::time_point now) {
+  auto t = parse_time(string_at(meta, "creationTimestamp"));
+  if (!t)
+    return "<unknown>";
+  return format_age(now - *t);
+}
+
 namespace {
 
-struct column {
-  const char* name;
-  const char* type;
-  const char* format;
-  const char* description;
-  int priority;
-};
+using column = table_column;
 
 constexpr column pod_columns[] = {
   {"Name", "string", "name", "Name must be unique within a namespace.", 0},
@@ -83,9 +90,7 @@ constexpr column node_columns[] = {
    1},
 };
 
-constexpr const char* age_description
-  = "CreationTimestamp is a timestamp representing the server time when this "
-    "object was created.";
+constexpr const char* age_description = table_age_description;
 
 // kubectl's columns for volumes, claims and classes (the fields they show).
 constexpr column claim_columns[] = {
@@ -125,18 +130,6 @@ constexpr column class_columns[] = {
   {"AllowVolumeExpansion", "string", "", "Whether claims may grow.", 0},
   {"Age", "string", "", age_description, 0},
 };
-
-std::string or_none(std::string_view s) {
-  return s.empty() ? std::string{"<none>"} : std::string{s};
-}
-
-std::string age_of(const json::object* meta,
-                   std::chrono::system_clock::time_point now) {
-  auto t = parse_time(string_at(meta, "creationTimestamp"));
-  if (!t)
-    return "<unknown>";
-  return format_age(now - *t);
-}
 
 json::array pod_cells(const json::object& pod,
                       std::chrono::system_clock::time_point now) {
@@ -321,13 +314,6 @@ json::array class_cells(const json::object& sc,
   return cells;
 }
 
-/// The columns of a resource with a table, and how a row's cells are made.
-struct table_kind {
-  std::span<const column> columns;
-  json::array (*cells)(const json::object&,
-                       std::chrono::system_clock::time_point);
-};
-
 const table_kind* table_of(storage_kind storage) noexcept {
   static const table_kind pods{pod_columns, pod_cells};
   static const table_kind nodes{node_columns, node_cells};
@@ -346,7 +332,7 @@ const table_kind* table_of(storage_kind storage) noexcept {
   case storage_kind::storage_class:
     return &classes;
   default:
-    return nullptr;
+    return cluster_table_of(storage);
   }
 }
 
@@ -384,7 +370,9 @@ json::object row_for(const resource_info& res, const stored_object& obj,
 } // namespace
 
 bool has_table(const resource_info& resource) noexcept {
-  return resource.view == resource_view::stored
+  // Rows are made from the stored form, which both views of events share.
+  return (resource.view == resource_view::stored
+          || resource.view == resource_view::events_v1)
          && table_of(resource.storage) != nullptr
          && resource.name != "bindings";
 }

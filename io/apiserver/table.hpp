@@ -1,11 +1,11 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// Server-side printing (`meta.k8s.io/v1` Table) for pods and nodes, the
-/// form kubectl asks for with `Accept: application/json;as=Table;...`, so
-/// that `kubectl get pods` shows READY, STATUS, RESTARTS, AGE (and IP, NODE
-/// with `-o wide`). Other resources answer such requests with a plain list,
-/// which kubectl prints as NAME and AGE.
+/// Server-side printing (`meta.k8s.io/v1` Table), the form kubectl asks for
+/// with `Accept: application/json;as=Table;...`, with kubectl's usual
+/// columns: `kubectl get pods` shows READY, STATUS, RESTARTS, AGE (and IP,
+/// NODE with `-o wide`), `get events` LAST SEEN, TYPE, REASON, OBJECT,
+/// MESSAGE, and so on for every served kind.
 #pragma once
 
 #include "io/apiserver/resources.hpp"

@@ -3,6 +3,7 @@
 #include "io/apiserver/volume_controller.hpp"
 
 #include "io/apiserver/resources.hpp"
+#include "io/apiserver/wake_signal.hpp"
 #include "model/json_access.hpp"
 #include "model/storage_view.hpp"
 #include "support/log.hpp"
@@ -86,11 +87,7 @@ struct volume_controller::impl {
   impl& operator=(const impl&) = delete;
   /// Stops the thread, then the watches it read.
   ~impl() {
-    {
-      std::lock_guard l{mu};
-      stopping = true;
-    }
-    cv.notify_one();
+    signal.stop();
     thread.join();
     for (auto& w : watchers)
       w->stop();
@@ -98,10 +95,7 @@ struct volume_controller::impl {
 
   store& st;
   volume_controller_config cfg;
-  std::mutex mu;
-  std::condition_variable cv;
-  bool wake = false;
-  bool stopping = false;
+  wake_signal signal;
   std::atomic<std::size_t> writes{0};
   std::thread thread;
   std::vector<std::shared_ptr<watcher>> watchers;
@@ -120,14 +114,6 @@ struct volume_controller::impl {
   std::unordered_map<std::string, const entry<model::persistent_volume>*>
     by_claim;
 
-  void notify() {
-    {
-      std::lock_guard l{mu};
-      wake = true;
-    }
-    cv.notify_one();
-  }
-
   void open_watches() {
     for (auto& w : watchers)
       w->stop();
@@ -136,7 +122,7 @@ struct volume_controller::impl {
       auto w = st.watch(*r, "", watch_options{});
       if (!w)
         continue;
-      (*w)->set_notify([this] { notify(); });
+      (*w)->set_notify([this] { signal.notify(); });
       watchers.push_back(std::move(*w));
     }
   }
@@ -145,14 +131,8 @@ struct volume_controller::impl {
     open_watches();
     std::vector<watch_event> drained;
     for (;;) {
-      {
-        std::unique_lock l{mu};
-        if (!wake && !stopping)
-          cv.wait_for(l, cfg.resync, [&] { return wake || stopping; });
-        if (stopping)
-          return;
-        wake = false;
-      }
+      if (!signal.wait(std::optional{cfg.resync}))
+        return;
       bool ended = false;
       for (auto& w : watchers) {
         drained.clear();

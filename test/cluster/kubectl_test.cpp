@@ -238,13 +238,29 @@ TEST_F(KubectlTest, GetCreateDescribeLabelDelete) {
 
   auto version = run("version");
   ASSERT_EQ(version.code, 0) << version.output;
-  EXPECT_NE(version.output.find("v1.31.0-tessera"), std::string::npos);
+  EXPECT_NE(version.output.find("v1.37.0"), std::string::npos);
 
-  for (const char* kind :
-       {"namespaces", "events -A", "leases -A", "pdb -A", "priorityclasses"}) {
+  ASSERT_TRUE(st_->create(
+    primary_resource(storage_kind::pod_disruption_budget), "default",
+    R"({"metadata":{"name":"web"},"spec":{"minAvailable":1}})"));
+  ASSERT_TRUE(
+    st_->create(primary_resource(storage_kind::lease), "default",
+                R"({"metadata":{"name":"l"},"spec":{"holderIdentity":"me"}})"));
+  // Server-side tables: kubectl's usual columns, not just NAME and AGE.
+  for (const auto& [kind, headers] :
+       std::vector<std::pair<std::string, std::vector<std::string>>>{
+         {"namespaces", {"STATUS", "Active"}},
+         {"events -A",
+          {"LAST SEEN", "TYPE", "REASON", "OBJECT", "MESSAGE", "pod/p1"}},
+         {"leases -A", {"HOLDER", "me"}},
+         {"pdb -A",
+          {"MIN AVAILABLE", "MAX UNAVAILABLE", "ALLOWED DISRUPTIONS"}},
+         {"priorityclasses", {"VALUE", "GLOBAL-DEFAULT", "2000001000"}}}) {
     SCOPED_TRACE(kind);
-    auto r = run(std::string{"get "} + kind);
+    auto r = run("get " + kind);
     EXPECT_EQ(r.code, 0) << r.output;
+    for (const auto& h : headers)
+      EXPECT_NE(r.output.find(h), std::string::npos) << h << "\n" << r.output;
   }
   auto pcs = run("get priorityclasses");
   EXPECT_NE(pcs.output.find("system-node-critical"), std::string::npos);
@@ -341,6 +357,110 @@ TEST_F(KubectlTest, WatchShowsChanges) {
   EXPECT_NE(out.find("w1     0/1     Pending"), std::string::npos) << out;
   EXPECT_NE(out.find("w1     1/1     Running"), std::string::npos) << out;
   EXPECT_NE(out.find("Terminating"), std::string::npos) << out;
+}
+
+TEST_F(KubectlTest, UnknownFieldsAndInvalidValuesAreRefusedAsUpstream) {
+  auto typo = write_file("typo.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: typo}
+spec:
+  nodeSelectr: {disk: ssd}
+  containers: [{name: c, image: nginx}]
+)");
+  if (!legacy_) {
+    // kubectl's default: fieldValidation=Strict.
+    auto strict = run("create -f " + typo);
+    EXPECT_EQ(strict.code, 1) << strict.output;
+    EXPECT_NE(strict.output.find(
+                R"(Pod in version "v1" cannot be handled as a Pod: strict )"
+                R"(decoding error: unknown field "spec.nodeSelectr")"),
+              std::string::npos)
+      << strict.output;
+    EXPECT_FALSE(st_->get(pods(), "default", "typo"));
+  }
+  // Warn (kubectl 1.20 sends no fieldValidation: the server's default).
+  auto warned = run("create -f " + typo + (legacy_ ? "" : " --validate=warn"));
+  EXPECT_EQ(warned.code, 0) << warned.output;
+  EXPECT_NE(warned.output.find(R"(Warning: unknown field "spec.nodeSelectr")"),
+            std::string::npos)
+    << warned.output;
+  auto stored = st_->get(pods(), "default", "typo");
+  ASSERT_TRUE(stored);
+  EXPECT_EQ((*stored)->json().find("nodeSelectr"), std::string::npos);
+
+  for (const auto& [cpu, said] :
+       std::vector<std::pair<std::string, std::string>>{
+         {"lots", "Pod in version \"v1\" cannot be handled as a Pod: "
+                  "quantities must match the regular expression"},
+         {"\"-1\"", "spec.containers[0].resources.requests[cpu]: Invalid "
+                    "value: \"-1\": must be greater than or equal to 0"}}) {
+    SCOPED_TRACE(cpu);
+    auto file = write_file("cpu.yaml", R"(apiVersion: v1
+kind: Pod
+metadata: {name: greedy}
+spec:
+  containers:
+  - {name: c, image: nginx, resources: {requests: {cpu: )"
+                                         + cpu + "}}}\n");
+    auto r = run("create -f " + file + create_flags());
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find(said), std::string::npos) << r.output;
+    EXPECT_FALSE(st_->get(pods(), "default", "greedy"));
+  }
+}
+
+TEST_F(KubectlTest, DebugReadsTheNotFoundDetailsInsteadOfCrashing) {
+  if (legacy_)
+    GTEST_SKIP() << "kubectl 1.20 has no debug command";
+  ASSERT_TRUE(st_->create(
+    pods(), "default",
+    R"({"metadata":{"name":"d1"},"spec":{"containers":[{"name":"c","image":"i"}]}})"));
+  // No ephemeralcontainers subresource: kubectl reads the 404's details
+  // and reports the feature missing.
+  auto r = run("debug d1 --image=busybox");
+  EXPECT_EQ(r.code, 1) << r.output;
+  EXPECT_EQ(r.output.find("panic"), std::string::npos) << r.output;
+  EXPECT_NE(r.output.find("ephemeral containers are disabled"),
+            std::string::npos)
+    << r.output;
+}
+
+TEST_F(KubectlTest, DeleteOfANamespaceWithItsPodsFromOneFile) {
+  auto file = write_file("shop.yaml", R"(apiVersion: v1
+kind: Namespace
+metadata:
+  name: shop
+---
+apiVersion: v1
+kind: Pod
+metadata:
+  name: web
+  namespace: shop
+spec:
+  containers: [{name: c, image: nginx}]
+)");
+  auto created = run("create -f " + file + create_flags());
+  ASSERT_EQ(created.code, 0) << created.output;
+  // A running pod on a fake node goes through graceful deletion.
+  ASSERT_TRUE(st_->bind({.ns = "shop", .name = "web", .node = "node-000000"}));
+  ASSERT_TRUE(eventually([&] {
+    auto p = st_->get(pods(), "shop", "web");
+    return p && *(*p)->attrs().field("status.phase") == "Running";
+  }));
+  // The namespace goes first: Terminating, so the pod's DELETE still finds
+  // it; kubectl then waits until both are gone.
+  auto deleted = run("delete -f " + file);
+  ASSERT_EQ(deleted.code, 0) << deleted.output;
+  EXPECT_NE(deleted.output.find("namespace \"shop\" deleted"),
+            std::string::npos)
+    << deleted.output;
+  EXPECT_NE(deleted.output.find("pod \"web\" deleted"), std::string::npos)
+    << deleted.output;
+  const auto& namespaces = primary_resource(storage_kind::namespace_);
+  EXPECT_TRUE(eventually([&] { return !st_->get(namespaces, "", "shop"); }));
+  auto gone = run("get ns shop");
+  EXPECT_NE(gone.code, 0);
+  EXPECT_NE(gone.output.find("NotFound"), std::string::npos) << gone.output;
 }
 
 } // namespace

@@ -5,6 +5,7 @@
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
 #include "io/http_client.hpp"
+#include "test/support/api_client.hpp"
 
 #include <arpa/inet.h>
 #include <boost/json.hpp>
@@ -52,17 +53,7 @@ json::value parse(const std::string& s) {
 
 std::string str(const json::value& v,
                 std::initializer_list<std::string_view> path) {
-  const json::value* cur = &v;
-  for (auto k : path) {
-    if (!cur->is_object())
-      return {};
-    cur = cur->as_object().if_contains(k);
-    if (!cur)
-      return {};
-  }
-  if (cur->is_string())
-    return std::string{cur->as_string()};
-  return json::serialize(*cur);
+  return test::json_text_at(v, path);
 }
 
 /// Sends raw bytes on a fresh connection and returns what comes back

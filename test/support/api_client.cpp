@@ -5,6 +5,8 @@
 #include "io/http_client.hpp"
 #include "test/support/builders.hpp"
 
+#include <boost/json.hpp>
+
 namespace tessera::test {
 
 std::unique_ptr<apiserver::api_server>
@@ -40,6 +42,21 @@ io::http_client http_client_for(const std::string& url) {
 
 // A plain loop rather than std::regex: GCC 12 warns falsely inside
 // std::regex under the sanitizers.
+std::string json_text_at(const boost::json::value& v,
+                         std::initializer_list<std::string_view> path) {
+  const boost::json::value* cur = &v;
+  for (auto k : path) {
+    if (!cur->is_object())
+      return {};
+    cur = cur->as_object().if_contains(k);
+    if (!cur)
+      return {};
+  }
+  if (cur->is_string())
+    return std::string{cur->as_string()};
+  return boost::json::serialize(*cur);
+}
+
 bool is_host_uuid(const std::string& id) {
   auto us = id.rfind('_');
   if (us == std::string::npos || us == 0 || id.size() - us - 1 != 36)

@@ -3,16 +3,21 @@
 
 /// Helpers for tests that talk to an API server through tessera's client:
 /// the embedded server on a free loopback port, the client configuration for
-/// a test server's URL, a plain HTTP client of it, and the check that a
-/// leader identity has the shape kube-scheduler gives it.
+/// a test server's URL, a plain HTTP client of it, the check that a leader
+/// identity has the shape kube-scheduler gives it, and a JSON field reader
+/// for response bodies.
 #pragma once
 
 #include "io/apiserver/server.hpp"
 #include "io/http_client.hpp"
 #include "io/rest_client.hpp"
 
+#include <boost/json/fwd.hpp>
+
+#include <initializer_list>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace tessera::test {
 
@@ -32,5 +37,10 @@ io::http_client http_client_for(const std::string& url);
 /// Whether `id` is `<hostname>_<UUID v4>` (lowercase hex), the leader
 /// identity kube-scheduler writes into its Lease.
 bool is_host_uuid(const std::string& id);
+
+/// The string at `path` in `v` (object keys), or the JSON text of any other
+/// value there; "" when the path is absent.
+std::string json_text_at(const boost::json::value& v,
+                         std::initializer_list<std::string_view> path);
 
 } // namespace tessera::test

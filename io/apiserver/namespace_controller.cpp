@@ -1,0 +1,147 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "io/apiserver/namespace_controller.hpp"
+
+#include "io/apiserver/wake_signal.hpp"
+#include "support/log.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <exception>
+#include <map>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace tessera::apiserver {
+
+struct namespace_controller::impl {
+  impl(store& s, namespace_controller_config c) : st(s), cfg(c) {
+    thread = std::thread([this] { run(); });
+  }
+  impl(const impl&) = delete;
+  impl& operator=(const impl&) = delete;
+  /// Stops the thread, then the watch it read.
+  ~impl() {
+    signal.stop();
+    thread.join();
+    if (watch)
+      watch->stop();
+  }
+
+  store& st;
+  namespace_controller_config cfg;
+  wake_signal signal;
+  std::atomic<std::size_t> finalized{0};
+  std::thread thread;
+  std::shared_ptr<watcher> watch;
+  /// When each Terminating namespace was first seen.
+  std::map<std::string, std::chrono::steady_clock::time_point> seen;
+  const resource_info& namespaces = primary_resource(storage_kind::namespace_);
+  const resource_info& nodes = primary_resource(storage_kind::node);
+
+  void open_watch() {
+    if (watch)
+      watch->stop();
+    watch.reset();
+    watch_options wo;
+    wo.field_selector = "status.phase=Terminating";
+    auto w = st.watch(namespaces, "", wo);
+    if (!w)
+      return;
+    (*w)->set_notify([this] { signal.notify(); });
+    watch = std::move(*w);
+  }
+
+  void run() {
+    open_watch();
+    std::vector<watch_event> drained;
+    bool terminating = false;
+    for (;;) {
+      // Idle (nothing Terminating): only a namespace change wakes it.
+      if (!signal.wait(terminating ? std::optional{cfg.resync} : std::nullopt))
+        return;
+      drained.clear();
+      if (!watch || watch->ended())
+        open_watch();
+      else
+        watch->poll(drained);
+      try {
+        terminating = reconcile();
+      } catch (const std::exception& e) {
+        TLOG_ERROR("namespace controller pass failed", "error", e.what());
+        terminating = true;
+      }
+    }
+  }
+
+  /// Default deletes, except for a pod bound to a node that no longer
+  /// exists: no kubelet will finish its graceful deletion, so it goes at
+  /// once, as the pod garbage collector removes orphaned pods.
+  delete_options delete_options_for(const resource_info& res,
+                                    const stored_object& item) const {
+    delete_options opts;
+    if (res.storage != storage_kind::pod)
+      return opts;
+    auto node = item.attrs().field("spec.nodeName");
+    if (node && !node->empty() && !st.get(nodes, "", *node))
+      opts.grace_period_seconds = 0;
+    return opts;
+  }
+
+  /// Deletes the contents of every Terminating namespace, then the
+  /// namespaces left empty. True while one is still Terminating.
+  bool reconcile() {
+    list_options lo;
+    lo.field_selector = "status.phase=Terminating";
+    auto listed = st.list(namespaces, "", lo);
+    if (!listed)
+      return true;
+    auto now = std::chrono::steady_clock::now();
+    std::erase_if(seen, [&](const auto& kv) {
+      return std::none_of(
+        listed->items.begin(), listed->items.end(),
+        [&](const object_ptr& o) { return o->name() == kv.first; });
+    });
+    for (const auto& ns : listed->items) {
+      auto first = seen.try_emplace(ns->name(), now).first->second;
+      if (now - first < cfg.content_delay)
+        continue;
+      for (const auto& res : all_resources()) {
+        // Each storage once, through the resource that stores it as is.
+        if (!res.namespaced || &res != &primary_resource(res.storage))
+          continue;
+        auto items = st.list(res, ns->name());
+        if (!items)
+          continue;
+        for (const auto& item : items->items)
+          if (auto r = st.remove(res, ns->name(), item->name(),
+                                 delete_options_for(res, *item));
+              !r)
+            TLOG_V(2, "namespace controller: delete failed", "key", item->key(),
+                   "error", r.err().message);
+      }
+      auto r = st.remove(namespaces, "", ns->name());
+      if (r && r->removed) {
+        finalized.fetch_add(1, std::memory_order_relaxed);
+        TLOG_V(1, "namespace controller: namespace removed", "namespace",
+               ns->name());
+      }
+    }
+    return !listed->items.empty();
+  }
+};
+
+namespace_controller::namespace_controller(store& s,
+                                           namespace_controller_config config)
+  : impl_(std::make_unique<impl>(s, config)) {
+}
+
+namespace_controller::~namespace_controller() = default;
+
+std::size_t namespace_controller::finalized() const {
+  return impl_->finalized.load(std::memory_order_relaxed);
+}
+
+} // namespace tessera::apiserver

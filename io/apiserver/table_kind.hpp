@@ -1,0 +1,64 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+
+/// `table_kind`: the columns kubectl shows for one kind and how a row's
+/// cells are made from an object, shared by the table renderer
+/// (table.cpp: pods, nodes, volumes, claims, classes) and the tables of the
+/// other kinds (table_cluster.cpp). Internal to io/apiserver.
+#pragma once
+
+#include "io/apiserver/resources.hpp"
+
+#include <chrono>
+#include <span>
+#include <string>
+#include <string_view>
+
+namespace boost::json {
+class array;
+class object;
+} // namespace boost::json
+
+namespace tessera::apiserver {
+
+/// One column definition of a Table (`priority` 1 = only with `-o wide`).
+struct table_column {
+  const char* name;
+  const char* type;
+  const char* format;
+  const char* description;
+  int priority;
+};
+
+/// The columns of a kind with a table, and how a row's cells are made (one
+/// cell per column, in order).
+struct table_kind {
+  std::span<const table_column> columns;
+  boost::json::array (*cells)(const boost::json::object&,
+                              std::chrono::system_clock::time_point);
+};
+
+/// The description of every Age column.
+inline constexpr const char* table_age_description
+  = "CreationTimestamp is a timestamp representing the server time when "
+    "this object was created.";
+
+/// The description of every Name column.
+inline constexpr const char* table_name_description
+  = "Name must be unique within a namespace.";
+
+/// `s`, or "<none>" when empty.
+std::string or_none(std::string_view s);
+
+/// kubectl's age of the object whose metadata is `meta` ("<unknown>"
+/// without creationTimestamp).
+std::string age_of(const boost::json::object* meta,
+                   std::chrono::system_clock::time_point now);
+
+/// The table of events, namespaces, disruption budgets, priority classes,
+/// leases, services, replica sets, replication controllers, stateful sets,
+/// CSI nodes, drivers and storage capacities, and volume attachments;
+/// nullptr for other kinds.
+const table_kind* cluster_table_of(storage_kind storage) noexcept;
+
+} // namespace tessera::apiserver
