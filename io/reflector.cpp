@@ -78,7 +78,7 @@ void reflector::start() {
   if (thread_.joinable())
     return;
   stopping_.store(false);
-  thread_ = std::thread{[this] { run(); }};
+  thread_ = std::thread{[this] { run_guarded(); }};
 }
 
 void reflector::request_stop() {
@@ -131,6 +131,23 @@ void reflector::flush(std::vector<reflected_event>& out) {
   if (!stopping_.load() && handler_.deliver)
     handler_.deliver(std::move(out));
   out.clear();
+}
+
+void reflector::run_guarded() {
+  // An exception must not end the process from this thread: log it, back
+  // off and start over with a list.
+  for (;;) {
+    try {
+      run();
+      return;
+    } catch (const std::exception& e) {
+      stats_.errors.fetch_add(1, std::memory_order_relaxed);
+      TLOG_ERROR("reflector failed; listing again", "resource", config_.name,
+                 "error", e.what());
+    }
+    if (stopping_.load() || !back_off())
+      return;
+  }
 }
 
 void reflector::run() {

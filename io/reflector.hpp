@@ -135,6 +135,8 @@ private:
   enum class watch_end : std::uint8_t { clean, relist, rewatch, failed };
 
   void run();
+  /// run(), restarted after an exception.
+  void run_guarded();
   /// Lists every page and reconciles; false on failure (`gone` set on 410).
   bool list(const std::string& resource_version, bool& gone);
   watch_end watch();

@@ -137,11 +137,14 @@ struct watch_wait {
 using server_detail::watch_wait;
 
 struct api_server::impl {
-  impl(store& s, server_config c) : st(s), cfg(std::move(c)), acceptor(ioc) {
+  impl(store& s, server_config c)
+    : st(s), cfg(std::move(c)), guard("apiserver", cfg.limits), acceptor(ioc) {
   }
 
   store& st;
   server_config cfg;
+  // Before the io_context: the sessions it destroys release their slots.
+  io::accept_guard guard;
   /// Created once the port is known (it announces the address in /api).
   std::optional<api_handler> handler;
   net::io_context ioc;
@@ -337,7 +340,9 @@ struct api_server::impl {
     co_return false; // a watch connection is not reused
   }
 
-  template <class Stream> net::awaitable<void> session(Stream stream) {
+  template <class Stream>
+  net::awaitable<void> session(Stream stream, io::accept_guard::slot slot) {
+    (void)slot; // held for the session's lifetime
     beast::flat_buffer buffer;
     auto& lower = tcp_of(stream);
     std::string peer;
@@ -445,7 +450,8 @@ struct api_server::impl {
     lower.socket().close(ignored);
   }
 
-  net::awaitable<void> tls_session(tcp::socket socket) {
+  net::awaitable<void> tls_session(tcp::socket socket,
+                                   io::accept_guard::slot slot) {
     ssl::stream<beast::tcp_stream> stream{beast::tcp_stream{std::move(socket)},
                                           *tls};
     stream.next_layer().expires_after(std::chrono::seconds(10));
@@ -455,27 +461,43 @@ struct api_server::impl {
       TLOG_DEBUG("tls handshake failed", "error", ec.message());
       co_return;
     }
-    co_await session(std::move(stream));
+    co_await session(std::move(stream), std::move(slot));
   }
 
+  // Never spins: a full server or a failed accept (out of descriptors)
+  // waits on a timer before accepting again.
   net::awaitable<void> accept_loop() {
+    net::steady_timer pause{ioc};
     for (;;) {
+      if (!guard.has_room()) {
+        pause.expires_after(guard.limits().full_wait);
+        co_await pause.async_wait(tuple_awaitable);
+        if (stopped)
+          co_return;
+        continue;
+      }
       auto [ec, socket] = co_await acceptor.async_accept(net::make_strand(ioc),
                                                          tuple_awaitable);
       if (ec) {
         if (ec == net::error::operation_aborted || stopped)
           co_return;
-        TLOG_WARN("accept failed", "error", ec.message());
+        pause.expires_after(guard.failed(ec.value(), ec.message()));
+        co_await pause.async_wait(tuple_awaitable);
+        if (stopped)
+          co_return;
         continue;
       }
+      auto slot = guard.accepted();
       beast::error_code ignored;
       socket.set_option(tcp::no_delay(true), ignored);
       auto ex = socket.get_executor();
       if (tls)
-        net::co_spawn(ex, tls_session(std::move(socket)), net::detached);
-      else
-        net::co_spawn(ex, session(beast::tcp_stream{std::move(socket)}),
+        net::co_spawn(ex, tls_session(std::move(socket), std::move(slot)),
                       net::detached);
+      else
+        net::co_spawn(
+          ex, session(beast::tcp_stream{std::move(socket)}, std::move(slot)),
+          net::detached);
     }
   }
 
@@ -594,6 +616,10 @@ std::string api_server::url() const {
     host = "[" + host + "]";
   return std::string{impl_->tls ? "https://" : "http://"} + host + ":"
          + std::to_string(impl_->bound_port);
+}
+
+const io::accept_guard& api_server::accepts() const noexcept {
+  return impl_->guard;
 }
 
 const api_handler& api_server::handler() const noexcept {
