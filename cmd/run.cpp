@@ -306,6 +306,11 @@ public:
   bool lost() const noexcept {
     return lost_.load();
   }
+  /// Whether this instance may write as the leader now (see
+  /// io::leader_elector::holds_lease).
+  bool holds_lease() const {
+    return elector_->holds_lease();
+  }
   /// Stops renewing and gives the lease up (once).
   void release() {
     elector_->stop();
@@ -361,6 +366,19 @@ int schedule(run_context& rc) {
   sc.bind_threads = f.bind_threads > 0
                       ? static_cast<std::size_t>(f.bind_threads)
                       : std::min<std::size_t>(setup.bind_concurrency, 16);
+  // Checked right before every write: a paused leader whose lease ran out
+  // stops at once, and no binding goes out while an informer re-lists or
+  // to a node the cache does not hold.
+  if (rc.lease != nullptr)
+    sc.write_gate = [lease = rc.lease]() -> error {
+      if (lease->holds_lease())
+        return {};
+      return make_error(ec::unavailable,
+                        "not the leader: the lease was not renewed within "
+                        "its duration");
+    };
+  sc.bind_gate
+    = [&source](model::symbol node) { return source.check_bind_target(node); };
   adapters::api_sink sink{rc.client, events, sc};
 
   actors::pipeline_config pc;

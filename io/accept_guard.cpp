@@ -5,8 +5,9 @@
 #include "support/flags.hpp"
 #include "support/log.hpp"
 
-#include <algorithm>
 #include <sys/resource.h>
+
+#include <algorithm>
 
 namespace tessera::io {
 
@@ -95,8 +96,8 @@ std::chrono::milliseconds accept_guard::failed(int code,
     log = may_log(error_log_, suppressed);
   }
   if (log)
-    TLOG_WARN("accept failed; backing off", "server", server_, "error",
-              message, "errno", code, "backoff", format_duration(wait),
+    TLOG_WARN("accept failed; backing off", "server", server_, "error", message,
+              "errno", code, "backoff", format_duration(wait),
               "openConnections", open(), "suppressed", suppressed);
   return wait;
 }

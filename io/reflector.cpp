@@ -180,6 +180,9 @@ void reflector::run() {
         return;
       if (end == watch_end::clean)
         continue;
+      if ((end == watch_end::relist || end == watch_end::failed)
+          && handler_.lost_sync)
+        handler_.lost_sync();
       if (end == watch_end::relist)
         break;
       if (!back_off())
@@ -313,6 +316,8 @@ bool reflector::list(const std::string& resource_version, bool& gone) {
       handler_.synced();
   } else {
     flush(out);
+    if (handler_.synced && !stopping_.load())
+      handler_.synced();
   }
   return true;
 }

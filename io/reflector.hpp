@@ -25,6 +25,11 @@
 /// A kind the server answers with 404 lists as empty (and counts as
 /// synced), as client-go does, so a missing kind does not block start-up.
 ///
+/// After the first list, a watch that ends in a relist (410) or fails
+/// (the API server unreachable) reports `lost_sync` at once, and the list
+/// that follows reports `synced` again, so a consumer can hold back until
+/// every kind it depends on is current again.
+///
 /// Decoding happens here, on the reflector thread (model::decode_*), and
 /// events reach the consumer in batches: everything one socket read brought
 /// (up to `max_batch`) in one `deliver` call.
@@ -96,8 +101,13 @@ public:
     /// A batch of changes, in order. Called only from the reflector's
     /// thread, so never concurrently with itself.
     std::function<void(std::vector<reflected_event>)> deliver;
-    /// Once, after the first list's events were delivered.
+    /// After every list's events were delivered (the first one and every
+    /// relist).
     std::function<void()> synced;
+    /// When a synced reflector stops trusting its state and will list
+    /// again (a 410, a watch that cannot be opened or failed): what it
+    /// holds may be stale until the next `synced`.
+    std::function<void()> lost_sync;
   };
 
   reflector(rest_client& client, reflector_config config, handler h);

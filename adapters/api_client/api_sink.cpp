@@ -78,9 +78,20 @@ void api_sink::bind(const model::pod_ptr& pod, model::symbol node,
   stats_.binds_in_flight.fetch_add(1, std::memory_order_relaxed);
   work_pool::job j;
   j.run = [this, pod, node, done] {
-    error e = client_.bind(pod->ns.view(), pod->name, pod->uid, node.view());
+    error e = check_write_gate();
+    if (!e && config_.bind_gate) {
+      e = config_.bind_gate(node);
+      if (e)
+        stats_.gated.fetch_add(1, std::memory_order_relaxed);
+    }
+    bool gated = static_cast<bool>(e);
+    if (!gated)
+      e = client_.bind(pod->ns.view(), pod->name, pod->uid, node.view());
     stats_.binds_in_flight.fetch_sub(1, std::memory_order_relaxed);
-    if (!e) {
+    if (gated) {
+      TLOG_V(2, "binding refused before it was sent", "pod", pod->key(), "node",
+             node.view(), "err", e.message);
+    } else if (!e) {
       stats_.bound.fetch_add(1, std::memory_order_relaxed);
     } else if (e.code == ec::conflict) {
       stats_.bind_conflicts.fetch_add(1, std::memory_order_relaxed);
@@ -121,9 +132,20 @@ void api_sink::bind_volumes(const model::pod_ptr& pod, model::symbol node,
   volumes_->bind(pod, node, plan, timeout, std::move(done));
 }
 
+error api_sink::check_write_gate() {
+  if (!config_.write_gate)
+    return {};
+  error e = config_.write_gate();
+  if (e)
+    stats_.gated.fetch_add(1, std::memory_order_relaxed);
+  return e;
+}
+
 void api_sink::record(const model::pod& pod, const char* type,
                       const char* reason, const char* action, std::string note,
                       const model::pod* related) {
+  if (check_write_gate())
+    return;
   io::event_record e;
   e.ns = std::string{pod.ns.view()};
   e.regarding = ref_of(pod);
@@ -146,7 +168,10 @@ void api_sink::post_status(std::function<void()> work) {
   if (closed_.load())
     return;
   work_pool::job j;
-  j.run = std::move(work);
+  j.run = [this, work = std::move(work)] {
+    if (!check_write_gate())
+      work();
+  };
   (void)writes_->post(std::move(j));
 }
 

@@ -4,6 +4,10 @@
 /// `api_sink`: the pipeline's `cluster_sink` over a live API server. Every
 /// call returns at once; the API calls run on io threads:
 ///
+/// Every write first asks the config's gates (leadership; for bindings,
+/// informers in sync and the node known); a refused binding fails with the
+/// gate's error, other refused writes are dropped.
+///
 ///   bind            POST pods/{name}/binding on the bind pool (the binder
 ///                   keeps at most bindConcurrency in flight); `done` gets
 ///                   ec::conflict for 409 (already bound, UID changed,
@@ -43,6 +47,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -61,6 +66,15 @@ struct api_sink_config {
   /// Host name for Events' reportingInstance (`<scheduler>-<host>`); empty =
   /// gethostname().
   std::string hostname;
+  /// Asked right before every API write (a binding, a status patch, a
+  /// deletion, an event) on the thread that makes it: an error skips the
+  /// write, and a binding fails with it (the binder backs the pod off).
+  /// `tessera run` passes "still holds the leader lease". Null = always.
+  std::function<error()> write_gate;
+  /// Asked right before every binding with its node: an error fails the
+  /// binding. `tessera run` passes "every informer is in sync and the node
+  /// is known". Null = always.
+  std::function<error(model::symbol node)> bind_gate;
 };
 
 /// Counters (monotonic) for tests and metrics.
@@ -75,6 +89,8 @@ struct api_sink_stats {
   std::atomic<std::uint64_t> status_patches_skipped{0};
   std::atomic<std::uint64_t> deletions{0};
   std::atomic<std::uint64_t> write_errors{0};
+  /// Writes the gates refused (bindings included).
+  std::atomic<std::uint64_t> gated{0};
 };
 
 class api_sink final : public actors::cluster_sink {
@@ -112,6 +128,8 @@ private:
               const char* action, std::string note,
               const model::pod* related = nullptr);
   void post_status(std::function<void()> work);
+  /// The write gate's verdict, counted when it refuses.
+  error check_write_gate();
 
   io::rest_client& client_;
   io::event_recorder& events_;

@@ -133,6 +133,51 @@ TEST_F(ApiSinkTest, BindOutcomes) {
             "default-scheduler-testhost");
 }
 
+// The gates are asked right before each write: a leader whose lease ran out
+// writes nothing, and a binding to a node the cache does not hold fails
+// without reaching the API.
+TEST_F(ApiSinkTest, GatesRefuseWritesBeforeTheyAreSent) {
+  std::atomic<bool> leading{false};
+  api_sink_config cfg;
+  cfg.hostname = "testhost";
+  cfg.write_gate = [&]() -> error {
+    if (leading.load())
+      return {};
+    return make_error(ec::unavailable, "not the leader");
+  };
+  cfg.bind_gate = [](model::symbol node) -> error {
+    if (node.view() == "n1")
+      return {};
+    return make_error(ec::unavailable, "node not in the cache");
+  };
+  sink_->stop();
+  sink_ = std::make_unique<api_sink>(*client_, *recorder_, cfg);
+  auto p = create_pod("p");
+
+  error e = bind_now(p, "n1");
+  EXPECT_EQ(e.code, ec::unavailable);
+  EXPECT_EQ(e.message, "not the leader");
+  actors::failure_report r;
+  r.reason = "Unschedulable";
+  r.message = "0/1 nodes are available";
+  sink_->unschedulable(p, r);
+  sink_->scheduled(p, model::symbol{"n1"});
+  settle();
+  EXPECT_FALSE(doc_of("p").at("spec").as_object().contains("nodeName"));
+  EXPECT_FALSE(doc_of("p").at("status").as_object().contains("conditions"));
+  EXPECT_TRUE(events_of("p").empty());
+  EXPECT_EQ(sink_->stats().status_patches.load(), 0u);
+
+  leading = true;
+  sink_ = std::make_unique<api_sink>(*client_, *recorder_, cfg);
+  e = bind_now(p, "gone");
+  EXPECT_EQ(e.message, "node not in the cache");
+  EXPECT_FALSE(doc_of("p").at("spec").as_object().contains("nodeName"));
+  EXPECT_FALSE(bind_now(p, "n1"));
+  EXPECT_EQ(doc_of("p").at("spec").at("nodeName").as_string(), "n1");
+  EXPECT_EQ(sink_->stats().gated.load(), 1u);
+}
+
 TEST_F(ApiSinkTest, UnschedulablePatchesOnlyChanges) {
   auto p = create_pod("stuck");
   actors::failure_report r;

@@ -11,18 +11,18 @@
 #include "io/serving/ops_server.hpp"
 #include "test/support/api_client.hpp"
 
-#include <gtest/gtest.h>
-
 #include <arpa/inet.h>
-#include <chrono>
-#include <csignal>
-#include <filesystem>
-#include <functional>
+#include <gtest/gtest.h>
 #include <netinet/in.h>
 #include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+
+#include <chrono>
+#include <csignal>
+#include <filesystem>
+#include <functional>
 #include <thread>
 #include <unistd.h>
 #include <vector>
@@ -99,8 +99,7 @@ double cpu_seconds() {
   rusage ru{};
   ::getrusage(RUSAGE_SELF, &ru);
   auto sec = [](const timeval& t) {
-    return static_cast<double>(t.tv_sec)
-           + static_cast<double>(t.tv_usec) / 1e6;
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_usec) / 1e6;
   };
   return sec(ru.ru_utime) + sec(ru.ru_stime);
 }
@@ -181,8 +180,7 @@ TEST(overload, ops_server_backs_off_when_out_of_descriptors) {
     expect_backoff(server.accepts());
   }
   // The clients are gone and the limit is back: the server answers.
-  ASSERT_TRUE(
-    wait_for([&] { return server.accepts().open() == 0; }, 40s));
+  ASSERT_TRUE(wait_for([&] { return server.accepts().open() == 0; }, 40s));
   EXPECT_EQ(healthz_status(server.port()), 200);
 }
 
