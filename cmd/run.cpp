@@ -453,7 +453,10 @@ int run_scheduler(const args& a, run_hooks& hooks) {
   f.serving.effective_config = config::write_config(f.setup.config);
   if (hooks.start_serving)
     if (auto e = hooks.start_serving(f.serving, status))
-      return runtime_error(e.message);
+      // A certificate or key that does not load is bad input; a port in
+      // use is not.
+      return e.code == ec::invalid_input ? usage_error(e.message)
+                                         : runtime_error(e.message);
   struct serving_guard {
     run_hooks& h;
     ~serving_guard() {

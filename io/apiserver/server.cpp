@@ -532,13 +532,15 @@ expected<std::unique_ptr<api_server>> api_server::start(store& s,
     i->tls = std::make_unique<ssl::context>(ssl::context::tls_server);
     i->tls->use_certificate_chain_file(cfg.tls_cert_file, ec);
     if (ec)
-      return make_error(ec::invalid_input, "cannot load certificate "
-                                             + cfg.tls_cert_file + ": "
-                                             + ec.message());
+      return make_error(ec::invalid_input, "--tls-cert: cannot load "
+                                           "certificate \""
+                                             + cfg.tls_cert_file
+                                             + "\": " + ec.message());
     i->tls->use_private_key_file(cfg.tls_key_file, ssl::context::pem, ec);
     if (ec)
-      return make_error(ec::invalid_input, "cannot load key " + cfg.tls_key_file
-                                             + ": " + ec.message());
+      return make_error(ec::invalid_input, "--tls-key: cannot load key \""
+                                             + cfg.tls_key_file
+                                             + "\": " + ec.message());
     if (!cfg.tls_client_ca_file.empty()) {
       i->tls->load_verify_file(cfg.tls_client_ca_file, ec);
       if (!ec)
@@ -552,8 +554,8 @@ expected<std::unique_ptr<api_server>> api_server::start(store& s,
   }
   auto address = net::ip::make_address(cfg.bind_address, ec);
   if (ec)
-    return make_error(ec::invalid_input,
-                      "invalid bind address \"" + cfg.bind_address + "\"");
+    return make_error(ec::invalid_input, "--bind-address: \"" + cfg.bind_address
+                                           + "\" is not an IP address");
   tcp::endpoint ep{address, cfg.port};
   i->acceptor.open(ep.protocol(), ec);
   if (!ec)

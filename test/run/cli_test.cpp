@@ -44,6 +44,12 @@ TEST(RunCli, BadKubeconfigExitsTwoNamingFileAndField) {
      "    certificate-authority-data: '!!'\ncontexts:\n- name: c\n"
      "  context: {cluster: a}\ncurrent-context: c\n",
      {"clusters[0].cluster.certificate-authority-data", "invalid base64"}},
+    {"ca data not PEM",
+     "clusters:\n- name: a\n  cluster:\n    server: https://127.0.0.1:1\n"
+     "    certificate-authority-data: bm90IGEgY2VydA==\ncontexts:\n"
+     "- name: c\n  context: {cluster: a}\ncurrent-context: c\n",
+     {"clusters[0].cluster.certificate-authority-data",
+      "does not hold a PEM certificate"}},
     {"no server",
      "clusters:\n- name: a\n  cluster: {}\ncontexts:\n- name: c\n"
      "  context: {cluster: a}\ncurrent-context: c\n",
@@ -99,6 +105,19 @@ TEST(RunCli, BadFlagsExitTwo) {
   }
   auto help = run_cli({"--help"});
   EXPECT_EQ(help.code, 0);
+}
+
+// Serving certificate files that exist but do not hold PEM data are bad
+// input (exit 2 naming the flag), found before any API call.
+TEST(RunCli, ServingCertificateNotPemExitsTwo) {
+  temp_dir dir;
+  std::string junk = dir.write("junk.pem", "not a certificate\n");
+  // The certificate is loaded before the port is bound, so the default
+  // secure port is never taken.
+  auto bad = run_cli({"--master", "http://127.0.0.1:1", "--leader-elect=false",
+                      "--tls-cert-file", junk, "--tls-private-key-file", junk});
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--tls-cert-file"), std::string::npos) << bad.err;
 }
 
 TEST(RunCli, WriteConfigToAppliesFlagsAndExits) {
