@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <pthread.h>
 #include <random>
+#include <set>
 #include <thread>
 
 namespace tessera::cmd {
@@ -361,6 +362,18 @@ int schedule(run_context& rc) {
   events.start();
   adapters::api_source_config source_cfg;
   source_cfg.metrics = rc.hooks.metrics;
+  // Set once the sink exists, before the source starts its reflectors.
+  adapters::api_sink* report_to = nullptr;
+  std::set<std::string> names;
+  for (const auto& prof : setup.config.profiles)
+    names.insert(prof.scheduler_name);
+  source_cfg.undecodable_pod =
+    [&report_to, names](const model::object_peek& pod, const std::string& why) {
+      std::string name
+        = pod.scheduler_name.empty() ? "default-scheduler" : pod.scheduler_name;
+      if (report_to != nullptr && names.count(name) > 0)
+        report_to->undecodable_pod(pod, why);
+    };
   adapters::api_source source{rc.client, source_cfg};
   adapters::api_sink_config sc;
   sc.bind_threads = f.bind_threads > 0
@@ -380,6 +393,7 @@ int schedule(run_context& rc) {
   sc.bind_gate
     = [&source](model::symbol node) { return source.check_bind_target(node); };
   adapters::api_sink sink{rc.client, events, sc};
+  report_to = &sink;
 
   actors::pipeline_config pc;
   pc.shards = setup.shards;

@@ -22,8 +22,8 @@ std::string check_pem(std::string_view pem, pem_kind kind) {
   std::string problem;
   if (kind == pem_kind::certificates) {
     int count = 0;
-    while (X509* cert = PEM_read_bio_X509(bio.get(), nullptr, nullptr,
-                                          nullptr)) {
+    while (X509* cert
+           = PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr)) {
       X509_free(cert);
       ++count;
     }

@@ -255,10 +255,13 @@ bool reflector::list(const std::string& resource_version, bool& gone) {
                  decoded.err().message);
       return false;
     }
-    for (const auto& e : decoded->skipped) {
+    for (std::size_t i = 0; i < decoded->skipped.size(); ++i) {
+      const auto& e = decoded->skipped[i];
       stats_.undecodable.fetch_add(1, std::memory_order_relaxed);
       TLOG_ERROR("ignoring an object that does not decode", "resource",
                  config_.name, "err", e.message);
+      if (handler_.undecodable && i < decoded->skipped_objects.size())
+        handler_.undecodable(decoded->skipped_objects[i], e.message);
     }
     if (cont.empty())
       list_rv = decoded->resource_version;
@@ -460,18 +463,18 @@ reflector::watch_end reflector::watch() {
       }
       // The object does not decode: it is invisible to the scheduler from
       // now on (a known one is reported deleted).
+      const auto& o = peek->object;
+      std::string key = o.ns.empty() ? o.name : o.ns + "/" + o.name;
       TLOG_ERROR("ignoring an object that does not decode", "resource",
-                 config_.name, "object",
-                 peek->ns.empty() ? peek->name : peek->ns + "/" + peek->name,
-                 "err", ev.err().message);
-      std::string key
-        = peek->ns.empty() ? peek->name : peek->ns + "/" + peek->name;
+                 config_.name, "object", key, "err", ev.err().message);
       if (auto it = known_.find(key); it != known_.end()) {
         batch.push_back({kind::deleted, it->second.obj});
         stats_.synthesized_deletes.fetch_add(1, std::memory_order_relaxed);
         known_.erase(it);
       }
-      set_rv(peek->resource_version);
+      if (peek->type != "DELETED" && handler_.undecodable)
+        handler_.undecodable(o, ev.err().message);
+      set_rv(o.resource_version);
       continue;
     }
     ++received;

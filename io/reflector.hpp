@@ -36,6 +36,7 @@
 #pragma once
 
 #include "io/rest_client.hpp"
+#include "model/decode.hpp"
 #include "model/object.hpp"
 #include "support/clock.hpp"
 
@@ -108,6 +109,11 @@ public:
     /// again (a 410, a watch that cannot be opened or failed): what it
     /// holds may be stale until the next `synced`.
     std::function<void()> lost_sync;
+    /// An object that does not decode (listed, or added or modified by
+    /// the watch): what can be read of it and why it does not decode. The
+    /// object stays invisible to the consumer.
+    std::function<void(const model::object_peek&, const std::string&)>
+      undecodable;
   };
 
   reflector(rest_client& client, reflector_config config, handler h);

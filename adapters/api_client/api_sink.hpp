@@ -24,6 +24,9 @@
 ///   preempt         DisruptionTarget=True (PreemptionByScheduler) status
 ///                   patch, DELETE, Normal "Preempted" event on the victim
 ///   clear_nomination  status patch nominatedNodeName: null
+///   undecodable_pod Warning "FailedScheduling" event saying why the pod
+///                   cannot be read and, if it names no node, the
+///                   PodScheduled=False condition (reason SchedulerError)
 ///   bind_volumes    PUT of each static volume's claimRef and of each claim
 ///                   to provision's selected-node annotation, then GETs of
 ///                   the claims until the volume controller has bound them
@@ -49,7 +52,10 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_set>
 
 namespace tessera::adapters {
 
@@ -113,6 +119,12 @@ public:
                     std::chrono::milliseconds timeout,
                     std::function<void(error)> done) override;
 
+  /// A pod that does not decode, as far as it reads: a Warning
+  /// FailedScheduling event saying why and, when it names a pod not bound
+  /// to a node, PodScheduled=False (reason SchedulerError). Once per
+  /// version of the pod.
+  void undecodable_pod(const model::object_peek& pod, const std::string& why);
+
   /// Stops taking work and waits up to `timeout` for calls in flight;
   /// returns true when nothing is left.
   bool drain(std::chrono::milliseconds timeout);
@@ -127,6 +139,10 @@ private:
   void record(const model::pod& pod, const char* type, const char* reason,
               const char* action, std::string note,
               const model::pod* related = nullptr);
+  /// record() for an object reference (`scheduler` reports it).
+  void record_ref(io::object_ref regarding, std::string scheduler,
+                  const char* type, const char* reason, const char* action,
+                  std::string note, std::optional<io::object_ref> related);
   void post_status(std::function<void()> work);
   /// The write gate's verdict, counted when it refuses.
   error check_write_gate();
@@ -140,6 +156,9 @@ private:
   std::unique_ptr<io::volume_binder> volumes_;
   std::atomic<bool> closed_{false};
   api_sink_stats stats_;
+  /// Pod versions (uid/resourceVersion) already reported as undecodable.
+  std::mutex undecodable_mutex_;
+  std::unordered_set<std::string> undecodable_seen_;
 };
 
 /// kube-scheduler's event message limit: at most 1024 bytes, cut messages

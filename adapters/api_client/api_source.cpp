@@ -171,6 +171,8 @@ void api_source::start(receiver r) {
     };
     h.synced = [this, i] { on_synced(i); };
     h.lost_sync = [this, i] { on_lost_sync(i); };
+    if (i == pods)
+      h.undecodable = config_.undecodable_pod;
     reflectors_.push_back(
       std::make_unique<io::reflector>(client_, std::move(rc), std::move(h)));
   }

@@ -40,6 +40,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -59,6 +60,11 @@ struct api_source_config {
   std::chrono::milliseconds backoff_max{std::chrono::seconds(30)};
   /// Where to record watch events and relists (not owned); null = off.
   metrics::scheduler_metrics* metrics = nullptr;
+  /// Told of every pod that does not decode (what can be read of it, and
+  /// why), on a reflector thread; the pod never reaches the cache, so this
+  /// is the only way its owner can learn why it is not scheduled.
+  std::function<void(const model::object_peek&, const std::string&)>
+    undecodable_pod;
 };
 
 class api_source final : public actors::cluster_source {

@@ -193,6 +193,52 @@ TEST(ApiSource, StorageKindsBeforeNodesAndUndecodableOnesSkipped) {
   srv->stop();
 }
 
+// A pod that does not decode never reaches the receiver, but its owner is
+// told what can be read of it and why, from the list and from the watch.
+TEST(ApiSource, UndecodablePodsAreReported) {
+  apiserver::store st;
+  auto pods = res("", "pods");
+  auto bad_pod = [](const std::string& name) {
+    return R"({"kind":"Pod","metadata":{"name":")" + name
+           + R"("},"spec":{"schedulerName":"s1","containers":[{"name":"c",)"
+             R"("image":"x","resources":{"requests":{"cpu":"-1"}}}]}})";
+  };
+  ASSERT_TRUE(st.create(pods, "default", bad_pod("listed")));
+  auto srv = test::start_test_server(st);
+  io::rest_client client{test::client_config_for(srv->url())};
+  std::mutex mu;
+  std::vector<std::pair<model::object_peek, std::string>> reported;
+  api_source_config sc;
+  sc.undecodable_pod = [&](const model::object_peek& p, const std::string& w) {
+    std::lock_guard g{mu};
+    reported.emplace_back(p, w);
+  };
+  api_source source{client, sc};
+  recording_receiver rec;
+  source.start(rec.make());
+  ASSERT_TRUE(rec.wait([&] { return rec.synced_after_batches >= 0; }));
+  ASSERT_TRUE(st.create(pods, "default", bad_pod("watched")));
+  ASSERT_TRUE(rec.wait([&] {
+    std::lock_guard g{mu};
+    return reported.size() >= 2;
+  }));
+  source.stop();
+  std::lock_guard g{mu};
+  ASSERT_EQ(reported.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    const auto& [peek, why] = reported[i];
+    EXPECT_EQ(peek.name, i == 0 ? "listed" : "watched");
+    EXPECT_EQ(peek.ns, "default");
+    EXPECT_FALSE(peek.uid.empty());
+    EXPECT_EQ(peek.scheduler_name, "s1");
+    EXPECT_NE(why.find("cpu"), std::string::npos) << why;
+  }
+  for (const auto& batch : rec.batches)
+    for (const auto& e : batch)
+      EXPECT_EQ(std::get_if<model::pod_ptr>(&e.obj), nullptr);
+}
+
 std::string node_json(const std::string& name) {
   return R"({"kind":"Node","metadata":{"name":")" + name
          + R"("},"status":{"allocatable":{"cpu":"4"}}})";
