@@ -327,6 +327,80 @@ private:
   std::atomic<bool> lost_{false};
 };
 
+/// Ends blocked API calls after a stop request, so that no Retry-After and
+/// no silent server holds a stopping process: before the scheduling loop
+/// runs (discovery, waiting for the caches) the scheduler's and the event
+/// clients are shut down at once and the lease client after a short window
+/// for releasing the lease; once scheduling, everything is cut only as a
+/// backstop, when the graceful shutdown overran its grace period.
+class stop_watchdog {
+public:
+  stop_watchdog(run_control& control, std::chrono::milliseconds grace)
+    : control_(control), grace_(grace) {
+    thread_ = std::thread{[this] { watch(); }};
+  }
+  ~stop_watchdog() {
+    done_.store(true);
+    thread_.join();
+  }
+  stop_watchdog(const stop_watchdog&) = delete;
+  stop_watchdog& operator=(const stop_watchdog&) = delete;
+
+  /// Clients to cut: `lease` gets the release window.
+  void watch_clients(std::vector<io::rest_client*> clients,
+                     io::rest_client* lease) {
+    std::lock_guard guard{mutex_};
+    clients_ = std::move(clients);
+    lease_ = lease;
+  }
+  /// The scheduling loop runs: it stops on its own, within its grace.
+  void set_scheduling() {
+    scheduling_.store(true);
+  }
+
+private:
+  void watch() {
+    while (!done_.load())
+      if (control_.wait_for(std::chrono::milliseconds(100)))
+        break;
+    if (done_.load())
+      return;
+    const auto release_window = std::chrono::seconds(2);
+    auto now = std::chrono::steady_clock::now();
+    bool cut_now = !scheduling_.load();
+    auto cut_at = now + (cut_now ? std::chrono::milliseconds(0) : grace_)
+                  + (cut_now ? std::chrono::milliseconds(0) : release_window);
+    auto lease_at = cut_at + release_window;
+    bool clients_cut = false;
+    while (!done_.load()) {
+      now = std::chrono::steady_clock::now();
+      std::lock_guard guard{mutex_};
+      if (!clients_cut && now >= cut_at) {
+        if (!clients_.empty())
+          TLOG_INFO("stopping: cancelling blocked API calls");
+        for (auto* c : clients_)
+          c->shutdown();
+        clients_cut = true;
+      }
+      if (now >= lease_at) {
+        if (lease_ != nullptr)
+          lease_->shutdown();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
+  run_control& control_;
+  std::chrono::milliseconds grace_;
+  std::mutex mutex_;
+  std::vector<io::rest_client*> clients_;
+  io::rest_client* lease_ = nullptr;
+  std::atomic<bool> scheduling_{false};
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
 /// What the scheduling phase works with.
 struct run_context {
   const run_options& options;
@@ -337,6 +411,7 @@ struct run_context {
   /// Null without leader election.
   const leadership* lease = nullptr;
   run_hooks& hooks;
+  stop_watchdog& watchdog;
 };
 
 /// The pipeline over the API source and sink, from start to a clean stop:
@@ -412,6 +487,7 @@ int schedule(run_context& rc) {
   TLOG_INFO("scheduler started", "profiles", setup.profiles.size(), "shards",
             pc.shards, "eventsAPI", events_v1 ? "events.k8s.io/v1" : "v1");
 
+  rc.watchdog.set_scheduling();
   while (!lost() && !rc.control.stop_requested()) {
     if (!rc.status.synced() && source.synced()) {
       rc.status.set_synced(true);
@@ -499,19 +575,25 @@ int run_scheduler(const args& a, run_hooks& hooks) {
     = make_client("events", cc.qps, cc.burst, std::chrono::seconds(30));
   // Declared before the lease so that it outlives it.
   std::unique_ptr<io::rest_client> lease_client;
+  // After the clients, so that it is gone before they are.
+  stop_watchdog watchdog{control, f.shutdown_grace};
   std::unique_ptr<leadership> lease;
   if (le.leader_elect) {
     lease_client = make_client(
       "leader-election", 0, 1,
       std::max(std::chrono::milliseconds(1000), le.renew_deadline / 2));
     lease = std::make_unique<leadership>(*lease_client, f, status);
+    watchdog.watch_clients({main_client.get(), event_client.get()},
+                           lease_client.get());
     lease->start();
     if (!lease->wait_until_leading(control))
       return lease->lost() ? exit_failure : exit_ok;
   }
 
+  if (!le.leader_elect)
+    watchdog.watch_clients({main_client.get(), event_client.get()}, nullptr);
   run_context rc{f,      *main_client, *event_client, control,
-                 status, lease.get(),  hooks};
+                 status, lease.get(),  hooks,         watchdog};
   int code = schedule(rc);
   // Released only now, after the pipeline stopped: a successor never
   // schedules while this instance still binds.

@@ -6,9 +6,15 @@
 #include "test/run/run_fixture.hpp"
 #include "test/support/api_client.hpp"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <csignal>
+#include <thread>
+#include <unistd.h>
+#include <vector>
 
 namespace tessera::test {
 namespace {
@@ -243,6 +249,102 @@ TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
     << lease->body;
   cluster.signal(SIGTERM);
   cluster.wait(10s);
+}
+
+/// A stand-in API server on a free loopback port that never helps: it
+/// answers every request with 429 and a Retry-After of an hour, or (silent)
+/// reads requests and never answers.
+class unhelpful_server {
+public:
+  explicit unhelpful_server(bool silent) : silent_(silent) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    EXPECT_EQ(::listen(fd_, 64), 0);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread{[this] { serve(); }};
+  }
+  ~unhelpful_server() {
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+    thread_.join();
+    for (int c : clients_)
+      ::close(c);
+  }
+  std::string url() const {
+    return "http://127.0.0.1:" + std::to_string(port_);
+  }
+
+private:
+  void serve() {
+    for (;;) {
+      int c = ::accept(fd_, nullptr, nullptr);
+      if (c < 0)
+        return;
+      clients_.push_back(c);
+      if (silent_)
+        continue;
+      std::thread{[c] {
+        static constexpr std::string_view reply
+          = "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3600\r\n"
+            "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+        char buf[4096];
+        std::string seen;
+        for (;;) {
+          auto n = ::read(c, buf, sizeof buf);
+          if (n <= 0)
+            return;
+          seen.append(buf, static_cast<std::size_t>(n));
+          for (auto end = seen.find("\r\n\r\n"); end != std::string::npos;
+               end = seen.find("\r\n\r\n")) {
+            seen.erase(0, end + 4);
+            if (::write(c, reply.data(), reply.size()) < 0)
+              return;
+          }
+        }
+      }}.detach();
+    }
+  }
+
+  bool silent_;
+  int fd_ = -1;
+  std::uint16_t port_ = 0;
+  std::thread thread_;
+  std::vector<int> clients_;
+};
+
+// SIGTERM ends `tessera run` promptly even while every API call is parked
+// behind a huge Retry-After or waits on a server that never answers, with
+// and without leader election.
+TEST(RunCli, SigtermEndsBlockedApiCalls) {
+  struct test_case {
+    std::string name;
+    bool silent;
+    bool leader_elect;
+  };
+  std::vector<test_case> cases = {
+    {"retry-after, no election", false, false},
+    {"retry-after, leader election", false, true},
+    {"silent server, no election", true, false},
+    {"silent server, leader election", true, true},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    unhelpful_server server{tc.silent};
+    child_process run{
+      {tessera_binary(), "run", "--master", server.url(), "--secure-port=0",
+       tc.leader_elect ? "--leader-elect=true" : "--leader-elect=false"}};
+    std::this_thread::sleep_for(1500ms);
+    run.signal(SIGTERM);
+    auto t0 = std::chrono::steady_clock::now();
+    auto code = run.wait(15s);
+    EXPECT_TRUE(code) << "still running 15 s after SIGTERM";
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 8s) << run.stderr_text();
+  }
 }
 
 } // namespace
