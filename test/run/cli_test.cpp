@@ -251,6 +251,54 @@ TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
   cluster.wait(10s);
 }
 
+// A leader paused (SIGSTOP) past its lease while bindings were queued stops
+// binding the moment it resumes: its successor has bound those pods, and
+// the resumed instance sends no binding of its own (it would meet 409s),
+// then exits on the lost lease.
+TEST(RunCli, PausedLeaderBindsNothingAfterResuming) {
+  child_process cluster{{tessera_binary(), "cluster", "--port", "0", "--nodes",
+                         "3", "--fault-latency=100ms"}};
+  std::string line = cluster.wait_for_line("listening on ");
+  ASSERT_FALSE(line.empty()) << cluster.stderr_text();
+  std::string url = line.substr(std::string{"listening on "}.size());
+  auto client = http_client_for(url);
+  std::vector<std::string> args = {tessera_binary(),
+                                   "run",
+                                   "--master",
+                                   url,
+                                   "--kube-api-qps=0",
+                                   "--secure-port=0",
+                                   "--bind-threads=1",
+                                   "--leader-elect-lease-duration=2s",
+                                   "--leader-elect-renew-deadline=1500ms",
+                                   "--leader-elect-retry-period=250ms"};
+  const std::size_t pods = 30;
+  create_pods(client, "p", static_cast<int>(pods));
+  child_process a{args};
+  // One binding thread at 100 ms a call: most of a's bindings are queued
+  // when it stops.
+  ASSERT_TRUE(wait_until([&] { return bound(client) >= 2; }))
+    << a.stderr_text();
+  a.signal(SIGSTOP);
+  std::size_t bound_by_a = bound(client);
+  child_process b{args};
+  ASSERT_TRUE(wait_until([&] { return bound(client) == pods; }, 20s))
+    << b.stderr_text();
+  a.signal(SIGCONT);
+  auto code = a.wait(10s);
+  ASSERT_TRUE(code) << "the resumed leader kept running";
+  EXPECT_EQ(*code, 1) << "it lost the lease";
+  std::string err = a.stderr_text();
+  EXPECT_EQ(err.find("binding conflict"), std::string::npos)
+    << "bound " << bound_by_a << " before the pause\n"
+    << err;
+  EXPECT_LT(bound_by_a, pods / 2);
+  b.signal(SIGTERM);
+  EXPECT_EQ(b.wait(10s).value_or(-1), 0) << b.stderr_text();
+  cluster.signal(SIGTERM);
+  cluster.wait(10s);
+}
+
 /// A stand-in API server on a free loopback port that never helps: it
 /// answers every request with 429 and a Retry-After of an hour, or (silent)
 /// reads requests and never answers.
