@@ -209,13 +209,10 @@ TEST(RunCli, SchedulesATesseraClusterAndStopsOnSigterm) {
   EXPECT_EQ(cluster.wait(10s).value_or(-1), 0);
 }
 
-TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
-  child_process cluster{
-    {tessera_binary(), "cluster", "--port", "0", "--nodes", "2"}};
-  std::string line = cluster.wait_for_line("listening on ");
-  ASSERT_FALSE(line.empty()) << cluster.stderr_text();
-  std::string url = line.substr(std::string{"listening on "}.size());
-  auto client = http_client_for(url);
+/// `tessera run` against `url` with leader election on a 2 s lease (and
+/// `extra` flags), no health server.
+std::vector<std::string> elected_run_args(const std::string& url,
+                                          std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {tessera_binary(),
                                    "run",
                                    "--master",
@@ -225,6 +222,23 @@ TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
                                    "--leader-elect-lease-duration=2s",
                                    "--leader-elect-renew-deadline=1500ms",
                                    "--leader-elect-retry-period=250ms"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+/// The URL a `tessera cluster` child announces ("" when it did not).
+std::string cluster_url(child_process& cluster) {
+  std::string line = cluster.wait_for_line("listening on ");
+  return line.empty() ? line : line.substr(std::string{"listening on "}.size());
+}
+
+TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
+  child_process cluster{
+    {tessera_binary(), "cluster", "--port", "0", "--nodes", "2"}};
+  std::string url = cluster_url(cluster);
+  ASSERT_FALSE(url.empty()) << cluster.stderr_text();
+  auto client = http_client_for(url);
+  auto args = elected_run_args(url);
   child_process a{args};
   create_pods(client, "a", 10);
   ASSERT_TRUE(wait_until([&] { return bound(client) == 10; }))
@@ -258,20 +272,10 @@ TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
 TEST(RunCli, PausedLeaderBindsNothingAfterResuming) {
   child_process cluster{{tessera_binary(), "cluster", "--port", "0", "--nodes",
                          "3", "--fault-latency=100ms"}};
-  std::string line = cluster.wait_for_line("listening on ");
-  ASSERT_FALSE(line.empty()) << cluster.stderr_text();
-  std::string url = line.substr(std::string{"listening on "}.size());
+  std::string url = cluster_url(cluster);
+  ASSERT_FALSE(url.empty()) << cluster.stderr_text();
   auto client = http_client_for(url);
-  std::vector<std::string> args = {tessera_binary(),
-                                   "run",
-                                   "--master",
-                                   url,
-                                   "--kube-api-qps=0",
-                                   "--secure-port=0",
-                                   "--bind-threads=1",
-                                   "--leader-elect-lease-duration=2s",
-                                   "--leader-elect-renew-deadline=1500ms",
-                                   "--leader-elect-retry-period=250ms"};
+  auto args = elected_run_args(url, {"--bind-threads=1"});
   const std::size_t pods = 30;
   create_pods(client, "p", static_cast<int>(pods));
   child_process a{args};
