@@ -180,7 +180,9 @@ void reflector::run() {
         return;
       if (end == watch_end::clean)
         continue;
-      if ((end == watch_end::relist || end == watch_end::failed)
+      // A kind the server does not serve stays empty; its failing watch
+      // says nothing about the state of the others.
+      if ((end == watch_end::relist || end == watch_end::failed) && served_
           && handler_.lost_sync)
         handler_.lost_sync();
       if (end == watch_end::relist)
@@ -240,6 +242,7 @@ bool reflector::list(const std::string& resource_version, bool& gone) {
       TLOG_WARN("the API server does not serve this kind; treating it as "
                 "empty",
                 "resource", config_.name, "path", config_.path);
+      served_ = false;
       break;
     }
     if (resp->status != 200) {
@@ -248,6 +251,7 @@ bool reflector::list(const std::string& resource_version, bool& gone) {
                 "err", status_error(*resp).message);
       return false;
     }
+    served_ = true;
     auto decoded = model::decode_list_json(resp->body, config_.kind, opts);
     if (!decoded) {
       stats_.errors.fetch_add(1, std::memory_order_relaxed);

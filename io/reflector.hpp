@@ -107,7 +107,8 @@ public:
     std::function<void()> synced;
     /// When a synced reflector stops trusting its state and will list
     /// again (a 410, a watch that cannot be opened or failed): what it
-    /// holds may be stale until the next `synced`.
+    /// holds may be stale until the next `synced`. Never for a kind the
+    /// server does not serve (its list was a 404).
     std::function<void()> lost_sync;
     /// An object that does not decode (listed, or added or modified by
     /// the watch): what can be read of it and why it does not decode. The
@@ -167,6 +168,8 @@ private:
   rest_client& client_;
   reflector_config config_;
   handler handler_;
+  /// False while the last list found the kind not served (404).
+  bool served_ = true;
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> synced_{false};
