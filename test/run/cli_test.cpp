@@ -232,6 +232,28 @@ std::string cluster_url(child_process& cluster) {
   return line.empty() ? line : line.substr(std::string{"listening on "}.size());
 }
 
+// --token-file keeps the token out of the process list and guards the API
+// like --token.
+TEST(RunCli, ClusterTokenFileGuardsTheApi) {
+  temp_dir dir;
+  std::string token = dir.write("token", "s3cret-from-file\n");
+  child_process cluster{
+    {tessera_binary(), "cluster", "--port", "0", "--token-file", token}};
+  std::string url = cluster_url(cluster);
+  ASSERT_FALSE(url.empty()) << cluster.stderr_text();
+  auto anonymous = http_client_for(url).get("/api/v1/nodes");
+  ASSERT_TRUE(anonymous);
+  EXPECT_EQ(anonymous->status, 401);
+  io::http_request r;
+  r.target = "/api/v1/nodes";
+  r.headers.push_back({"Authorization", "Bearer s3cret-from-file"});
+  auto allowed = http_client_for(url).request(r);
+  ASSERT_TRUE(allowed);
+  EXPECT_EQ(allowed->status, 200);
+  cluster.signal(SIGTERM);
+  EXPECT_EQ(cluster.wait(10s).value_or(-1), 0);
+}
+
 TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
   child_process cluster{
     {tessera_binary(), "cluster", "--port", "0", "--nodes", "2"}};
