@@ -291,7 +291,14 @@ public:
 
   void start() {
     thread_ = std::thread{[this] {
-      auto outcome = elector_->run([this] { status_.set_leading(true); });
+      auto outcome = io::leader_elector::outcome::lost;
+      // An exception must not end the process from this thread; without
+      // an elector the lease counts as lost, so the scheduler stops.
+      try {
+        outcome = elector_->run([this] { status_.set_leading(true); });
+      } catch (const std::exception& e) {
+        TLOG_ERROR("leader election failed", "error", e.what());
+      }
       status_.set_leading(false);
       if (outcome == io::leader_elector::outcome::lost)
         lost_.store(true);
