@@ -6,6 +6,7 @@
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
 #include "io/apiserver/volume_controller.hpp"
+#include "io/credentials.hpp"
 #include "model/decode.hpp"
 #include "support/flags.hpp"
 #include "support/log.hpp"
@@ -81,6 +82,10 @@ int cluster_main(const args& a) {
   flags.add("token", server.handler.token,
             "require `Authorization: Bearer <token>` on every request except "
             "health checks");
+  std::string token_file;
+  flags.add("token-file", token_file,
+            "like --token, read from this file (keeps the token out of the "
+            "process list)");
   flags.add("nodes", node_count, "fake nodes to create at start");
   flags.add("node-template", node_template,
             "Node (YAML or JSON) to create the fake nodes from; default: 4 "
@@ -150,6 +155,14 @@ int cluster_main(const args& a) {
     return usage_error("--fault-bind-error-rate must be in 0..1");
   if (logging_format != "text" && logging_format != "json")
     return usage_error("--logging-format must be text or json");
+  if (!token_file.empty()) {
+    if (!server.handler.token.empty())
+      return usage_error("--token and --token-file are mutually exclusive");
+    auto token = io::read_token_file(token_file);
+    if (!token)
+      return usage_error("--token-file: " + token.err().message);
+    server.handler.token = std::move(*token);
+  }
   if (!is_loopback(server.bind_address) && !flags.was_set("bind-address"))
     return usage_error("refusing to listen on non-loopback address "
                        + server.bind_address
@@ -192,7 +205,8 @@ int cluster_main(const args& a) {
   auto srv = apiserver::api_server::start(st, server);
   if (!srv) {
     std::fprintf(stderr, "tessera cluster: %s\n", srv.err().message.c_str());
-    return exit_failure;
+    // A bad flag or file is a usage error; a busy port is not.
+    return srv.err().code == ec::invalid_input ? exit_usage : exit_failure;
   }
   std::printf("listening on %s\n", (*srv)->url().c_str());
   std::fflush(stdout);

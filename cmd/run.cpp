@@ -23,6 +23,7 @@
 #include <cstdio>
 #include <pthread.h>
 #include <random>
+#include <set>
 #include <thread>
 
 namespace tessera::cmd {
@@ -290,7 +291,14 @@ public:
 
   void start() {
     thread_ = std::thread{[this] {
-      auto outcome = elector_->run([this] { status_.set_leading(true); });
+      auto outcome = io::leader_elector::outcome::lost;
+      // An exception must not end the process from this thread; without
+      // an elector the lease counts as lost, so the scheduler stops.
+      try {
+        outcome = elector_->run([this] { status_.set_leading(true); });
+      } catch (const std::exception& e) {
+        TLOG_ERROR("leader election failed", "error", e.what());
+      }
       status_.set_leading(false);
       if (outcome == io::leader_elector::outcome::lost)
         lost_.store(true);
@@ -305,6 +313,11 @@ public:
   }
   bool lost() const noexcept {
     return lost_.load();
+  }
+  /// Whether this instance may write as the leader now (see
+  /// io::leader_elector::holds_lease).
+  bool holds_lease() const {
+    return elector_->holds_lease();
   }
   /// Stops renewing and gives the lease up (once).
   void release() {
@@ -321,6 +334,80 @@ private:
   std::atomic<bool> lost_{false};
 };
 
+/// Ends blocked API calls after a stop request, so that no Retry-After and
+/// no silent server holds a stopping process: before the scheduling loop
+/// runs (discovery, waiting for the caches) the scheduler's and the event
+/// clients are shut down at once and the lease client after a short window
+/// for releasing the lease; once scheduling, everything is cut only as a
+/// backstop, when the graceful shutdown overran its grace period.
+class stop_watchdog {
+public:
+  stop_watchdog(run_control& control, std::chrono::milliseconds grace)
+    : control_(control), grace_(grace) {
+    thread_ = std::thread{[this] { watch(); }};
+  }
+  ~stop_watchdog() {
+    done_.store(true);
+    thread_.join();
+  }
+  stop_watchdog(const stop_watchdog&) = delete;
+  stop_watchdog& operator=(const stop_watchdog&) = delete;
+
+  /// Clients to cut: `lease` gets the release window.
+  void watch_clients(std::vector<io::rest_client*> clients,
+                     io::rest_client* lease) {
+    std::lock_guard guard{mutex_};
+    clients_ = std::move(clients);
+    lease_ = lease;
+  }
+  /// The scheduling loop runs: it stops on its own, within its grace.
+  void set_scheduling() {
+    scheduling_.store(true);
+  }
+
+private:
+  void watch() {
+    while (!done_.load())
+      if (control_.wait_for(std::chrono::milliseconds(100)))
+        break;
+    if (done_.load())
+      return;
+    const auto release_window = std::chrono::seconds(2);
+    auto now = std::chrono::steady_clock::now();
+    bool cut_now = !scheduling_.load();
+    auto cut_at = now + (cut_now ? std::chrono::milliseconds(0) : grace_)
+                  + (cut_now ? std::chrono::milliseconds(0) : release_window);
+    auto lease_at = cut_at + release_window;
+    bool clients_cut = false;
+    while (!done_.load()) {
+      now = std::chrono::steady_clock::now();
+      std::lock_guard guard{mutex_};
+      if (!clients_cut && now >= cut_at) {
+        if (!clients_.empty())
+          TLOG_INFO("stopping: cancelling blocked API calls");
+        for (auto* c : clients_)
+          c->shutdown();
+        clients_cut = true;
+      }
+      if (now >= lease_at) {
+        if (lease_ != nullptr)
+          lease_->shutdown();
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+  }
+
+  run_control& control_;
+  std::chrono::milliseconds grace_;
+  std::mutex mutex_;
+  std::vector<io::rest_client*> clients_;
+  io::rest_client* lease_ = nullptr;
+  std::atomic<bool> scheduling_{false};
+  std::atomic<bool> done_{false};
+  std::thread thread_;
+};
+
 /// What the scheduling phase works with.
 struct run_context {
   const run_options& options;
@@ -331,6 +418,7 @@ struct run_context {
   /// Null without leader election.
   const leadership* lease = nullptr;
   run_hooks& hooks;
+  stop_watchdog& watchdog;
 };
 
 /// The pipeline over the API source and sink, from start to a clean stop:
@@ -356,12 +444,38 @@ int schedule(run_context& rc) {
   events.start();
   adapters::api_source_config source_cfg;
   source_cfg.metrics = rc.hooks.metrics;
+  // Set once the sink exists, before the source starts its reflectors.
+  adapters::api_sink* report_to = nullptr;
+  std::set<std::string> names;
+  for (const auto& prof : setup.config.profiles)
+    names.insert(prof.scheduler_name);
+  source_cfg.undecodable_pod =
+    [&report_to, names](const model::object_peek& pod, const std::string& why) {
+      std::string name
+        = pod.scheduler_name.empty() ? "default-scheduler" : pod.scheduler_name;
+      if (report_to != nullptr && names.count(name) > 0)
+        report_to->undecodable_pod(pod, why);
+    };
   adapters::api_source source{rc.client, source_cfg};
   adapters::api_sink_config sc;
   sc.bind_threads = f.bind_threads > 0
                       ? static_cast<std::size_t>(f.bind_threads)
                       : std::min<std::size_t>(setup.bind_concurrency, 16);
+  // Checked right before every write: a paused leader whose lease ran out
+  // stops at once, and no binding goes out while an informer re-lists or
+  // to a node the cache does not hold.
+  if (rc.lease != nullptr)
+    sc.write_gate = [lease = rc.lease]() -> error {
+      if (lease->holds_lease())
+        return {};
+      return make_error(ec::unavailable,
+                        "not the leader: the lease was not renewed within "
+                        "its duration");
+    };
+  sc.bind_gate
+    = [&source](model::symbol node) { return source.check_bind_target(node); };
   adapters::api_sink sink{rc.client, events, sc};
+  report_to = &sink;
 
   actors::pipeline_config pc;
   pc.shards = setup.shards;
@@ -380,6 +494,7 @@ int schedule(run_context& rc) {
   TLOG_INFO("scheduler started", "profiles", setup.profiles.size(), "shards",
             pc.shards, "eventsAPI", events_v1 ? "events.k8s.io/v1" : "v1");
 
+  rc.watchdog.set_scheduling();
   while (!lost() && !rc.control.stop_requested()) {
     if (!rc.status.synced() && source.synced()) {
       rc.status.set_synced(true);
@@ -435,7 +550,10 @@ int run_scheduler(const args& a, run_hooks& hooks) {
   f.serving.effective_config = config::write_config(f.setup.config);
   if (hooks.start_serving)
     if (auto e = hooks.start_serving(f.serving, status))
-      return runtime_error(e.message);
+      // A certificate or key that does not load is bad input; a port in
+      // use is not.
+      return e.code == ec::invalid_input ? usage_error(e.message)
+                                         : runtime_error(e.message);
   struct serving_guard {
     run_hooks& h;
     ~serving_guard() {
@@ -464,19 +582,25 @@ int run_scheduler(const args& a, run_hooks& hooks) {
     = make_client("events", cc.qps, cc.burst, std::chrono::seconds(30));
   // Declared before the lease so that it outlives it.
   std::unique_ptr<io::rest_client> lease_client;
+  // After the clients, so that it is gone before they are.
+  stop_watchdog watchdog{control, f.shutdown_grace};
   std::unique_ptr<leadership> lease;
   if (le.leader_elect) {
     lease_client = make_client(
       "leader-election", 0, 1,
       std::max(std::chrono::milliseconds(1000), le.renew_deadline / 2));
     lease = std::make_unique<leadership>(*lease_client, f, status);
+    watchdog.watch_clients({main_client.get(), event_client.get()},
+                           lease_client.get());
     lease->start();
     if (!lease->wait_until_leading(control))
       return lease->lost() ? exit_failure : exit_ok;
   }
 
+  if (!le.leader_elect)
+    watchdog.watch_clients({main_client.get(), event_client.get()}, nullptr);
   run_context rc{f,      *main_client, *event_client, control,
-                 status, lease.get(),  hooks};
+                 status, lease.get(),  hooks,         watchdog};
   int code = schedule(rc);
   // Released only now, after the pipeline stopped: a successor never
   // schedules while this instance still binds.

@@ -63,20 +63,24 @@ expected<scheduler_setup> load_scheduler_setup(const knob_flags& flags) {
                                              "flag: "
                                            + e.message);
   auto& knobs = setup.config.tessera;
-  auto check
-    = [](const char* flag, const std::optional<int>& v, int minimum) -> error {
-    if (v && *v < minimum)
-      return make_error(ec::invalid_input,
-                        "invalid argument \"" + std::to_string(*v)
-                          + "\" for \"--" + flag + "\" flag: must be at least "
-                          + std::to_string(minimum));
-    return {};
+  auto check = [](const char* flag, const std::optional<int>& v, int minimum,
+                  int maximum) -> error {
+    if (!v || (*v >= minimum && *v <= maximum))
+      return {};
+    return make_error(ec::invalid_input,
+                      "invalid argument \"" + std::to_string(*v) + "\" for \"--"
+                        + flag + "\" flag: must be "
+                        + (*v < minimum
+                             ? "at least " + std::to_string(minimum)
+                             : "at most " + std::to_string(maximum)));
   };
-  if (auto e = check("shards", flags.shards, 1))
+  if (auto e = check("shards", flags.shards, 1, config::max_shards))
     return e;
-  if (auto e = check("max-inflight-cycles", flags.max_inflight_cycles, 1))
+  if (auto e = check("max-inflight-cycles", flags.max_inflight_cycles, 1,
+                     config::max_inflight_cycles_limit))
     return e;
-  if (auto e = check("bind-concurrency", flags.bind_concurrency, 1))
+  if (auto e = check("bind-concurrency", flags.bind_concurrency, 1,
+                     config::max_bind_concurrency))
     return e;
   if (flags.shards)
     knobs.shards = *flags.shards;

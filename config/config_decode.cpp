@@ -222,15 +222,19 @@ tessera_config decode_tessera_document(const YAML::Node& doc,
   read_into(r, "maxInflightCycles", out.max_inflight_cycles, read_int32,
             strict);
   read_into(r, "bindConcurrency", out.bind_concurrency, read_int32, strict);
-  if (out.shards < 0)
-    invalid.invalid("shards", show(out.shards),
-                    "must be greater than or equal to 0");
-  if (out.max_inflight_cycles < 0)
-    invalid.invalid("maxInflightCycles", show(out.max_inflight_cycles),
-                    "must be greater than or equal to 0");
-  if (out.bind_concurrency < 1)
-    invalid.invalid("bindConcurrency", show(out.bind_concurrency),
-                    "must be greater than or equal to 1");
+  auto in_range = [&](const char* field, std::int32_t v, std::int32_t lo,
+                      std::int32_t hi) {
+    if (v < lo)
+      invalid.invalid(field, show(v),
+                      "must be greater than or equal to " + std::to_string(lo));
+    else if (v > hi)
+      invalid.invalid(field, show(v),
+                      "must be less than or equal to " + std::to_string(hi));
+  };
+  in_range("shards", out.shards, 0, max_shards);
+  in_range("maxInflightCycles", out.max_inflight_cycles, 0,
+           max_inflight_cycles_limit);
+  in_range("bindConcurrency", out.bind_concurrency, 1, max_bind_concurrency);
   return out;
 }
 

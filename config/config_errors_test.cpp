@@ -410,6 +410,20 @@ bindConcurency: 4
       "greater than or equal to 0",
       "TesseraConfiguration: bindConcurrency: Invalid value: 0: must be "
       "greater than or equal to 1"}},
+    {"tessera knobs too large",
+     header + R"(---
+apiVersion: tessera.dev/v1alpha1
+kind: TesseraConfiguration
+shards: 100000000
+maxInflightCycles: 70000
+bindConcurrency: 2000000
+)",
+     {"TesseraConfiguration: shards: Invalid value: 100000000: must be less "
+      "than or equal to 1024",
+      "TesseraConfiguration: maxInflightCycles: Invalid value: 70000: must "
+      "be less than or equal to 65536",
+      "TesseraConfiguration: bindConcurrency: Invalid value: 2000000: must "
+      "be less than or equal to 65536"}},
     {"problems in both documents",
      header
        + "parallelism: 0\n---\napiVersion: tessera.dev/v1alpha1\n"

@@ -148,6 +148,13 @@ struct client_connection_config {
     = default;
 };
 
+/// Upper bounds of tessera's knobs: each shard, cycle slot and binding
+/// slot costs an actor or memory up front, so an absurd value would
+/// exhaust memory at start instead of being refused.
+inline constexpr std::int32_t max_shards = 1024;
+inline constexpr std::int32_t max_inflight_cycles_limit = 65536;
+inline constexpr std::int32_t max_bind_concurrency = 65536;
+
 /// tessera's own knobs (kind TesseraConfiguration, tessera.dev/v1alpha1).
 struct tessera_config {
   /// Node shards; 0 = number of cores.

@@ -10,6 +10,7 @@
 /// every header).
 #pragma once
 
+#include "model/decode.hpp"
 #include "support/error.hpp"
 #include "support/time_format.hpp"
 
@@ -150,9 +151,7 @@ decode_exec_credential(std::string_view json, std::string_view api_version);
 /// The envelope of a watch line whose object did not decode.
 struct watch_line_peek {
   std::string type;
-  std::string resource_version;
-  std::string ns;
-  std::string name;
+  model::object_peek object;
 };
 
 /// Reads type and object metadata of a watch line; nullopt when the line

@@ -334,9 +334,13 @@ std::optional<watch_line_peek> peek_watch_line(std::string_view line) {
   p.type = text_at(*v, {"type"});
   if (p.type.empty())
     return std::nullopt;
-  p.resource_version = text_at(*v, {"object", "metadata", "resourceVersion"});
-  p.ns = text_at(*v, {"object", "metadata", "namespace"});
-  p.name = text_at(*v, {"object", "metadata", "name"});
+  auto& o = p.object;
+  o.resource_version = text_at(*v, {"object", "metadata", "resourceVersion"});
+  o.ns = text_at(*v, {"object", "metadata", "namespace"});
+  o.name = text_at(*v, {"object", "metadata", "name"});
+  o.uid = text_at(*v, {"object", "metadata", "uid"});
+  o.node_name = text_at(*v, {"object", "spec", "nodeName"});
+  o.scheduler_name = text_at(*v, {"object", "spec", "schedulerName"});
   return p;
 }
 

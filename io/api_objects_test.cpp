@@ -166,12 +166,16 @@ TEST(ApiObjects, ExecCredential) {
 TEST(ApiObjects, PeekWatchLine) {
   auto p = peek_watch_line(
     R"({"type":"MODIFIED","object":{"metadata":{"name":"p","namespace":"d",)"
-    R"("resourceVersion":"9"},"spec":{"containers":7}}})");
+    R"("resourceVersion":"9","uid":"u1"},"spec":{"containers":7,)"
+    R"("schedulerName":"s"}}})");
   ASSERT_TRUE(p);
   EXPECT_EQ(p->type, "MODIFIED");
-  EXPECT_EQ(p->resource_version, "9");
-  EXPECT_EQ(p->ns, "d");
-  EXPECT_EQ(p->name, "p");
+  EXPECT_EQ(p->object.resource_version, "9");
+  EXPECT_EQ(p->object.ns, "d");
+  EXPECT_EQ(p->object.name, "p");
+  EXPECT_EQ(p->object.uid, "u1");
+  EXPECT_EQ(p->object.scheduler_name, "s");
+  EXPECT_EQ(p->object.node_name, "");
   EXPECT_FALSE(peek_watch_line("{\"type\":"));
   EXPECT_FALSE(peek_watch_line("[]"));
 }

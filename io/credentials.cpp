@@ -34,7 +34,18 @@ std::string trim(std::string s) {
   return s.substr(start);
 }
 
-expected<std::string> read_token(const std::string& path) {
+/// Closes a file descriptor on scope exit.
+struct fd_guard {
+  int fd = -1;
+  ~fd_guard() {
+    if (fd >= 0)
+      ::close(fd);
+  }
+};
+
+} // namespace
+
+expected<std::string> read_token_file(const std::string& path) {
   std::ifstream in{path, std::ios::binary};
   if (!in)
     return make_error(ec::unavailable, "cannot read token file \"" + path
@@ -46,17 +57,6 @@ expected<std::string> read_token(const std::string& path) {
     return make_error(ec::unavailable, "token file \"" + path + "\" is empty");
   return t;
 }
-
-/// Closes a file descriptor on scope exit.
-struct fd_guard {
-  int fd = -1;
-  ~fd_guard() {
-    if (fd >= 0)
-      ::close(fd);
-  }
-};
-
-} // namespace
 
 expected<exec_credential> run_exec_plugin(const exec_config& exec,
                                           const exec_cluster_info* cluster,
@@ -194,7 +194,7 @@ void credential_provider::invalidate() {
 }
 
 error credential_provider::refresh_file(time_point now) {
-  auto t = read_token(cfg_.token_file);
+  auto t = read_token_file(cfg_.token_file);
   next_file_read_ = now + options_.token_file_refresh;
   if (!t)
     return t.err();

@@ -69,6 +69,10 @@ private:
   error last_failure_;
 };
 
+/// A bearer token file's content without surrounding whitespace;
+/// ec::unavailable when it cannot be read or holds nothing.
+[[nodiscard]] expected<std::string> read_token_file(const std::string& path);
+
 /// Runs an exec credential plugin once and parses its answer (exposed for
 /// tests). `cluster` is passed when the plugin asked for cluster info.
 [[nodiscard]] expected<exec_credential>

@@ -193,7 +193,13 @@ void event_recorder::writer_loop() {
       ++busy_;
     }
     std::string key = w.key;
-    perform(std::move(w));
+    // An exception must not end the process from this thread: the event
+    // is lost, as one the API server refused would be.
+    try {
+      perform(std::move(w));
+    } catch (const std::exception& e) {
+      TLOG_ERROR("cannot write an event", "key", key, "error", e.what());
+    }
     {
       std::lock_guard guard{mutex_};
       --busy_;

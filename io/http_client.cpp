@@ -44,6 +44,17 @@ error net_error(std::string_view what, const beast::error_code& ec) {
   return make_error(ec::unavailable, std::string{what} + ": " + ec.message());
 }
 
+// Runs `f`, turning what Asio, Beast or OpenSSL throw into ec::unavailable:
+// out of descriptors, even creating a socket's reactor or timer throws,
+// and nothing may escape the caller's thread.
+template <class F> auto guarded(std::string_view what, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const std::exception& e) {
+    return make_error(ec::unavailable, std::string{what} + ": " + e.what());
+  }
+}
+
 bool is_ip_literal(std::string_view host) {
   beast::error_code ec;
   net::ip::make_address(std::string{host}, ec);
@@ -219,6 +230,14 @@ struct http_client::connection {
   }
 
   error connect() {
+    error e = guarded("connect to " + cfg.host + ":" + std::to_string(cfg.port),
+                      [this] { return connect_unguarded(); });
+    if (e)
+      close();
+    return e;
+  }
+
+  error connect_unguarded() {
     close();
     beast::error_code ec;
     tcp::resolver resolver{ioc};
@@ -339,6 +358,14 @@ void http_client::cancel() {
 }
 
 expected<http_response> http_client::request(const http_request& r) {
+  auto out
+    = guarded(r.method + " " + r.target, [&] { return request_unguarded(r); });
+  if (!out)
+    conn_->close();
+  return out;
+}
+
+expected<http_response> http_client::request_unguarded(const http_request& r) {
   auto& c = *conn_;
   connection::call_scope scope{c};
   auto req = c.build(r);
@@ -600,6 +627,12 @@ expected<std::string> line_stream::read_all(std::chrono::milliseconds timeout) {
 
 expected<std::unique_ptr<line_stream>>
 http_client::stream(const http_request& r) {
+  return guarded(r.method + " " + r.target,
+                 [&] { return stream_unguarded(r); });
+}
+
+expected<std::unique_ptr<line_stream>>
+http_client::stream_unguarded(const http_request& r) {
   std::unique_ptr<line_stream> ls{new line_stream()};
   ls->state_ = std::make_unique<line_stream::state>(config_);
   auto& s = *ls->state_;

@@ -134,6 +134,10 @@ public:
   struct connection;
 
 private:
+  expected<http_response> request_unguarded(const http_request& r);
+  expected<std::unique_ptr<line_stream>>
+  stream_unguarded(const http_request& r);
+
   client_config config_;
   std::unique_ptr<connection> conn_;
   /// The connection of a stream() being opened, for cancel().

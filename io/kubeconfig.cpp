@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/kubeconfig.hpp"
 
+#include "io/pem_check.hpp"
 #include "support/base64.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -183,7 +184,7 @@ std::string resolve_path(const std::string& file, const std::string& p) {
 
 // Reads `<key>-data` (base64) or `<key>` (a file); data wins, as client-go.
 expected<std::string> pem_field(const YAML::Node& body, const std::string& key,
-                                const entry& e) {
+                                pem_kind kind, const entry& e) {
   std::string data_key = key + "-data";
   auto data = get_string(body, data_key.c_str(), e.file, e.field);
   if (!data)
@@ -192,6 +193,8 @@ expected<std::string> pem_field(const YAML::Node& body, const std::string& key,
     auto decoded = base64_decode(*data);
     if (!decoded)
       return problem(e.file, e.field + "." + data_key, "invalid base64");
+    if (auto why = check_pem(*decoded, kind); !why.empty())
+      return problem(e.file, e.field + "." + data_key, why);
     return *decoded;
   }
   auto file = get_string(body, key.c_str(), e.file, e.field);
@@ -199,9 +202,12 @@ expected<std::string> pem_field(const YAML::Node& body, const std::string& key,
     return file.err();
   if (file->empty())
     return std::string{};
-  auto content = read_file(resolve_path(e.file, *file));
+  std::string path = resolve_path(e.file, *file);
+  auto content = read_file(path);
   if (!content)
     return problem(e.file, e.field + "." + key, content.err().message);
+  if (auto why = check_pem(*content, kind); !why.empty())
+    return problem(e.file, e.field + "." + key, "\"" + path + "\" " + why);
   return *content;
 }
 
@@ -221,7 +227,7 @@ error apply_cluster(const entry& c, rest_config& out) {
   auto insecure = get_bool(b, "insecure-skip-tls-verify", c.file, c.field);
   if (!insecure)
     return insecure.err();
-  auto ca = pem_field(b, "certificate-authority", c);
+  auto ca = pem_field(b, "certificate-authority", pem_kind::certificates, c);
   if (!ca)
     return ca.err();
   if (*insecure && !ca->empty())
@@ -324,10 +330,10 @@ expected<exec_config> read_exec(const YAML::Node& x, const entry& u) {
 
 error apply_user(const entry& u, rest_config& out) {
   const YAML::Node& b = u.body;
-  auto cert = pem_field(b, "client-certificate", u);
+  auto cert = pem_field(b, "client-certificate", pem_kind::certificates, u);
   if (!cert)
     return cert.err();
-  auto key = pem_field(b, "client-key", u);
+  auto key = pem_field(b, "client-key", pem_kind::private_key, u);
   if (!key)
     return key.err();
   if (cert->empty() != key->empty())
@@ -498,6 +504,9 @@ expected<rest_config> in_cluster_config(const kubeconfig_options& options) {
   auto ca = read_file(options.in_cluster.ca);
   if (!ca)
     return make_error(ec::invalid_input, "in-cluster: " + ca.err().message);
+  if (auto why = check_pem(*ca, pem_kind::certificates); !why.empty())
+    return make_error(ec::invalid_input,
+                      "in-cluster: \"" + options.in_cluster.ca + "\" " + why);
   out.tls.ca_pem = std::move(*ca);
   std::ifstream probe{options.in_cluster.token};
   if (!probe)

@@ -16,8 +16,24 @@ namespace {
 
 using test::temp_dir;
 
-const std::string ca_pem = "-----BEGIN CERTIFICATE-----\nCA\n-----END "
-                           "CERTIFICATE-----\n";
+// A self-signed test certificate (P-256) and its key.
+const std::string ca_pem
+  = "-----BEGIN CERTIFICATE-----\n"
+    "MIIBezCCASGgAwIBAgIUQ9H/93bQ0/zD49hapJd/ZSepBTYwCgYIKoZIzj0EAwIw\n"
+    "EjEQMA4GA1UEAwwHdGVzdC1jYTAgFw0yNjExMjYyMzU3NTBaGA8yMTI2MTEwMjIz\n"
+    "NTc1MFowEjEQMA4GA1UEAwwHdGVzdC1jYTBZMBMGByqGSM49AgEGCCqGSM49AwEH\n"
+    "A0IABF2fLdM46BgTVvqA6xh3e5gWaNXal2WmLG7XE1VmgDLZUmhRwGrJ8/ls/5wS\n"
+    "B5LOndckbk1ZEFQzt+glEPMU7lSjUzBRMB0GA1UdDgQWBBQvyIweeCoPGzhEUxsQ\n"
+    "Q6cVX5GdjDAfBgNVHSMEGDAWgBQvyIweeCoPGzhEUxsQQ6cVX5GdjDAPBgNVHRMB\n"
+    "Af8EBTADAQH/MAoGCCqGSM49BAMCA0gAMEUCIQCMRUWfRdTuIZeuYGHF+dAH1CbT\n"
+    "UJOCoxU71INAwGF/LAIgGUjWNzj42/81es/TaQsbTqpebOxtprmNdLTPmUwVLbI=\n"
+    "-----END CERTIFICATE-----\n";
+const std::string key_pem
+  = "-----BEGIN PRIVATE KEY-----\n"
+    "MIGHAgEAMBMGByqGSM49AgEGCCqGSM49AwEHBG0wawIBAQQggRab4lgZZ2TFTGgw\n"
+    "Om6JjKGqT6564Pom9N0guwLj2NmhRANCAARdny3TOOgYE1b6gOsYd3uYFmjV2pdl\n"
+    "pixu1xNVZoAy2VJoUcBqyfP5bP+cEgeSzp3XJG5NWRBUM7foJRDzFO5U\n"
+    "-----END PRIVATE KEY-----\n";
 
 std::string basic_config(const std::string& user_body,
                          const std::string& cluster_extra = "") {
@@ -43,8 +59,8 @@ std::optional<std::string> fake_getenv(const char* name) {
 TEST(Kubeconfig, ResolvesTheCurrentContext) {
   temp_dir dir;
   dir.write("pki/ca.crt", ca_pem);
-  std::string cert_b64 = base64_encode("CERT");
-  std::string key_b64 = base64_encode("KEY");
+  std::string cert_b64 = base64_encode(ca_pem);
+  std::string key_b64 = base64_encode(key_pem);
   std::string text = basic_config(
     "    token: s3cret\n    client-certificate-data: " + cert_b64
       + "\n    client-key-data: " + key_b64 + "\n",
@@ -58,8 +74,8 @@ TEST(Kubeconfig, ResolvesTheCurrentContext) {
   EXPECT_TRUE(cfg->tls.enabled);
   EXPECT_EQ(cfg->tls.ca_pem, ca_pem);
   EXPECT_EQ(cfg->tls.server_name, "api.local");
-  EXPECT_EQ(cfg->tls.client_cert_pem, "CERT");
-  EXPECT_EQ(cfg->tls.client_key_pem, "KEY");
+  EXPECT_EQ(cfg->tls.client_cert_pem, ca_pem);
+  EXPECT_EQ(cfg->tls.client_key_pem, key_pem);
   EXPECT_EQ(cfg->token, "s3cret");
   EXPECT_EQ(cfg->ns, "team");
   EXPECT_NE(cfg->origin.find("context ctx"), std::string::npos);
@@ -128,6 +144,23 @@ TEST(Kubeconfig, ErrorsNameTheFileTheFieldAndTheProblem) {
      basic_config("    token: t\n", "    certificate-authority-data: '%%%'\n"),
      "",
      {"clusters[0].cluster.certificate-authority-data", "invalid base64"}},
+    {"ca data not PEM",
+     basic_config("    token: t\n", "    certificate-authority-data: "
+                                      + base64_encode("not a cert") + "\n"),
+     "",
+     {"clusters[0].cluster.certificate-authority-data",
+      "does not hold a PEM certificate"}},
+    {"client certificate data not PEM",
+     basic_config("    client-certificate-data: " + base64_encode("CERT")
+                  + "\n    client-key-data: " + base64_encode(key_pem) + "\n"),
+     "",
+     {"users[0].user.client-certificate-data",
+      "does not hold a PEM certificate"}},
+    {"client key data not PEM",
+     basic_config("    client-certificate-data: " + base64_encode(ca_pem)
+                  + "\n    client-key-data: " + base64_encode(ca_pem) + "\n"),
+     "",
+     {"users[0].user.client-key-data", "does not hold a PEM private key"}},
     {"ca file missing",
      basic_config("    token: t\n",
                   "    certificate-authority: /no/such/ca.crt\n"),
@@ -135,7 +168,7 @@ TEST(Kubeconfig, ErrorsNameTheFileTheFieldAndTheProblem) {
      {"clusters[0].cluster.certificate-authority", "/no/such/ca.crt"}},
     {"ca and insecure",
      basic_config("    token: t\n",
-                  "    certificate-authority-data: " + base64_encode("x")
+                  "    certificate-authority-data: " + base64_encode(ca_pem)
                     + "\n    insecure-skip-tls-verify: true\n"),
      "",
      {"clusters[0].cluster", "cannot both be set"}},
@@ -149,7 +182,7 @@ TEST(Kubeconfig, ErrorsNameTheFileTheFieldAndTheProblem) {
      "",
      {"clusters[0].cluster.server", "http://"}},
     {"key without cert",
-     basic_config("    client-key-data: " + base64_encode("k") + "\n"),
+     basic_config("    client-key-data: " + base64_encode(key_pem) + "\n"),
      "",
      {"users[0].user", "client-key is set without client-certificate"}},
     {"basic auth",
@@ -286,6 +319,13 @@ TEST(Kubeconfig, InCluster) {
   EXPECT_EQ(cfg->token_file, o.in_cluster.token);
   EXPECT_EQ(cfg->ns, "kube-system");
   EXPECT_EQ(cfg->origin, "in-cluster");
+
+  dir.write("sa/ca.crt", "garbage");
+  auto bad_ca = in_cluster_config(o);
+  ASSERT_FALSE(bad_ca);
+  EXPECT_NE(bad_ca.err().message.find("does not hold a PEM certificate"),
+            std::string::npos);
+  dir.write("sa/ca.crt", ca_pem);
 
   fake_env().erase("KUBERNETES_SERVICE_PORT");
   auto bad = in_cluster_config(o);

@@ -82,6 +82,12 @@ bool leader_elector::is_leader() const {
   return observed_ && observed_->holder_identity == identity_;
 }
 
+bool leader_elector::holds_lease() const {
+  std::lock_guard guard{mutex_};
+  return observed_ && observed_->holder_identity == identity_ && last_renewal_
+         && clock_.now() - *last_renewal_ < timing_.lease_duration;
+}
+
 std::string leader_elector::observed_holder() const {
   std::lock_guard guard{mutex_};
   return observed_ ? observed_->holder_identity : std::string{};

@@ -93,6 +93,14 @@ public:
 
   /// Whether the last observed record names this elector.
   bool is_leader() const;
+  /// Whether this elector may act as the leader right now: it leads and its
+  /// last successful renewal began less than the lease duration ago, on the
+  /// monotonic clock. Others take over only once the lease has gone
+  /// unrenewed that long as they observe it, so a leader that was paused
+  /// (SIGSTOP, a long GC-like stall) stops acting the moment it resumes,
+  /// before its renewal loop notices the loss. Cheap; call it before every
+  /// write.
+  bool holds_lease() const;
   /// When the last successful renewal happened (readiness watchdogs).
   std::optional<time_point> last_renewal() const;
   const std::string& identity() const noexcept {

@@ -110,6 +110,39 @@ TEST(LeaderElection, AcquireRenewTakeOverRelease) {
   EXPECT_EQ(lease.stored->lease_transitions, 2);
 }
 
+// A leader paused past its lease (no renewal ran) must stop acting as one
+// on its own clock, before any renewal attempt tells it another took over.
+TEST(LeaderElection, PausedLeaderStopsHoldingTheLeaseOnItsOwnClock) {
+  manual_clock clk;
+  fake_lease lease;
+  leader_elector a{lease, "host-a_1", timing(), clk};
+  leader_elector b{lease, "host-b_2", timing(), clk};
+  EXPECT_FALSE(a.holds_lease());
+  ASSERT_TRUE(a.try_acquire_or_renew());
+  EXPECT_TRUE(a.holds_lease());
+  EXPECT_FALSE(b.try_acquire_or_renew());
+  EXPECT_FALSE(b.holds_lease());
+
+  clk.advance(14999ms);
+  EXPECT_TRUE(a.holds_lease());
+  clk.advance(1ms);
+  // Still the holder as far as A last saw, but no longer allowed to act.
+  EXPECT_TRUE(a.is_leader());
+  EXPECT_FALSE(a.holds_lease());
+
+  // The lease is free for B now; A's late renewal fails and A stays out.
+  ASSERT_TRUE(b.try_acquire_or_renew());
+  EXPECT_TRUE(b.holds_lease());
+  EXPECT_FALSE(a.try_acquire_or_renew());
+  EXPECT_FALSE(a.holds_lease());
+
+  // A renewal that succeeds after a lapse (nobody took over) restores it.
+  clk.advance(20s);
+  EXPECT_FALSE(b.holds_lease());
+  ASSERT_TRUE(b.try_acquire_or_renew());
+  EXPECT_TRUE(b.holds_lease());
+}
+
 TEST(LeaderElection, ErrorsAndConflictsFailTheAttempt) {
   manual_clock clk;
   fake_lease lease;

@@ -78,7 +78,7 @@ void reflector::start() {
   if (thread_.joinable())
     return;
   stopping_.store(false);
-  thread_ = std::thread{[this] { run(); }};
+  thread_ = std::thread{[this] { run_guarded(); }};
 }
 
 void reflector::request_stop() {
@@ -133,6 +133,23 @@ void reflector::flush(std::vector<reflected_event>& out) {
   out.clear();
 }
 
+void reflector::run_guarded() {
+  // An exception must not end the process from this thread: log it, back
+  // off and start over with a list.
+  for (;;) {
+    try {
+      run();
+      return;
+    } catch (const std::exception& e) {
+      stats_.errors.fetch_add(1, std::memory_order_relaxed);
+      TLOG_ERROR("reflector failed; listing again", "resource", config_.name,
+                 "error", e.what());
+    }
+    if (stopping_.load() || !back_off())
+      return;
+  }
+}
+
 void reflector::run() {
   while (!stopping_.load()) {
     std::string rv;
@@ -163,6 +180,11 @@ void reflector::run() {
         return;
       if (end == watch_end::clean)
         continue;
+      // A kind the server does not serve stays empty; its failing watch
+      // says nothing about the state of the others.
+      if ((end == watch_end::relist || end == watch_end::failed) && served_
+          && handler_.lost_sync)
+        handler_.lost_sync();
       if (end == watch_end::relist)
         break;
       if (!back_off())
@@ -220,6 +242,7 @@ bool reflector::list(const std::string& resource_version, bool& gone) {
       TLOG_WARN("the API server does not serve this kind; treating it as "
                 "empty",
                 "resource", config_.name, "path", config_.path);
+      served_ = false;
       break;
     }
     if (resp->status != 200) {
@@ -228,6 +251,7 @@ bool reflector::list(const std::string& resource_version, bool& gone) {
                 "err", status_error(*resp).message);
       return false;
     }
+    served_ = true;
     auto decoded = model::decode_list_json(resp->body, config_.kind, opts);
     if (!decoded) {
       stats_.errors.fetch_add(1, std::memory_order_relaxed);
@@ -235,10 +259,13 @@ bool reflector::list(const std::string& resource_version, bool& gone) {
                  decoded.err().message);
       return false;
     }
-    for (const auto& e : decoded->skipped) {
+    for (std::size_t i = 0; i < decoded->skipped.size(); ++i) {
+      const auto& e = decoded->skipped[i];
       stats_.undecodable.fetch_add(1, std::memory_order_relaxed);
       TLOG_ERROR("ignoring an object that does not decode", "resource",
                  config_.name, "err", e.message);
+      if (handler_.undecodable && i < decoded->skipped_objects.size())
+        handler_.undecodable(decoded->skipped_objects[i], e.message);
     }
     if (cont.empty())
       list_rv = decoded->resource_version;
@@ -296,6 +323,8 @@ bool reflector::list(const std::string& resource_version, bool& gone) {
       handler_.synced();
   } else {
     flush(out);
+    if (handler_.synced && !stopping_.load())
+      handler_.synced();
   }
   return true;
 }
@@ -438,18 +467,18 @@ reflector::watch_end reflector::watch() {
       }
       // The object does not decode: it is invisible to the scheduler from
       // now on (a known one is reported deleted).
+      const auto& o = peek->object;
+      std::string key = o.ns.empty() ? o.name : o.ns + "/" + o.name;
       TLOG_ERROR("ignoring an object that does not decode", "resource",
-                 config_.name, "object",
-                 peek->ns.empty() ? peek->name : peek->ns + "/" + peek->name,
-                 "err", ev.err().message);
-      std::string key
-        = peek->ns.empty() ? peek->name : peek->ns + "/" + peek->name;
+                 config_.name, "object", key, "err", ev.err().message);
       if (auto it = known_.find(key); it != known_.end()) {
         batch.push_back({kind::deleted, it->second.obj});
         stats_.synthesized_deletes.fetch_add(1, std::memory_order_relaxed);
         known_.erase(it);
       }
-      set_rv(peek->resource_version);
+      if (peek->type != "DELETED" && handler_.undecodable)
+        handler_.undecodable(o, ev.err().message);
+      set_rv(o.resource_version);
       continue;
     }
     ++received;

@@ -25,12 +25,18 @@
 /// A kind the server answers with 404 lists as empty (and counts as
 /// synced), as client-go does, so a missing kind does not block start-up.
 ///
+/// After the first list, a watch that ends in a relist (410) or fails
+/// (the API server unreachable) reports `lost_sync` at once, and the list
+/// that follows reports `synced` again, so a consumer can hold back until
+/// every kind it depends on is current again.
+///
 /// Decoding happens here, on the reflector thread (model::decode_*), and
 /// events reach the consumer in batches: everything one socket read brought
 /// (up to `max_batch`) in one `deliver` call.
 #pragma once
 
 #include "io/rest_client.hpp"
+#include "model/decode.hpp"
 #include "model/object.hpp"
 #include "support/clock.hpp"
 
@@ -96,8 +102,19 @@ public:
     /// A batch of changes, in order. Called only from the reflector's
     /// thread, so never concurrently with itself.
     std::function<void(std::vector<reflected_event>)> deliver;
-    /// Once, after the first list's events were delivered.
+    /// After every list's events were delivered (the first one and every
+    /// relist).
     std::function<void()> synced;
+    /// When a synced reflector stops trusting its state and will list
+    /// again (a 410, a watch that cannot be opened or failed): what it
+    /// holds may be stale until the next `synced`. Never for a kind the
+    /// server does not serve (its list was a 404).
+    std::function<void()> lost_sync;
+    /// An object that does not decode (listed, or added or modified by
+    /// the watch): what can be read of it and why it does not decode. The
+    /// object stays invisible to the consumer.
+    std::function<void(const model::object_peek&, const std::string&)>
+      undecodable;
   };
 
   reflector(rest_client& client, reflector_config config, handler h);
@@ -135,6 +152,8 @@ private:
   enum class watch_end : std::uint8_t { clean, relist, rewatch, failed };
 
   void run();
+  /// run(), restarted after an exception.
+  void run_guarded();
   /// Lists every page and reconciles; false on failure (`gone` set on 410).
   bool list(const std::string& resource_version, bool& gone);
   watch_end watch();
@@ -149,6 +168,8 @@ private:
   rest_client& client_;
   reflector_config config_;
   handler handler_;
+  /// False while the last list found the kind not served (404).
+  bool served_ = true;
   std::thread thread_;
   std::atomic<bool> stopping_{false};
   std::atomic<bool> synced_{false};

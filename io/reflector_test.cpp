@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -156,6 +157,7 @@ protected:
     h.deliver
       = [this](std::vector<reflected_event> e) { mirror_.apply(std::move(e)); };
     h.synced = [this] { mirror_.synced(); };
+    h.lost_sync = [this] { lost_syncs_.fetch_add(1); };
     reflector_ = std::make_unique<reflector>(*client_, cfg, std::move(h));
     reflector_->start();
   }
@@ -206,6 +208,7 @@ protected:
   std::unique_ptr<apiserver::store> store_;
   std::unique_ptr<apiserver::api_server> server_;
   std::unique_ptr<rest_client> client_;
+  std::atomic<int> lost_syncs_{0};
   std::unique_ptr<reflector> reflector_;
   mirror mirror_;
 };
@@ -281,7 +284,9 @@ TEST_F(ReflectorTest, GoneRelistsAndReconciles) {
   // g3, g4, g5 unchanged: added once each, never touched again.
   EXPECT_EQ(mirror_.added(), 6u + 1u + 1u);
   EXPECT_EQ(mirror_.deleted(), 2u);
-  EXPECT_EQ(mirror_.modified(), 1u);
+  EXPECT_EQ(mirror_.modified(),
+            1u); // The 410 said the state was stale before the relist.
+  EXPECT_GE(lost_syncs_.load(), 1);
 }
 
 TEST_F(ReflectorTest, ServerDownThenBack) {
@@ -305,6 +310,7 @@ TEST_F(ReflectorTest, ServerDownThenBack) {
   ASSERT_TRUE(s) << s.err().message;
   server_ = std::move(*s);
   expect_in_step();
+  EXPECT_GE(lost_syncs_.load(), 1);
 }
 
 TEST_F(ReflectorTest, UnservedKindIsEmptyAndSynced) {
@@ -326,6 +332,8 @@ TEST_F(ReflectorTest, UnservedKindIsEmptyAndSynced) {
     std::this_thread::sleep_for(10ms);
   EXPECT_GE(reflector_->stats().lists.load(), 2u);
   EXPECT_EQ(mirror_.added(), 0u);
+  // Its failing watch never stops the other kinds.
+  EXPECT_EQ(lost_syncs_.load(), 0);
 }
 
 TEST_F(ReflectorTest, StopIsPrompt) {

@@ -262,7 +262,9 @@ expected<http_response> rest_client::request(const http_request& r,
         stats_.retries.fetch_add(1, std::memory_order_relaxed);
         TLOG_V(3, "retrying after Retry-After", "path", r.target, "status",
                resp->status, "seconds", *after);
-        if (!pause(std::chrono::seconds(*after), scope))
+        if (!pause(std::min<std::chrono::milliseconds>(
+                     std::chrono::seconds(*after), config_.max_retry_after),
+                   scope))
           return shut_down_error();
         continue;
       }

@@ -8,7 +8,8 @@
 ///   - credentials from a shared `credential_provider` (token, token file,
 ///     exec plugin; a 401 refreshes them and retries once);
 ///   - 429 and 5xx answers carrying `Retry-After` are retried after that
-///     delay, at most `max_retries` times (client-go: 10);
+///     delay (at most `max_retry_after`), at most `max_retries` times
+///     (client-go: 10);
 ///   - non-2xx answers become errors carrying the Status message, with the
 ///     code mapped to `ec` (404 not_found, 409 conflict, 410 exhausted,
 ///     400/422 invalid_input, 429 exhausted, 5xx unavailable, 504 timeout).
@@ -52,6 +53,9 @@ struct rest_client_config {
   std::size_t max_idle_connections = 64;
   /// Retries of 429 / 5xx answers that carry Retry-After.
   int max_retries = 10;
+  /// Longest wait a Retry-After may ask for; a larger one is cut to this,
+  /// so a server cannot park a call (or a stopping scheduler) for hours.
+  std::chrono::milliseconds max_retry_after{std::chrono::seconds(10)};
   /// Shared credentials; null = one made from `target`.
   std::shared_ptr<credential_provider> credentials;
   /// Where to record client-go's rest_client_* series (not owned; it must

@@ -95,7 +95,16 @@ void volume_binder::loop() {
     queue_.erase(first);
     ++running_;
     lock.unlock();
-    bool finished = step(*t);
+    bool finished = true;
+    // An exception must not end the process from this thread: the
+    // binding fails and its pod is retried.
+    try {
+      finished = step(*t);
+    } catch (const std::exception& e) {
+      t->result = make_error(ec::internal, std::string{"volume binding "
+                                                       "failed: "}
+                                             + e.what());
+    }
     lock.lock();
     --running_;
     if (finished) {

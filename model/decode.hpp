@@ -60,6 +60,18 @@ decode_object_json(std::string_view json, object_kind kind,
 [[nodiscard]] expected<node>
 decode_node_json(std::string_view json, const decode_options& options = {});
 
+/// What can still be read of an object that does not decode: enough to
+/// name it to its owner (empty strings where not even that reads).
+struct object_peek {
+  std::string ns;
+  std::string name;
+  std::string uid;
+  std::string resource_version;
+  /// spec.nodeName and spec.schedulerName (pods).
+  std::string node_name;
+  std::string scheduler_name;
+};
+
 /// A decoded `<Kind>List` (or `kind: List`).
 struct decoded_list {
   std::vector<object> items;
@@ -69,6 +81,8 @@ struct decoded_list {
   /// Items that failed to decode ("items[3].spec...: problem"); the other
   /// items are still returned, so one bad object never hides the rest.
   std::vector<error> skipped;
+  /// For each of `skipped`, in the same order, what its metadata says.
+  std::vector<object_peek> skipped_objects;
 };
 
 /// Decodes a list. `item_kind` is used for items without a `kind` field; when

@@ -19,6 +19,33 @@ namespace json_detail {
 
 namespace {
 
+// Reads a text member at `path` below `v`; "" when any step is missing.
+std::string text_below(const json_value& v,
+                       std::initializer_list<std::string_view> path) {
+  const json_value* at = &v;
+  for (auto key : path) {
+    const auto* obj = at->if_object();
+    if (obj == nullptr)
+      return {};
+    at = obj->if_contains(key);
+    if (at == nullptr)
+      return {};
+  }
+  const auto* str = at->if_string();
+  return str == nullptr ? std::string{} : std::string{str->c_str()};
+}
+
+object_peek peek_object(const json_value& v) {
+  object_peek p;
+  p.ns = text_below(v, {"metadata", "namespace"});
+  p.name = text_below(v, {"metadata", "name"});
+  p.uid = text_below(v, {"metadata", "uid"});
+  p.resource_version = text_below(v, {"metadata", "resourceVersion"});
+  p.node_name = text_below(v, {"spec", "nodeName"});
+  p.scheduler_name = text_below(v, {"spec", "schedulerName"});
+  return p;
+}
+
 std::span<const std::string_view> api_versions(object_kind kind) noexcept {
   static constexpr std::array<std::string_view, 1> core = {"v1"};
   static constexpr std::array<std::string_view, 3> scheduling
@@ -249,6 +276,7 @@ private:
   void clear_items() {
     out_.items.clear();
     out_.skipped.clear();
+    out_.skipped_objects.clear();
     deferred_.clear();
     index_ = 0;
   }
@@ -288,6 +316,7 @@ private:
     } catch (decode_failure& e) {
       out_.skipped.push_back(
         make_error(ec::invalid_input, std::move(e.message)));
+      out_.skipped_objects.push_back(peek_object(item));
     }
   }
 

@@ -78,14 +78,25 @@ void api_sink::bind(const model::pod_ptr& pod, model::symbol node,
   stats_.binds_in_flight.fetch_add(1, std::memory_order_relaxed);
   work_pool::job j;
   j.run = [this, pod, node, done] {
-    error e = client_.bind(pod->ns.view(), pod->name, pod->uid, node.view());
+    error e = check_write_gate();
+    if (!e && config_.bind_gate) {
+      e = config_.bind_gate(node);
+      if (e)
+        stats_.gated.fetch_add(1, std::memory_order_relaxed);
+    }
+    bool gated = static_cast<bool>(e);
+    if (!gated)
+      e = client_.bind(pod->ns.view(), pod->name, pod->uid, node.view());
     stats_.binds_in_flight.fetch_sub(1, std::memory_order_relaxed);
-    if (!e) {
+    if (gated) {
+      TLOG_V(2, "binding refused before it was sent", "pod", pod->key(), "node",
+             node.view(), "err", e.message);
+    } else if (!e) {
       stats_.bound.fetch_add(1, std::memory_order_relaxed);
     } else if (e.code == ec::conflict) {
       stats_.bind_conflicts.fetch_add(1, std::memory_order_relaxed);
-      TLOG_V(2, "binding conflict", "pod", pod->key(), "node", node.view(),
-             "err", e.message);
+      TLOG_INFO("binding conflict", "pod", pod->key(), "node", node.view(),
+                "err", e.message);
     } else if (e.code == ec::not_found) {
       stats_.bind_not_found.fetch_add(1, std::memory_order_relaxed);
       TLOG_V(2, "pod deleted before its binding", "pod", pod->key());
@@ -121,32 +132,97 @@ void api_sink::bind_volumes(const model::pod_ptr& pod, model::symbol node,
   volumes_->bind(pod, node, plan, timeout, std::move(done));
 }
 
+error api_sink::check_write_gate() {
+  if (!config_.write_gate)
+    return {};
+  error e = config_.write_gate();
+  if (e)
+    stats_.gated.fetch_add(1, std::memory_order_relaxed);
+  return e;
+}
+
 void api_sink::record(const model::pod& pod, const char* type,
                       const char* reason, const char* action, std::string note,
                       const model::pod* related) {
-  io::event_record e;
-  e.ns = std::string{pod.ns.view()};
-  e.regarding = ref_of(pod);
+  // Events are reported by the profile that handled the pod.
+  const model::pod& reporter = related != nullptr ? *related : pod;
+  std::optional<io::object_ref> rel;
   if (related != nullptr)
-    e.related = ref_of(*related);
+    rel = ref_of(*related);
+  record_ref(ref_of(pod), reporter.scheduler_name.str(), type, reason, action,
+             std::move(note), std::move(rel));
+}
+
+void api_sink::record_ref(io::object_ref regarding, std::string scheduler,
+                          const char* type, const char* reason,
+                          const char* action, std::string note,
+                          std::optional<io::object_ref> related) {
+  if (check_write_gate())
+    return;
+  io::event_record e;
+  e.ns = regarding.ns;
+  e.regarding = std::move(regarding);
+  if (related)
+    e.related = std::move(*related);
   e.type = type;
   e.reason = reason;
   e.action = action;
   e.note = std::move(note);
-  // Events are reported by the profile that handled the pod.
-  const model::pod& reporter = related != nullptr ? *related : pod;
-  e.reporting_controller = reporter.scheduler_name.empty()
-                             ? std::string{"default-scheduler"}
-                             : reporter.scheduler_name.str();
+  e.reporting_controller
+    = scheduler.empty() ? std::string{"default-scheduler"} : scheduler;
   e.reporting_instance = e.reporting_controller + "-" + hostname_;
   events_.record(std::move(e));
+}
+
+void api_sink::undecodable_pod(const model::object_peek& pod,
+                               const std::string& why) {
+  if (closed_.load() || pod.name.empty() || pod.ns.empty())
+    return;
+  {
+    std::lock_guard guard{undecodable_mutex_};
+    // Bounded: a pod reported again after a reset gets one more event.
+    if (undecodable_seen_.size() > 10000)
+      undecodable_seen_.clear();
+    if (!undecodable_seen_.insert(pod.uid + "/" + pod.resource_version).second)
+      return;
+  }
+  io::object_ref ref;
+  ref.kind = "Pod";
+  ref.api_version = "v1";
+  ref.ns = pod.ns;
+  ref.name = pod.name;
+  ref.uid = pod.uid;
+  ref.resource_version = pod.resource_version;
+  std::string message = "the scheduler cannot read this pod: " + why;
+  record_ref(ref, pod.scheduler_name, "Warning", "FailedScheduling",
+             "Scheduling", truncate_event_message(message), std::nullopt);
+  if (!pod.node_name.empty())
+    return;
+  io::condition_patch c;
+  c.type = "PodScheduled";
+  c.status = "False";
+  c.reason = "SchedulerError";
+  c.message = std::move(message);
+  c.last_transition = std::chrono::system_clock::now();
+  std::string body = io::encode_pod_status_patch({c}, false, {});
+  post_status(
+    [this, ns = pod.ns, name = pod.name, body = std::move(body)]() mutable {
+      error e = client_.patch_pod_status(ns, name, std::move(body));
+      if (!e)
+        stats_.status_patches.fetch_add(1, std::memory_order_relaxed);
+      else if (e.code != ec::not_found)
+        stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
+    });
 }
 
 void api_sink::post_status(std::function<void()> work) {
   if (closed_.load())
     return;
   work_pool::job j;
-  j.run = std::move(work);
+  j.run = [this, work = std::move(work)] {
+    if (!check_write_gate())
+      work();
+  };
   (void)writes_->post(std::move(j));
 }
 

@@ -4,6 +4,10 @@
 /// `api_sink`: the pipeline's `cluster_sink` over a live API server. Every
 /// call returns at once; the API calls run on io threads:
 ///
+/// Every write first asks the config's gates (leadership; for bindings,
+/// informers in sync and the node known); a refused binding fails with the
+/// gate's error, other refused writes are dropped.
+///
 ///   bind            POST pods/{name}/binding on the bind pool (the binder
 ///                   keeps at most bindConcurrency in flight); `done` gets
 ///                   ec::conflict for 409 (already bound, UID changed,
@@ -20,6 +24,9 @@
 ///   preempt         DisruptionTarget=True (PreemptionByScheduler) status
 ///                   patch, DELETE, Normal "Preempted" event on the victim
 ///   clear_nomination  status patch nominatedNodeName: null
+///   undecodable_pod Warning "FailedScheduling" event saying why the pod
+///                   cannot be read and, if it names no node, the
+///                   PodScheduled=False condition (reason SchedulerError)
 ///   bind_volumes    PUT of each static volume's claimRef and of each claim
 ///                   to provision's selected-node annotation, then GETs of
 ///                   the claims until the volume controller has bound them
@@ -43,8 +50,12 @@
 #include <atomic>
 #include <chrono>
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <mutex>
+#include <optional>
 #include <string>
+#include <unordered_set>
 
 namespace tessera::adapters {
 
@@ -61,6 +72,15 @@ struct api_sink_config {
   /// Host name for Events' reportingInstance (`<scheduler>-<host>`); empty =
   /// gethostname().
   std::string hostname;
+  /// Asked right before every API write (a binding, a status patch, a
+  /// deletion, an event) on the thread that makes it: an error skips the
+  /// write, and a binding fails with it (the binder backs the pod off).
+  /// `tessera run` passes "still holds the leader lease". Null = always.
+  std::function<error()> write_gate;
+  /// Asked right before every binding with its node: an error fails the
+  /// binding. `tessera run` passes "every informer is in sync and the node
+  /// is known". Null = always.
+  std::function<error(model::symbol node)> bind_gate;
 };
 
 /// Counters (monotonic) for tests and metrics.
@@ -75,6 +95,8 @@ struct api_sink_stats {
   std::atomic<std::uint64_t> status_patches_skipped{0};
   std::atomic<std::uint64_t> deletions{0};
   std::atomic<std::uint64_t> write_errors{0};
+  /// Writes the gates refused (bindings included).
+  std::atomic<std::uint64_t> gated{0};
 };
 
 class api_sink final : public actors::cluster_sink {
@@ -97,6 +119,12 @@ public:
                     std::chrono::milliseconds timeout,
                     std::function<void(error)> done) override;
 
+  /// A pod that does not decode, as far as it reads: a Warning
+  /// FailedScheduling event saying why and, when it names a pod not bound
+  /// to a node, PodScheduled=False (reason SchedulerError). Once per
+  /// version of the pod.
+  void undecodable_pod(const model::object_peek& pod, const std::string& why);
+
   /// Stops taking work and waits up to `timeout` for calls in flight;
   /// returns true when nothing is left.
   bool drain(std::chrono::milliseconds timeout);
@@ -111,7 +139,13 @@ private:
   void record(const model::pod& pod, const char* type, const char* reason,
               const char* action, std::string note,
               const model::pod* related = nullptr);
+  /// record() for an object reference (`scheduler` reports it).
+  void record_ref(io::object_ref regarding, std::string scheduler,
+                  const char* type, const char* reason, const char* action,
+                  std::string note, std::optional<io::object_ref> related);
   void post_status(std::function<void()> work);
+  /// The write gate's verdict, counted when it refuses.
+  error check_write_gate();
 
   io::rest_client& client_;
   io::event_recorder& events_;
@@ -122,6 +156,9 @@ private:
   std::unique_ptr<io::volume_binder> volumes_;
   std::atomic<bool> closed_{false};
   api_sink_stats stats_;
+  /// Pod versions (uid/resourceVersion) already reported as undecodable.
+  std::mutex undecodable_mutex_;
+  std::unordered_set<std::string> undecodable_seen_;
 };
 
 /// kube-scheduler's event message limit: at most 1024 bytes, cut messages

@@ -133,6 +133,95 @@ TEST_F(ApiSinkTest, BindOutcomes) {
             "default-scheduler-testhost");
 }
 
+// The gates are asked right before each write: a leader whose lease ran out
+// writes nothing, and a binding to a node the cache does not hold fails
+// without reaching the API.
+TEST_F(ApiSinkTest, GatesRefuseWritesBeforeTheyAreSent) {
+  std::atomic<bool> leading{false};
+  api_sink_config cfg;
+  cfg.hostname = "testhost";
+  cfg.write_gate = [&]() -> error {
+    if (leading.load())
+      return {};
+    return make_error(ec::unavailable, "not the leader");
+  };
+  cfg.bind_gate = [](model::symbol node) -> error {
+    if (node.view() == "n1")
+      return {};
+    return make_error(ec::unavailable, "node not in the cache");
+  };
+  sink_->stop();
+  sink_ = std::make_unique<api_sink>(*client_, *recorder_, cfg);
+  auto p = create_pod("p");
+
+  error e = bind_now(p, "n1");
+  EXPECT_EQ(e.code, ec::unavailable);
+  EXPECT_EQ(e.message, "not the leader");
+  actors::failure_report r;
+  r.reason = "Unschedulable";
+  r.message = "0/1 nodes are available";
+  sink_->unschedulable(p, r);
+  sink_->scheduled(p, model::symbol{"n1"});
+  settle();
+  EXPECT_FALSE(doc_of("p").at("spec").as_object().contains("nodeName"));
+  EXPECT_FALSE(doc_of("p").at("status").as_object().contains("conditions"));
+  EXPECT_TRUE(events_of("p").empty());
+  EXPECT_EQ(sink_->stats().status_patches.load(), 0u);
+
+  leading = true;
+  sink_ = std::make_unique<api_sink>(*client_, *recorder_, cfg);
+  e = bind_now(p, "gone");
+  EXPECT_EQ(e.message, "node not in the cache");
+  EXPECT_FALSE(doc_of("p").at("spec").as_object().contains("nodeName"));
+  EXPECT_FALSE(bind_now(p, "n1"));
+  EXPECT_EQ(doc_of("p").at("spec").at("nodeName").as_string(), "n1");
+  EXPECT_EQ(sink_->stats().gated.load(), 1u);
+}
+
+// A pod the scheduler cannot read gets an event and, unbound, the
+// PodScheduled=False condition; once per version.
+TEST_F(ApiSinkTest, UndecodablePodGetsAnEventAndACondition) {
+  create_pod("odd");
+  auto doc = doc_of("odd");
+  model::object_peek peek;
+  peek.ns = "default";
+  peek.name = "odd";
+  peek.uid = std::string{doc.at("metadata").at("uid").as_string()};
+  peek.resource_version
+    = std::string{doc.at("metadata").at("resourceVersion").as_string()};
+  sink_->undecodable_pod(peek, "spec.containers[0]: bad quantity");
+  sink_->undecodable_pod(peek, "spec.containers[0]: bad quantity");
+  settle();
+  auto evs = events_of("odd");
+  ASSERT_EQ(evs.size(), 1u);
+  EXPECT_EQ(evs[0].at("reason").as_string(), "FailedScheduling");
+  EXPECT_EQ(evs[0].at("type").as_string(), "Warning");
+  EXPECT_NE(std::string{evs[0].at("message").as_string()}.find(
+              "cannot read this pod: spec.containers[0]: bad quantity"),
+            std::string::npos);
+  const json::value* cond = nullptr;
+  auto after = doc_of("odd");
+  for (const auto& c : after.at("status").at("conditions").as_array())
+    if (c.at("type").as_string() == "PodScheduled")
+      cond = &c;
+  ASSERT_NE(cond, nullptr);
+  EXPECT_EQ(cond->at("status").as_string(), "False");
+  EXPECT_EQ(cond->at("reason").as_string(), "SchedulerError");
+  EXPECT_EQ(sink_->stats().status_patches.load(), 1u);
+
+  // A bound pod gets the event only.
+  sink_ = std::make_unique<api_sink>(*client_, *recorder_);
+  create_pod("bound");
+  ASSERT_FALSE(bind_now(model_of("bound"), "n1"));
+  peek.name = "bound";
+  peek.uid = "u-bound";
+  peek.node_name = "n1";
+  sink_->undecodable_pod(peek, "bad");
+  settle();
+  EXPECT_EQ(events_of("bound").size(), 1u);
+  EXPECT_EQ(sink_->stats().status_patches.load(), 0u);
+}
+
 TEST_F(ApiSinkTest, UnschedulablePatchesOnlyChanges) {
   auto p = create_pod("stuck");
   actors::failure_report r;

@@ -147,6 +147,12 @@ void api_source::start(receiver r) {
     reflector_synced_.assign(std::size(kinds), false);
     synced_count_ = 0;
     backlog_.clear();
+    resyncing_.assign(std::size(kinds), false);
+    resyncing_count_.store(0);
+  }
+  {
+    std::lock_guard guard{nodes_mutex_};
+    nodes_.clear();
   }
   for (std::size_t i = 0; i < std::size(kinds); ++i) {
     io::reflector_config rc;
@@ -164,6 +170,9 @@ void api_source::start(receiver r) {
       on_events(i, std::move(evs));
     };
     h.synced = [this, i] { on_synced(i); };
+    h.lost_sync = [this, i] { on_lost_sync(i); };
+    if (i == pods)
+      h.undecodable = config_.undecodable_pod;
     reflectors_.push_back(
       std::make_unique<io::reflector>(client_, std::move(rc), std::move(h)));
   }
@@ -195,8 +204,14 @@ void api_source::on_events(std::size_t index,
   if (!receiver_)
     return;
   if (synced_.load()) {
+    if (resyncing_count_.load() > 0) {
+      auto& held = initial_[index];
+      held.insert(held.end(), std::make_move_iterator(out.begin()),
+                  std::make_move_iterator(out.end()));
+      return;
+    }
     delivered_.fetch_add(out.size(), std::memory_order_relaxed);
-    receiver_->deliver(std::move(out));
+    deliver_locked(std::move(out));
     return;
   }
   auto& target = reflector_synced_[index] ? backlog_ : initial_[index];
@@ -204,27 +219,87 @@ void api_source::on_events(std::size_t index,
                 std::make_move_iterator(out.end()));
 }
 
-void api_source::on_synced(std::size_t index) {
+void api_source::deliver_locked(actors::object_events events) {
+  {
+    std::lock_guard guard{nodes_mutex_};
+    for (const auto& e : events)
+      if (const auto* n = std::get_if<model::node_ptr>(&e.obj)) {
+        if (e.type == actors::object_event::kind::deleted)
+          nodes_.erase((*n)->name);
+        else
+          nodes_.insert((*n)->name);
+      }
+  }
+  receiver_->deliver(std::move(events));
+}
+
+error api_source::check_bind_target(model::symbol node) const {
+  if (!in_sync())
+    return make_error(ec::unavailable,
+                      "the scheduler's informers are re-syncing; binding "
+                      "waits until every one has listed again");
+  std::lock_guard guard{nodes_mutex_};
+  if (nodes_.count(node) == 0)
+    return make_error(ec::unavailable, "node \"" + std::string{node.view()}
+                                         + "\" is not in the scheduler's "
+                                           "cache");
+  return {};
+}
+
+void api_source::on_lost_sync(std::size_t index) {
   std::lock_guard guard{mutex_};
-  if (!receiver_ || reflector_synced_[index])
+  if (!receiver_ || !synced_.load() || resyncing_[index])
     return;
-  reflector_synced_[index] = true;
-  if (++synced_count_ < std::size(kinds))
-    return;
-  actors::object_events all;
+  resyncing_[index] = true;
+  if (resyncing_count_.fetch_add(1) == 0)
+    TLOG_INFO("an informer must list again; holding events and bindings "
+              "until every informer is in sync",
+              "resource", kinds[index].name);
+}
+
+actors::object_events api_source::take_in_order() {
+  actors::object_events out;
   for (std::size_t k : initial_order) {
-    all.insert(all.end(), std::make_move_iterator(initial_[k].begin()),
+    out.insert(out.end(), std::make_move_iterator(initial_[k].begin()),
                std::make_move_iterator(initial_[k].end()));
     initial_[k].clear();
   }
+  return out;
+}
+
+void api_source::on_synced(std::size_t index) {
+  std::lock_guard guard{mutex_};
+  if (!receiver_)
+    return;
+  if (reflector_synced_[index]) {
+    if (!resyncing_[index])
+      return;
+    resyncing_[index] = false;
+    if (resyncing_count_.load() > 1) {
+      resyncing_count_.fetch_sub(1);
+      return;
+    }
+    actors::object_events held = take_in_order();
+    TLOG_INFO("informers in sync again", "events", held.size());
+    delivered_.fetch_add(held.size(), std::memory_order_relaxed);
+    if (!held.empty())
+      deliver_locked(std::move(held));
+    // Only now: a binding may go out once the cache has the new state.
+    resyncing_count_.fetch_sub(1);
+    return;
+  }
+  reflector_synced_[index] = true;
+  if (++synced_count_ < std::size(kinds))
+    return;
+  actors::object_events all = take_in_order();
   TLOG_INFO("caches synced", "objects", all.size());
   delivered_.fetch_add(all.size() + backlog_.size(), std::memory_order_relaxed);
-  receiver_->deliver(std::move(all));
+  deliver_locked(std::move(all));
   // Set before calling `synced`: whoever that wakes sees synced().
   synced_.store(true);
   receiver_->synced();
   if (!backlog_.empty())
-    receiver_->deliver(std::move(backlog_));
+    deliver_locked(std::move(backlog_));
   backlog_.clear();
 }
 

@@ -10,7 +10,10 @@
 #include <gtest/gtest.h>
 
 #include <condition_variable>
+#include <functional>
 #include <mutex>
+#include <set>
+#include <thread>
 
 namespace tessera::adapters {
 namespace {
@@ -188,6 +191,154 @@ TEST(ApiSource, StorageKindsBeforeNodesAndUndecodableOnesSkipped) {
   EXPECT_EQ(undecodable, 1u);
   source.stop();
   srv->stop();
+}
+
+// A pod that does not decode never reaches the receiver, but its owner is
+// told what can be read of it and why, from the list and from the watch.
+TEST(ApiSource, UndecodablePodsAreReported) {
+  apiserver::store st;
+  auto pods = res("", "pods");
+  auto bad_pod = [](const std::string& name) {
+    return R"({"kind":"Pod","metadata":{"name":")" + name
+           + R"("},"spec":{"schedulerName":"s1","containers":[{"name":"c",)"
+             R"("image":"x","resources":{"requests":{"cpu":"-1"}}}]}})";
+  };
+  ASSERT_TRUE(st.create(pods, "default", bad_pod("listed")));
+  auto srv = test::start_test_server(st);
+  io::rest_client client{test::client_config_for(srv->url())};
+  std::mutex mu;
+  std::vector<std::pair<model::object_peek, std::string>> reported;
+  api_source_config sc;
+  sc.undecodable_pod = [&](const model::object_peek& p, const std::string& w) {
+    std::lock_guard g{mu};
+    reported.emplace_back(p, w);
+  };
+  api_source source{client, sc};
+  recording_receiver rec;
+  source.start(rec.make());
+  ASSERT_TRUE(rec.wait([&] { return rec.synced_after_batches >= 0; }));
+  ASSERT_TRUE(st.create(pods, "default", bad_pod("watched")));
+  ASSERT_TRUE(rec.wait([&] {
+    std::lock_guard g{mu};
+    return reported.size() >= 2;
+  }));
+  source.stop();
+  std::lock_guard g{mu};
+  ASSERT_EQ(reported.size(), 2u);
+  for (std::size_t i = 0; i < 2; ++i) {
+    SCOPED_TRACE(i);
+    const auto& [peek, why] = reported[i];
+    EXPECT_EQ(peek.name, i == 0 ? "listed" : "watched");
+    EXPECT_EQ(peek.ns, "default");
+    EXPECT_FALSE(peek.uid.empty());
+    EXPECT_EQ(peek.scheduler_name, "s1");
+    EXPECT_NE(why.find("cpu"), std::string::npos) << why;
+  }
+  for (const auto& batch : rec.batches)
+    for (const auto& e : batch)
+      EXPECT_EQ(std::get_if<model::pod_ptr>(&e.obj), nullptr);
+}
+
+std::string node_json(const std::string& name) {
+  return R"({"kind":"Node","metadata":{"name":")" + name
+         + R"("},"status":{"allocatable":{"cpu":"4"}}})";
+}
+
+std::string pod_json(const std::string& name) {
+  return R"({"kind":"Pod","metadata":{"name":")" + name
+         + R"("},"spec":{"containers":[{"name":"c","image":"x"}]}})";
+}
+
+// An API outage after which the cluster comes back with fewer nodes (a new
+// store on the same port): the new state's pods reach the receiver only
+// after the vanished nodes were deleted from it, and no binding may target
+// a vanished node, nor go out at all while an informer is re-listing.
+TEST(ApiSource, AfterAnOutageNodesResyncBeforePodsAndBindingsWait) {
+  auto nodes = res("", "nodes");
+  auto pods = res("", "pods");
+  apiserver::store before;
+  for (std::string n : {"n1", "n2", "n3", "n4"})
+    ASSERT_TRUE(before.create(nodes, "", node_json(n)));
+  ASSERT_TRUE(before.create(pods, "default", pod_json("old")));
+  auto srv = test::start_test_server(before);
+  const std::uint16_t port = srv->port();
+  api_source_config sc;
+  sc.backoff_initial = 20ms;
+  sc.backoff_max = 100ms;
+  io::rest_client client{test::client_config_for(srv->url())};
+  api_source source{client, sc};
+
+  // The receiver as the cache would see it: its node set, and every new
+  // pod checked against it on arrival.
+  std::mutex mu;
+  std::set<std::string> cache_nodes;
+  std::vector<std::string> stale_views;
+  std::atomic<bool> synced{false};
+  actors::cluster_source::receiver r;
+  r.deliver = [&](actors::object_events evs) {
+    std::lock_guard g{mu};
+    for (const auto& e : evs) {
+      if (auto* n = std::get_if<model::node_ptr>(&e.obj)) {
+        std::string name{(*n)->name.view()};
+        if (e.type == actors::object_event::kind::deleted)
+          cache_nodes.erase(name);
+        else
+          cache_nodes.insert(name);
+      } else if (auto* p = std::get_if<model::pod_ptr>(&e.obj)) {
+        if ((*p)->name.starts_with("new-")
+            && cache_nodes != std::set<std::string>{"n1", "n2"})
+          stale_views.push_back((*p)->name + " with "
+                                + std::to_string(cache_nodes.size())
+                                + " nodes");
+      }
+    }
+  };
+  r.synced = [&] { synced = true; };
+  source.start(std::move(r));
+  auto wait = [](const std::function<bool()>& p) {
+    auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (!p() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(5ms);
+    return p();
+  };
+  ASSERT_TRUE(wait([&] { return synced.load() && source.in_sync(); }));
+  EXPECT_FALSE(source.check_bind_target(model::symbol{"n3"}));
+  EXPECT_EQ(source.check_bind_target(model::symbol{"n9"}).code,
+            ec::unavailable);
+
+  // Outage (the server goes away with its connections): the informers
+  // notice and bindings stop.
+  srv.reset();
+  ASSERT_TRUE(wait([&] { return !source.in_sync(); }));
+  EXPECT_EQ(source.check_bind_target(model::symbol{"n1"}).code,
+            ec::unavailable);
+  std::this_thread::sleep_for(500ms);
+
+  // Back with half the nodes and new pods; its resourceVersions run past
+  // the old store's.
+  apiserver::store after;
+  for (std::string n : {"n1", "n2"})
+    ASSERT_TRUE(after.create(nodes, "", node_json(n)));
+  for (int i = 0; i < 20; ++i)
+    ASSERT_TRUE(
+      after.create(pods, "default", pod_json("new-" + std::to_string(i))));
+  apiserver::server_config cfg;
+  cfg.port = port;
+  auto back = apiserver::api_server::start(after, cfg);
+  ASSERT_TRUE(back) << back.err().message;
+  ASSERT_TRUE(wait([&] {
+    std::lock_guard g{mu};
+    return source.in_sync() && cache_nodes == std::set<std::string>{"n1", "n2"};
+  }));
+  {
+    std::lock_guard g{mu};
+    EXPECT_TRUE(stale_views.empty()) << stale_views.front();
+  }
+  EXPECT_FALSE(source.check_bind_target(model::symbol{"n1"}));
+  EXPECT_EQ(source.check_bind_target(model::symbol{"n3"}).code,
+            ec::unavailable);
+  source.stop();
+  (*back)->stop();
 }
 
 } // namespace

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "adapters/api_client/work_pool.hpp"
 
+#include "support/log.hpp"
+
 #include <algorithm>
 
 namespace tessera::adapters {
@@ -32,6 +34,23 @@ std::size_t work_pool::pending() const {
   return queue_.size() + running_;
 }
 
+void work_pool::run_guarded(job& j) {
+  if (!j.run)
+    return;
+  // An exception leaving a pool thread would end the process; the job's
+  // owner hears of the failure through `abandon`.
+  try {
+    j.run();
+    return;
+  } catch (const std::exception& e) {
+    TLOG_ERROR("work pool job threw", "pool", name_, "error", e.what());
+  } catch (...) {
+    TLOG_ERROR("work pool job threw", "pool", name_, "error", "unknown");
+  }
+  if (j.abandon)
+    j.abandon();
+}
+
 void work_pool::loop() {
   for (;;) {
     job j;
@@ -44,8 +63,7 @@ void work_pool::loop() {
       queue_.pop_front();
       ++running_;
     }
-    if (j.run)
-      j.run();
+    run_guarded(j);
     {
       std::lock_guard guard{mutex_};
       --running_;

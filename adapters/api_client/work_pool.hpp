@@ -5,7 +5,9 @@
 /// over by actors, which must never block themselves. Jobs run in arrival
 /// order (FIFO across the threads). `shutdown(timeout)` stops taking jobs,
 /// lets the running and queued ones finish for at most `timeout`, then
-/// hands every job still queued to `abandon` instead of running it.
+/// hands every job still queued to `abandon` instead of running it. A job
+/// whose `run` throws is logged and handed to `abandon` too: no exception
+/// leaves a pool thread.
 #pragma once
 
 #include <chrono>
@@ -52,6 +54,7 @@ public:
 
 private:
   void loop();
+  void run_guarded(job& j);
 
   std::string name_;
   mutable std::mutex mutex_;

@@ -138,11 +138,14 @@ struct watch_wait {
 using server_detail::watch_wait;
 
 struct api_server::impl {
-  impl(store& s, server_config c) : st(s), cfg(std::move(c)), acceptor(ioc) {
+  impl(store& s, server_config c)
+    : st(s), cfg(std::move(c)), guard("apiserver", cfg.limits), acceptor(ioc) {
   }
 
   store& st;
   server_config cfg;
+  // Before the io_context: the sessions it destroys release their slots.
+  io::accept_guard guard;
   /// Created once the port is known (it announces the address in /api).
   std::optional<api_handler> handler;
   std::optional<namespace_controller> namespaces;
@@ -339,7 +342,9 @@ struct api_server::impl {
     co_return false; // a watch connection is not reused
   }
 
-  template <class Stream> net::awaitable<void> session(Stream stream) {
+  template <class Stream>
+  net::awaitable<void> session(Stream stream, io::accept_guard::slot slot) {
+    (void)slot; // held for the session's lifetime
     beast::flat_buffer buffer;
     auto& lower = tcp_of(stream);
     std::string peer;
@@ -447,7 +452,8 @@ struct api_server::impl {
     lower.socket().close(ignored);
   }
 
-  net::awaitable<void> tls_session(tcp::socket socket) {
+  net::awaitable<void> tls_session(tcp::socket socket,
+                                   io::accept_guard::slot slot) {
     ssl::stream<beast::tcp_stream> stream{beast::tcp_stream{std::move(socket)},
                                           *tls};
     stream.next_layer().expires_after(std::chrono::seconds(10));
@@ -457,27 +463,43 @@ struct api_server::impl {
       TLOG_DEBUG("tls handshake failed", "error", ec.message());
       co_return;
     }
-    co_await session(std::move(stream));
+    co_await session(std::move(stream), std::move(slot));
   }
 
+  // Never spins: a full server or a failed accept (out of descriptors)
+  // waits on a timer before accepting again.
   net::awaitable<void> accept_loop() {
+    net::steady_timer pause{ioc};
     for (;;) {
+      if (!guard.has_room()) {
+        pause.expires_after(guard.limits().full_wait);
+        co_await pause.async_wait(tuple_awaitable);
+        if (stopped)
+          co_return;
+        continue;
+      }
       auto [ec, socket] = co_await acceptor.async_accept(net::make_strand(ioc),
                                                          tuple_awaitable);
       if (ec) {
         if (ec == net::error::operation_aborted || stopped)
           co_return;
-        TLOG_WARN("accept failed", "error", ec.message());
+        pause.expires_after(guard.failed(ec.value(), ec.message()));
+        co_await pause.async_wait(tuple_awaitable);
+        if (stopped)
+          co_return;
         continue;
       }
+      auto slot = guard.accepted();
       beast::error_code ignored;
       socket.set_option(tcp::no_delay(true), ignored);
       auto ex = socket.get_executor();
       if (tls)
-        net::co_spawn(ex, tls_session(std::move(socket)), net::detached);
-      else
-        net::co_spawn(ex, session(beast::tcp_stream{std::move(socket)}),
+        net::co_spawn(ex, tls_session(std::move(socket), std::move(slot)),
                       net::detached);
+      else
+        net::co_spawn(
+          ex, session(beast::tcp_stream{std::move(socket)}, std::move(slot)),
+          net::detached);
     }
   }
 
@@ -512,13 +534,15 @@ expected<std::unique_ptr<api_server>> api_server::start(store& s,
     i->tls = std::make_unique<ssl::context>(ssl::context::tls_server);
     i->tls->use_certificate_chain_file(cfg.tls_cert_file, ec);
     if (ec)
-      return make_error(ec::invalid_input, "cannot load certificate "
-                                             + cfg.tls_cert_file + ": "
-                                             + ec.message());
+      return make_error(ec::invalid_input, "--tls-cert: cannot load "
+                                           "certificate \""
+                                             + cfg.tls_cert_file
+                                             + "\": " + ec.message());
     i->tls->use_private_key_file(cfg.tls_key_file, ssl::context::pem, ec);
     if (ec)
-      return make_error(ec::invalid_input, "cannot load key " + cfg.tls_key_file
-                                             + ": " + ec.message());
+      return make_error(ec::invalid_input, "--tls-key: cannot load key \""
+                                             + cfg.tls_key_file
+                                             + "\": " + ec.message());
     if (!cfg.tls_client_ca_file.empty()) {
       i->tls->load_verify_file(cfg.tls_client_ca_file, ec);
       if (!ec)
@@ -532,8 +556,8 @@ expected<std::unique_ptr<api_server>> api_server::start(store& s,
   }
   auto address = net::ip::make_address(cfg.bind_address, ec);
   if (ec)
-    return make_error(ec::invalid_input,
-                      "invalid bind address \"" + cfg.bind_address + "\"");
+    return make_error(ec::invalid_input, "--bind-address: \"" + cfg.bind_address
+                                           + "\" is not an IP address");
   tcp::endpoint ep{address, cfg.port};
   i->acceptor.open(ep.protocol(), ec);
   if (!ec)
@@ -598,6 +622,10 @@ std::string api_server::url() const {
     host = "[" + host + "]";
   return std::string{impl_->tls ? "https://" : "http://"} + host + ":"
          + std::to_string(impl_->bound_port);
+}
+
+const io::accept_guard& api_server::accepts() const noexcept {
+  return impl_->guard;
 }
 
 const api_handler& api_server::handler() const noexcept {

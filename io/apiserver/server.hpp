@@ -13,6 +13,7 @@
 /// connections, periodic history compaction.
 #pragma once
 
+#include "io/accept_guard.hpp"
 #include "io/apiserver/handler.hpp"
 #include "io/apiserver/store.hpp"
 #include "support/error.hpp"
@@ -45,6 +46,10 @@ struct server_config {
   std::chrono::microseconds watch_linger{500};
   /// A watch write blocked this long ends the watch.
   std::chrono::milliseconds write_timeout{std::chrono::seconds(60)};
+  /// Connection limit (by default most of the descriptor limit, leaving
+  /// room for the process's own files) and the backoff after failed
+  /// accepts.
+  io::accept_limits limits{.fd_share_percent = 80};
   /// Handler settings (token, bookmarks, timeouts, version).
   handler_config handler;
   /// Run a `namespace_controller`, which finishes namespace deletions.
@@ -78,6 +83,9 @@ public:
   void stop();
   /// The REST handler (for its counters).
   const api_handler& handler() const noexcept;
+
+  /// Open connections, the limit and accept failures.
+  const io::accept_guard& accepts() const noexcept;
 
   struct impl;
 

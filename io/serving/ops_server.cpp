@@ -11,6 +11,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
+#include <boost/asio/steady_timer.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
@@ -153,11 +154,13 @@ ops_reply route(const ops_providers& p, std::string_view method,
 }
 
 struct ops_server::impl {
-  explicit impl(ops_providers p)
-    : providers(std::move(p)), plain(ioc), secure(ioc) {
+  impl(ops_providers p, const io::accept_limits& limits)
+    : providers(std::move(p)), guard("ops", limits), plain(ioc), secure(ioc) {
   }
 
   ops_providers providers;
+  // Before the io_context: the sessions it destroys release their slots.
+  io::accept_guard guard;
   // Before the io_context: sessions still pending when it is destroyed
   // hold SSL streams on this context.
   std::optional<ssl::context> tls;
@@ -177,7 +180,9 @@ struct ops_server::impl {
     return s.next_layer();
   }
 
-  template <class Stream> net::awaitable<void> session(Stream stream) {
+  template <class Stream>
+  net::awaitable<void> session(Stream stream, io::accept_guard::slot slot) {
+    (void)slot; // held for the session's lifetime
     beast::flat_buffer buffer;
     auto& lower = tcp_of(stream);
     for (;;) {
@@ -212,7 +217,8 @@ struct ops_server::impl {
     lower.socket().close(ignored);
   }
 
-  net::awaitable<void> tls_session(tcp::socket socket) {
+  net::awaitable<void> tls_session(tcp::socket socket,
+                                   io::accept_guard::slot slot) {
     ssl::stream<beast::tcp_stream> stream{beast::tcp_stream{std::move(socket)},
                                           *tls};
     stream.next_layer().expires_after(std::chrono::seconds(10));
@@ -222,23 +228,39 @@ struct ops_server::impl {
       TLOG_V(4, "tls handshake failed", "error", ec.message());
       co_return;
     }
-    co_await session(std::move(stream));
+    co_await session(std::move(stream), std::move(slot));
   }
 
+  // Never spins: a full server or a failed accept (out of descriptors)
+  // waits on a timer before accepting again.
   net::awaitable<void> accept_loop(tcp::acceptor& acceptor, bool use_tls) {
+    net::steady_timer pause{ioc};
     for (;;) {
+      if (!guard.has_room()) {
+        pause.expires_after(guard.limits().full_wait);
+        co_await pause.async_wait(tuple_awaitable);
+        if (stopped.load())
+          co_return;
+        continue;
+      }
       auto [ec, socket] = co_await acceptor.async_accept(tuple_awaitable);
       if (ec) {
         if (ec == net::error::operation_aborted || stopped.load())
           co_return;
-        TLOG_WARN("ops server: accept failed", "error", ec.message());
+        pause.expires_after(guard.failed(ec.value(), ec.message()));
+        co_await pause.async_wait(tuple_awaitable);
+        if (stopped.load())
+          co_return;
         continue;
       }
+      auto slot = guard.accepted();
       if (use_tls)
-        net::co_spawn(ioc, tls_session(std::move(socket)), net::detached);
-      else
-        net::co_spawn(ioc, session(beast::tcp_stream{std::move(socket)}),
+        net::co_spawn(ioc, tls_session(std::move(socket), std::move(slot)),
                       net::detached);
+      else
+        net::co_spawn(
+          ioc, session(beast::tcp_stream{std::move(socket)}, std::move(slot)),
+          net::detached);
     }
   }
 };
@@ -285,7 +307,7 @@ std::string host_name() {
 
 expected<std::unique_ptr<ops_server>>
 ops_server::start(ops_server_config config, ops_providers providers) {
-  auto i = std::make_unique<impl>(std::move(providers));
+  auto i = std::make_unique<impl>(std::move(providers), config.limits);
   for (auto [flag, port] : {std::pair{"secure-port", config.secure_port},
                             std::pair{"port", config.port}})
     if (port != any_port && (port < 0 || port > 65535))
@@ -391,6 +413,10 @@ std::uint16_t ops_server::port() const noexcept {
 
 std::uint16_t ops_server::secure_port() const noexcept {
   return impl_->secure_port;
+}
+
+const io::accept_guard& ops_server::accepts() const noexcept {
+  return impl_->guard;
 }
 
 const std::string& ops_server::certificate_pem() const noexcept {

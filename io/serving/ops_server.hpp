@@ -20,6 +20,7 @@
 /// docs/operations.md).
 #pragma once
 
+#include "io/accept_guard.hpp"
 #include "support/error.hpp"
 
 #include <cstdint>
@@ -43,6 +44,9 @@ struct ops_server_config {
   /// PEM files for the TLS port; both or neither.
   std::string tls_cert_file;
   std::string tls_private_key_file;
+  /// Connection limit (by default a quarter of the descriptor limit) and
+  /// the backoff after failed accepts, shared by both ports.
+  io::accept_limits limits;
 };
 
 /// A named health check: returns "" when healthy, else why not (logged;
@@ -96,6 +100,9 @@ public:
   /// Closes the listeners and connections and joins the thread.
   /// Idempotent.
   void stop();
+
+  /// Open connections, the limit and accept failures.
+  const io::accept_guard& accepts() const noexcept;
 
   struct impl;
 

@@ -6,9 +6,15 @@
 #include "test/run/run_fixture.hpp"
 #include "test/support/api_client.hpp"
 
+#include <arpa/inet.h>
 #include <gtest/gtest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 
 #include <csignal>
+#include <thread>
+#include <unistd.h>
+#include <vector>
 
 namespace tessera::test {
 namespace {
@@ -44,6 +50,12 @@ TEST(RunCli, BadKubeconfigExitsTwoNamingFileAndField) {
      "    certificate-authority-data: '!!'\ncontexts:\n- name: c\n"
      "  context: {cluster: a}\ncurrent-context: c\n",
      {"clusters[0].cluster.certificate-authority-data", "invalid base64"}},
+    {"ca data not PEM",
+     "clusters:\n- name: a\n  cluster:\n    server: https://127.0.0.1:1\n"
+     "    certificate-authority-data: bm90IGEgY2VydA==\ncontexts:\n"
+     "- name: c\n  context: {cluster: a}\ncurrent-context: c\n",
+     {"clusters[0].cluster.certificate-authority-data",
+      "does not hold a PEM certificate"}},
     {"no server",
      "clusters:\n- name: a\n  cluster: {}\ncontexts:\n- name: c\n"
      "  context: {cluster: a}\ncurrent-context: c\n",
@@ -99,6 +111,19 @@ TEST(RunCli, BadFlagsExitTwo) {
   }
   auto help = run_cli({"--help"});
   EXPECT_EQ(help.code, 0);
+}
+
+// Serving certificate files that exist but do not hold PEM data are bad
+// input (exit 2 naming the flag), found before any API call.
+TEST(RunCli, ServingCertificateNotPemExitsTwo) {
+  temp_dir dir;
+  std::string junk = dir.write("junk.pem", "not a certificate\n");
+  // The certificate is loaded before the port is bound, so the default
+  // secure port is never taken.
+  auto bad = run_cli({"--master", "http://127.0.0.1:1", "--leader-elect=false",
+                      "--tls-cert-file", junk, "--tls-private-key-file", junk});
+  EXPECT_EQ(bad.code, 2) << bad.err;
+  EXPECT_NE(bad.err.find("--tls-cert-file"), std::string::npos) << bad.err;
 }
 
 TEST(RunCli, WriteConfigToAppliesFlagsAndExits) {
@@ -184,13 +209,10 @@ TEST(RunCli, SchedulesATesseraClusterAndStopsOnSigterm) {
   EXPECT_EQ(cluster.wait(10s).value_or(-1), 0);
 }
 
-TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
-  child_process cluster{
-    {tessera_binary(), "cluster", "--port", "0", "--nodes", "2"}};
-  std::string line = cluster.wait_for_line("listening on ");
-  ASSERT_FALSE(line.empty()) << cluster.stderr_text();
-  std::string url = line.substr(std::string{"listening on "}.size());
-  auto client = http_client_for(url);
+/// `tessera run` against `url` with leader election on a 2 s lease (and
+/// `extra` flags), no health server.
+std::vector<std::string> elected_run_args(const std::string& url,
+                                          std::vector<std::string> extra = {}) {
   std::vector<std::string> args = {tessera_binary(),
                                    "run",
                                    "--master",
@@ -200,6 +222,45 @@ TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
                                    "--leader-elect-lease-duration=2s",
                                    "--leader-elect-renew-deadline=1500ms",
                                    "--leader-elect-retry-period=250ms"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+/// The URL a `tessera cluster` child announces ("" when it did not).
+std::string cluster_url(child_process& cluster) {
+  std::string line = cluster.wait_for_line("listening on ");
+  return line.empty() ? line : line.substr(std::string{"listening on "}.size());
+}
+
+// --token-file keeps the token out of the process list and guards the API
+// like --token.
+TEST(RunCli, ClusterTokenFileGuardsTheApi) {
+  temp_dir dir;
+  std::string token = dir.write("token", "s3cret-from-file\n");
+  child_process cluster{
+    {tessera_binary(), "cluster", "--port", "0", "--token-file", token}};
+  std::string url = cluster_url(cluster);
+  ASSERT_FALSE(url.empty()) << cluster.stderr_text();
+  auto anonymous = http_client_for(url).get("/api/v1/nodes");
+  ASSERT_TRUE(anonymous);
+  EXPECT_EQ(anonymous->status, 401);
+  io::http_request r;
+  r.target = "/api/v1/nodes";
+  r.headers.push_back({"Authorization", "Bearer s3cret-from-file"});
+  auto allowed = http_client_for(url).request(r);
+  ASSERT_TRUE(allowed);
+  EXPECT_EQ(allowed->status, 200);
+  cluster.signal(SIGTERM);
+  EXPECT_EQ(cluster.wait(10s).value_or(-1), 0);
+}
+
+TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
+  child_process cluster{
+    {tessera_binary(), "cluster", "--port", "0", "--nodes", "2"}};
+  std::string url = cluster_url(cluster);
+  ASSERT_FALSE(url.empty()) << cluster.stderr_text();
+  auto client = http_client_for(url);
+  auto args = elected_run_args(url);
   child_process a{args};
   create_pods(client, "a", 10);
   ASSERT_TRUE(wait_until([&] { return bound(client) == 10; }))
@@ -224,6 +285,140 @@ TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
     << lease->body;
   cluster.signal(SIGTERM);
   cluster.wait(10s);
+}
+
+// A leader paused (SIGSTOP) past its lease while bindings were queued stops
+// binding the moment it resumes: its successor has bound those pods, and
+// the resumed instance sends no binding of its own (it would meet 409s),
+// then exits on the lost lease.
+TEST(RunCli, PausedLeaderBindsNothingAfterResuming) {
+  child_process cluster{{tessera_binary(), "cluster", "--port", "0", "--nodes",
+                         "3", "--fault-latency=100ms"}};
+  std::string url = cluster_url(cluster);
+  ASSERT_FALSE(url.empty()) << cluster.stderr_text();
+  auto client = http_client_for(url);
+  auto args = elected_run_args(url, {"--bind-threads=1"});
+  const std::size_t pods = 30;
+  create_pods(client, "p", static_cast<int>(pods));
+  child_process a{args};
+  // One binding thread at 100 ms a call: most of a's bindings are queued
+  // when it stops.
+  ASSERT_TRUE(wait_until([&] { return bound(client) >= 2; }))
+    << a.stderr_text();
+  a.signal(SIGSTOP);
+  std::size_t bound_by_a = bound(client);
+  child_process b{args};
+  ASSERT_TRUE(wait_until([&] { return bound(client) == pods; }, 20s))
+    << b.stderr_text();
+  a.signal(SIGCONT);
+  auto code = a.wait(10s);
+  ASSERT_TRUE(code) << "the resumed leader kept running";
+  EXPECT_EQ(*code, 1) << "it lost the lease";
+  std::string err = a.stderr_text();
+  EXPECT_EQ(err.find("binding conflict"), std::string::npos)
+    << "bound " << bound_by_a << " before the pause\n"
+    << err;
+  EXPECT_LT(bound_by_a, pods / 2);
+  b.signal(SIGTERM);
+  EXPECT_EQ(b.wait(10s).value_or(-1), 0) << b.stderr_text();
+  cluster.signal(SIGTERM);
+  cluster.wait(10s);
+}
+
+/// A stand-in API server on a free loopback port that never helps: it
+/// answers every request with 429 and a Retry-After of an hour, or (silent)
+/// reads requests and never answers.
+class unhelpful_server {
+public:
+  explicit unhelpful_server(bool silent) : silent_(silent) {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    EXPECT_EQ(::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
+    EXPECT_EQ(::listen(fd_, 64), 0);
+    socklen_t len = sizeof addr;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+    thread_ = std::thread{[this] { serve(); }};
+  }
+  ~unhelpful_server() {
+    ::shutdown(fd_, SHUT_RDWR);
+    ::close(fd_);
+    thread_.join();
+    for (int c : clients_)
+      ::close(c);
+  }
+  std::string url() const {
+    return "http://127.0.0.1:" + std::to_string(port_);
+  }
+
+private:
+  void serve() {
+    for (;;) {
+      int c = ::accept(fd_, nullptr, nullptr);
+      if (c < 0)
+        return;
+      clients_.push_back(c);
+      if (silent_)
+        continue;
+      std::thread{[c] {
+        static constexpr std::string_view reply
+          = "HTTP/1.1 429 Too Many Requests\r\nRetry-After: 3600\r\n"
+            "Content-Type: application/json\r\nContent-Length: 2\r\n\r\n{}";
+        char buf[4096];
+        std::string seen;
+        for (;;) {
+          auto n = ::read(c, buf, sizeof buf);
+          if (n <= 0)
+            return;
+          seen.append(buf, static_cast<std::size_t>(n));
+          for (auto end = seen.find("\r\n\r\n"); end != std::string::npos;
+               end = seen.find("\r\n\r\n")) {
+            seen.erase(0, end + 4);
+            if (::write(c, reply.data(), reply.size()) < 0)
+              return;
+          }
+        }
+      }}.detach();
+    }
+  }
+
+  bool silent_;
+  int fd_ = -1;
+  std::uint16_t port_ = 0;
+  std::thread thread_;
+  std::vector<int> clients_;
+};
+
+// SIGTERM ends `tessera run` promptly even while every API call is parked
+// behind a huge Retry-After or waits on a server that never answers, with
+// and without leader election.
+TEST(RunCli, SigtermEndsBlockedApiCalls) {
+  struct test_case {
+    std::string name;
+    bool silent;
+    bool leader_elect;
+  };
+  std::vector<test_case> cases = {
+    {"retry-after, no election", false, false},
+    {"retry-after, leader election", false, true},
+    {"silent server, no election", true, false},
+    {"silent server, leader election", true, true},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    unhelpful_server server{tc.silent};
+    child_process run{
+      {tessera_binary(), "run", "--master", server.url(), "--secure-port=0",
+       tc.leader_elect ? "--leader-elect=true" : "--leader-elect=false"}};
+    std::this_thread::sleep_for(1500ms);
+    run.signal(SIGTERM);
+    auto t0 = std::chrono::steady_clock::now();
+    auto code = run.wait(15s);
+    EXPECT_TRUE(code) << "still running 15 s after SIGTERM";
+    EXPECT_LT(std::chrono::steady_clock::now() - t0, 8s) << run.stderr_text();
+  }
 }
 
 } // namespace

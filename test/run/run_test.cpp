@@ -286,6 +286,32 @@ TEST(Run, ResourceClaimsAreRefusedWithTheConditionAndAnEvent) {
   EXPECT_EQ(run.stop(), 0);
 }
 
+// A pod the scheduler cannot read never reaches its queue; its owner learns
+// why from the condition and an event, not only from the scheduler's log.
+TEST(Run, UndecodablePodsGetTheConditionAndAnEvent) {
+  test_cluster c;
+  c.create_node("n1");
+  c.create_pod("fine");
+  c.create_pod("odd", "-1");
+  scheduler_run run{base_args(c)};
+  json::value cond;
+  ASSERT_TRUE(wait_until([&] {
+    cond = scheduled_condition(c.pod_doc("odd"));
+    return !cond.is_null();
+  }));
+  EXPECT_EQ(cond.at("status").as_string(), "False");
+  EXPECT_EQ(cond.at("reason").as_string(), "SchedulerError");
+  std::string message{cond.at("message").as_string()};
+  EXPECT_NE(message.find("the scheduler cannot read this pod"),
+            std::string::npos)
+    << message;
+  ASSERT_TRUE(wait_until([&] { return !c.events_of("odd").empty(); }));
+  EXPECT_EQ(c.events_of("odd")[0].at("reason").as_string(), "FailedScheduling");
+  EXPECT_EQ(c.node_of("odd"), "");
+  ASSERT_TRUE(wait_until([&] { return c.node_of("fine") == "n1"; }));
+  EXPECT_EQ(run.stop(), 0);
+}
+
 TEST(Run, UnschedulablePodsGetTheConditionAndOneEventSeries) {
   test_cluster c;
   temp_dir dir;
