@@ -56,8 +56,8 @@ public:
   }
 
 private:
-  bool any_since(model::symbol node, std::uint64_t since,
-                 std::int32_t priority, bool assumes) const;
+  bool any_since(model::symbol node, std::uint64_t since, std::int32_t priority,
+                 bool assumes) const;
 
   struct claim {
     std::uint64_t number = 0;

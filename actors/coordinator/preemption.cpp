@@ -9,7 +9,7 @@
 
 #include <algorithm>
 #include <numeric>
-#include <unordered_map>
+#include <unordered_set>
 
 namespace tessera::actors {
 
@@ -28,30 +28,47 @@ const plugins::post_filter_plugin& post_filter_of(const scheduling_cycle& c) {
 
 potential_nodes find_potential_nodes(const scheduling_cycle& c,
                                      std::size_t shards) {
-  std::unordered_map<model::symbol, const plugins::status*> explicit_status;
-  for (const auto& f : c.diag.node_statuses)
-    explicit_status.emplace(f.node, &f.result);
+  const auto unresolvable_code = plugins::code::unschedulable_and_unresolvable;
+  const auto& node_shard = *c.view->node_shard;
   potential_nodes out;
   auto unresolvable = std::make_shared<std::unordered_set<model::symbol>>();
   out.per_shard.assign(shards, 0);
-  for (const auto& [name, shard] : *c.view->node_shard) {
-    const plugins::status* st = nullptr;
-    if (auto it = explicit_status.find(name); it != explicit_status.end())
-      st = it->second;
-    else if (c.diag.absent_nodes_status)
-      st = &*c.diag.absent_nodes_status;
-    if (st != nullptr
-        && st->get_code() == plugins::code::unschedulable_and_unresolvable)
-      unresolvable->insert(name);
-    else
+  for (const auto& [name, shard] : node_shard)
+    if (shard < shards)
       ++out.per_shard[shard];
+  auto exclude = [&](model::symbol name) {
+    auto it = node_shard.find(name);
+    if (it != node_shard.end() && it->second < shards
+        && unresolvable->insert(name).second)
+      --out.per_shard[it->second];
+  };
+  // Most FitErrors name every node: walk the statuses, not a map of them.
+  const bool absent_unresolvable
+    = c.diag.absent_nodes_status
+      && c.diag.absent_nodes_status->get_code() == unresolvable_code;
+  if (!absent_unresolvable) {
+    for (const auto& f : c.diag.node_statuses)
+      if (f.result.get_code() == unresolvable_code)
+        exclude(f.node);
+  } else {
+    // Every node without a status of its own is unresolvable.
+    std::unordered_set<model::symbol> resolvable;
+    for (const auto& f : c.diag.node_statuses)
+      if (f.result.get_code() != unresolvable_code)
+        resolvable.insert(f.node);
+    for (const auto& [name, shard] : node_shard)
+      if (resolvable.count(name) == 0)
+        exclude(name);
   }
   model::symbol nominated = c.item.pod->nominated_node_name;
-  if (!nominated.empty() && c.view->node_shard->count(nominated) != 0
+  if (!nominated.empty() && node_shard.count(nominated) != 0
       && unresolvable->count(nominated) == 0) {
     out.nominated = nominated;
-    if (auto it = explicit_status.find(nominated); it != explicit_status.end())
-      out.nominated_status = *it->second;
+    for (const auto& f : c.diag.node_statuses)
+      if (f.node == nominated) {
+        out.nominated_status = f.result;
+        break;
+      }
   }
   out.unresolvable = std::move(unresolvable);
   return out;

@@ -556,11 +556,17 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
   new_root["apiVersion"] = old_root.at("apiVersion");
   admission::apply_defaults(res.storage, new_root);
   auto& meta2 = ensure_object(new_root, "metadata");
+  // A status write keeps everything else as stored, and upstream validates
+  // only the status there: an object that was already invalid (stored by
+  // an in-process writer) still gets its status written.
+  const bool status_only = sub == subresource::status;
   auto causes = validation_causes(res, new_root, options);
-  if (!causes.empty())
+  if (!causes.empty()
+      && !(status_only && !validation_causes(res, old_root, options).empty()))
     return status::invalid(res.kind, res.group, old->name(), std::move(causes));
   if (auto e = check_decodable(res, old->name(), doc.value(), options))
-    return *e;
+    if (!(status_only && check_decodable(res, old->name(), old_doc, options)))
+      return *e;
   auto* old_spec = old_root.if_contains("spec");
   auto* new_spec = new_root.if_contains("spec");
   const bool spec_changed = (old_spec == nullptr) != (new_spec == nullptr)

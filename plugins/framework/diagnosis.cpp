@@ -15,10 +15,14 @@ void diagnosis::add(model::symbol node, status s) {
 void diagnosis::add_plugin_of(const status& s) {
   if (s.plugin().empty())
     return;
+  auto note = [&](std::set<std::string, std::less<>>& plugins) {
+    if (plugins.find(s.plugin()) == plugins.end())
+      plugins.emplace(s.plugin());
+  };
   if (s.get_code() == code::pending)
-    pending_plugins.emplace(s.plugin());
+    note(pending_plugins);
   else if (s.is_rejected())
-    unschedulable_plugins.emplace(s.plugin());
+    note(unschedulable_plugins);
 }
 
 std::string reason_histogram(std::size_t num_all_nodes, const diagnosis& d) {

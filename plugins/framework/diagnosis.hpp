@@ -34,8 +34,10 @@ struct diagnosis {
   /// PreFilterResult excluded nodes).
   std::optional<status> absent_nodes_status;
   /// Plugins that rejected the pod (Unschedulable/UR) and returned Pending.
-  std::set<std::string> unschedulable_plugins;
-  std::set<std::string> pending_plugins;
+  // Transparent: a rejected node looks its plugin up without building a
+  // string (a FitError over thousands of nodes names a handful).
+  std::set<std::string, std::less<>> unschedulable_plugins;
+  std::set<std::string, std::less<>> pending_plugins;
   /// Set when PreFilter rejected: replaces the per-node histogram.
   std::string pre_filter_message;
   /// PostFilter's message (e.g. "preemption: ..."), appended last.

@@ -17,6 +17,8 @@
 namespace tessera::plugins {
 namespace {
 
+using plugin_names = std::set<std::string, std::less<>>;
+
 using test::make_node;
 using test::make_node_info_ptr;
 using test::make_pod;
@@ -109,8 +111,8 @@ TEST(diagnosis, records_rejecting_plugins) {
   p.set_plugin("DynamicThing");
   d.add(sym("n1"), u);
   d.add(sym("n2"), p);
-  EXPECT_EQ(d.unschedulable_plugins, std::set<std::string>{"NodeResourcesFit"});
-  EXPECT_EQ(d.pending_plugins, std::set<std::string>{"DynamicThing"});
+  EXPECT_EQ(d.unschedulable_plugins, plugin_names{"NodeResourcesFit"});
+  EXPECT_EQ(d.pending_plugins, plugin_names{"DynamicThing"});
 }
 
 TEST(status, codes_and_messages) {
@@ -389,7 +391,7 @@ TEST(default_profile, fit_error_over_a_small_cluster) {
             "0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 "
             "Insufficient cpu.");
   EXPECT_EQ(d.unschedulable_plugins,
-            (std::set<std::string>{"NodeResourcesFit", "TaintToleration"}));
+            (plugin_names{"NodeResourcesFit", "TaintToleration"}));
 }
 
 TEST(default_profile, filter_visits_from_the_start_index_up_to_the_quota) {

@@ -267,11 +267,10 @@ status profile::run_filters_with_nominated(
   const cycle_state& state, const model::pod& p, const model::node_info& node,
   std::span<const model::pod_ptr> nominated) const {
   // Keep only higher-or-equal priority pods other than `p` itself.
-  std::vector<model::pod_ptr> relevant;
-  for (const auto& n : nominated)
-    if (n && n->priority >= p.priority && !n->same_identity(p))
-      relevant.push_back(n);
-  if (relevant.empty())
+  auto relevant = [&](const model::pod_ptr& n) {
+    return n && n->priority >= p.priority && !n->same_identity(p);
+  };
+  if (std::none_of(nominated.begin(), nominated.end(), relevant))
     return run_filters(state, p, node);
   // First pass: as if the nominated pods were already running here. Shards
   // run this for every node with nominated pods, so the copy goes into one
@@ -280,12 +279,15 @@ status profile::run_filters_with_nominated(
   with_nominated = node;
   status first;
   if (!extensions_active(state)) {
-    for (const auto& n : relevant)
-      with_nominated.add_pod(n);
+    for (const auto& n : nominated)
+      if (relevant(n))
+        with_nominated.add_pod(n);
     first = run_filters(state, p, with_nominated);
   } else {
     cycle_state state_with = state;
-    for (const auto& n : relevant) {
+    for (const auto& n : nominated) {
+      if (!relevant(n))
+        continue;
       with_nominated.add_pod(n);
       if (auto s = run_add_pod(state_with, p, *n, with_nominated); !s.ok())
         return s;
