@@ -36,6 +36,7 @@ using want_atom = caf::atom_constant<caf::atom("want")>;
 using work_atom = caf::atom_constant<caf::atom("work")>;
 using outcome_atom = caf::atom_constant<caf::atom("outcome")>;
 using bound_atom = caf::atom_constant<caf::atom("bound")>;
+using preemption_failed_atom = caf::atom_constant<caf::atom("prefailed")>;
 using idle_atom = caf::atom_constant<caf::atom("idle")>;
 // Coordinator -> shards / binder.
 using scan_atom = caf::atom_constant<caf::atom("scan")>;
@@ -45,6 +46,7 @@ using preempt_atom = caf::atom_constant<caf::atom("preempt")>;
 using bind_atom = caf::atom_constant<caf::atom("bind")>;
 using bind_done_atom = caf::atom_constant<caf::atom("binddone")>;
 using evict_atom = caf::atom_constant<caf::atom("evict")>;
+using deleted_atom = caf::atom_constant<caf::atom("deleted")>;
 
 } // namespace tessera::actors
 

@@ -50,6 +50,8 @@ using queue_actor = caf::typed_actor<
   caf::reacts_to<outcome_atom, cycle_outcome_ptr>,
   /// How a binding cycle ended.
   caf::reacts_to<bound_atom, bind_outcome_ptr>,
+  /// A victim of this preemptor could not be deleted: try it again.
+  caf::reacts_to<preemption_failed_atom, model::pod_ptr>,
   /// Flushes backoffQ and leftover unschedulable pods.
   caf::reacts_to<tick_atom>,
   /// Answers `to` with queue_stats once every earlier input is processed.
@@ -66,7 +68,10 @@ using binder_actor = caf::typed_actor<
   /// The sink finished binding `id` (code 0 = success) with `message`.
   caf::reacts_to<bind_done_atom, std::uint64_t, std::uint8_t, std::string>,
   /// Deletes a preemption's victims and ends the nominations it displaced.
-  caf::reacts_to<evict_atom, eviction_ptr>>;
+  caf::reacts_to<evict_atom, eviction_ptr>,
+  /// The sink finished deleting a victim of eviction `id` (code 0 =
+  /// success) with `message`.
+  caf::reacts_to<deleted_atom, std::uint64_t, std::uint8_t, std::string>>;
 
 /// The CACHE actor interface: the only owner of cluster state.
 using cache_actor = caf::typed_actor<

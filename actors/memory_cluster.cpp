@@ -143,16 +143,20 @@ void memory_cluster::unschedulable(const model::pod_ptr& pod,
 }
 
 void memory_cluster::preempt(const model::pod_ptr& victim,
-                             const model::pod_ptr& preemptor, model::symbol) {
-  std::lock_guard guard{mutex_};
-  if (auto r = results_.find(model::pod_key(*preemptor)); r != results_.end())
-    r->second.victims.push_back(victim);
-  auto it = pods_.find(model::pod_key(*victim));
-  if (it == pods_.end())
-    return;
-  model::pod_ptr gone = it->second;
-  pods_.erase(it);
-  emit({object_event::kind::deleted, gone});
+                             const model::pod_ptr& preemptor, model::symbol,
+                             std::function<void(error)> done) {
+  {
+    std::lock_guard guard{mutex_};
+    if (auto r = results_.find(model::pod_key(*preemptor)); r != results_.end())
+      r->second.victims.push_back(victim);
+    if (auto it = pods_.find(model::pod_key(*victim)); it != pods_.end()) {
+      model::pod_ptr gone = it->second;
+      pods_.erase(it);
+      emit({object_event::kind::deleted, gone});
+    }
+  }
+  // A victim gone already counts as deleted, as a 404 does.
+  done({});
 }
 
 void memory_cluster::clear_nomination(const model::pod_ptr& pod) {

@@ -61,7 +61,7 @@ public:
   void unschedulable(const model::pod_ptr& pod,
                      const failure_report& report) override;
   void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
-               model::symbol node) override;
+               model::symbol node, std::function<void(error)> done) override;
   void clear_nomination(const model::pod_ptr& pod) override;
   void explained(const model::pod_ptr& pod,
                  const cycle_explanation& explanation) override;

@@ -107,9 +107,12 @@ public:
     = 0;
 
   /// Deletes a preemption victim (with the DisruptionTarget condition and a
-  /// "Preempted" event naming the preemptor).
+  /// "Preempted" event naming the preemptor). `done` gets an empty error
+  /// when the victim is deleted or was gone already, else why it could not
+  /// be; it may run on any thread.
   virtual void preempt(const model::pod_ptr& victim,
-                       const model::pod_ptr& preemptor, model::symbol node)
+                       const model::pod_ptr& preemptor, model::symbol node,
+                       std::function<void(error)> done)
     = 0;
 
   /// Clears status.nominatedNodeName of a pod whose nomination a

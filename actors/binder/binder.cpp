@@ -44,6 +44,18 @@ struct binder_cell : binder_ports {
                      static_cast<std::uint8_t>(err.code), err.message);
     });
   }
+  void start_deletion(std::uint64_t id, const model::pod_ptr& victim,
+                      const model::pod_ptr& preemptor,
+                      model::symbol node) override {
+    auto me = caf::actor_cast<binder_actor>(self);
+    out->preempt(victim, preemptor, node, [me, id](error err) {
+      caf::anon_send(me, deleted_atom::value, id,
+                     static_cast<std::uint8_t>(err.code), err.message);
+    });
+  }
+  void preemption_failed(const model::pod_ptr& preemptor) override {
+    self->send(queue_handle, preemption_failed_atom::value, preemptor);
+  }
   void finish_binding(const model::pod_ptr& pod) override {
     self->send(cache_handle, finish_atom::value, pod);
   }
@@ -82,6 +94,11 @@ binder(binder_actor::stateful_pointer<binder_cell> self, binder_config cfg,
     [self](evict_atom, const eviction_ptr& e) {
       self->state.sample_mailbox();
       self->state.state->on_eviction(*e);
+    },
+    [self](deleted_atom, std::uint64_t id, std::uint8_t code,
+           const std::string& message) {
+      self->state.state->on_victim_deleted(
+        id, error{static_cast<ec>(code), message});
     },
   };
 }

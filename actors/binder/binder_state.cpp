@@ -209,10 +209,36 @@ void binder_state::next() {
 }
 
 void binder_state::on_eviction(const eviction& e) {
-  for (const auto& v : e.victims)
-    ports_.sink().preempt(v, e.preemptor, e.node);
   for (const auto& p : e.cleared)
     ports_.sink().clear_nomination(p);
+  if (e.victims.empty())
+    return;
+  std::uint64_t id = ++next_eviction_;
+  evictions_.emplace(id,
+                     pending_eviction{e.preemptor, e.victims.size(), false});
+  for (const auto& v : e.victims)
+    ports_.start_deletion(id, v, e.preemptor, e.node);
+}
+
+void binder_state::on_victim_deleted(std::uint64_t id, const error& err) {
+  auto it = evictions_.find(id);
+  if (it == evictions_.end())
+    return;
+  pending_eviction& p = it->second;
+  if (err) {
+    TLOG_WARN("a preemption victim was not deleted; the preemptor is retried",
+              "preemptor", p.preemptor->key(), "err", err.message);
+    p.failed = true;
+  }
+  if (--p.deletions_left > 0)
+    return;
+  if (p.failed) {
+    // The room the nomination promised may never come: give it up, so
+    // that the preemptor's next cycle looks again.
+    ports_.sink().clear_nomination(p.preemptor);
+    ports_.preemption_failed(p.preemptor);
+  }
+  evictions_.erase(it);
 }
 
 } // namespace tessera::actors

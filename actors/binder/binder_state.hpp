@@ -52,6 +52,16 @@ public:
                                     const model::volume_binding_plan_ptr& plan,
                                     std::chrono::milliseconds timeout)
     = 0;
+  /// Starts deleting `victim` of eviction `id`; the completion must come
+  /// back as `binder_state::on_victim_deleted(id, ...)` inside the binder's
+  /// context.
+  virtual void start_deletion(std::uint64_t id, const model::pod_ptr& victim,
+                              const model::pod_ptr& preemptor,
+                              model::symbol node)
+    = 0;
+  /// A victim of `preemptor` could not be deleted: the queue tries the
+  /// preemptor again.
+  virtual void preemption_failed(const model::pod_ptr& preemptor) = 0;
   virtual void finish_binding(const model::pod_ptr& pod) = 0;
   virtual void forget(const model::pod_ptr& pod) = 0;
   virtual void bound(bind_outcome_ptr out) = 0;
@@ -68,10 +78,16 @@ public:
   /// The sink finished binding `id` (its volumes, then the pod); an empty
   /// error means success.
   void on_done(std::uint64_t id, const error& err);
-  /// A preemption's writes: each victim deleted (DisruptionTarget, the
-  /// Preempted event), each displaced nomination cleared. The sink makes
-  /// them; the preemptor learns the outcome from the victims' deletions.
+  /// A preemption's writes: each displaced nomination cleared, each victim
+  /// deleted (DisruptionTarget, the Preempted event). The preemptor waits
+  /// in the queue for its victims' deletions; when one fails, its own
+  /// nomination is cleared and the queue tries it again.
   void on_eviction(const eviction& e);
+  /// The sink finished deleting a victim of eviction `id`.
+  void on_victim_deleted(std::uint64_t id, const error& err);
+  std::size_t evictions_in_flight() const noexcept {
+    return evictions_.size();
+  }
 
   std::size_t in_flight() const noexcept {
     return running_.size();
@@ -100,6 +116,13 @@ private:
   std::uint64_t next_id_ = 0;
   std::deque<bind_request_ptr> waiting_;
   std::unordered_map<std::uint64_t, binding> running_;
+  struct pending_eviction {
+    model::pod_ptr preemptor;
+    std::size_t deletions_left = 0;
+    bool failed = false;
+  };
+  std::uint64_t next_eviction_ = 0;
+  std::unordered_map<std::uint64_t, pending_eviction> evictions_;
 };
 
 } // namespace tessera::actors

@@ -143,6 +143,15 @@ public:
                         + std::to_string(plan->provisions.size()) + " "
                         + std::to_string(timeout.count()) + "ms");
   }
+  void start_deletion(std::uint64_t id, const model::pod_ptr& victim,
+                      const model::pod_ptr& preemptor,
+                      model::symbol node) override {
+    journal_->push_back("delete#" + std::to_string(id) + " " + victim->name
+                        + " for " + preemptor->name + " on " + node.str());
+  }
+  void preemption_failed(const model::pod_ptr& preemptor) override {
+    journal_->push_back("retry preemptor " + preemptor->name);
+  }
   void finish_binding(const model::pod_ptr& pod) override {
     journal_->push_back("finish " + pod->name);
   }
@@ -330,28 +339,54 @@ TEST(BinderState, LimitsBindsInFlight) {
   EXPECT_EQ(b.in_flight(), 0u);
 }
 
-// A preemption's writes go out through the sink from the binder, and do
-// not touch the bindings in flight.
-TEST(BinderState, DeletesVictimsAndClearsDisplacedNominations) {
+// A preemption's writes leave from the binder, beside the bindings in
+// flight. When every victim is gone the preemptor just waits for its next
+// cycle; when a deletion fails, its nomination is cleared and the queue
+// tries it again.
+TEST(BinderState, DeletesVictimsAndRetriesThePreemptorWhenOneStays) {
   journal j;
   auto prof = binding_profile(&j);
   recording_ports ports{&j};
   binder_state b{binder_config{2}, ports};
   b.on_request(request(prof, test::make_pod("bound-one").build()));
-  eviction e;
-  e.preemptor = test::make_pod("high").priority(100).build();
-  e.node = model::symbol{"n2"};
-  e.victims = {test::make_pod("low-1").node("n2").build(),
-               test::make_pod("low-2").node("n2").build()};
-  e.cleared = {test::make_pod("mid").priority(50).build()};
-  b.on_eviction(e);
-  journal writes;
-  for (const auto& line : j)
-    if (line.starts_with("preempt ") || line.starts_with("clear "))
-      writes.push_back(line);
-  EXPECT_EQ(writes, (journal{"preempt low-1 for high on n2",
-                             "preempt low-2 for high on n2", "clear mid"}));
-  EXPECT_EQ(b.in_flight(), 1u);
+  auto evict = [&](const char* preemptor) {
+    eviction e;
+    e.preemptor = test::make_pod(preemptor).priority(100).build();
+    e.node = model::symbol{"n2"};
+    e.victims = {test::make_pod("low-1").node("n2").build(),
+                 test::make_pod("low-2").node("n2").build()};
+    e.cleared = {test::make_pod("mid").priority(50).build()};
+    b.on_eviction(e);
+  };
+  auto writes = [&] {
+    journal out;
+    for (const auto& line : j)
+      if (line.starts_with("clear ") || line.starts_with("delete#")
+          || line.starts_with("retry "))
+        out.push_back(line);
+    return out;
+  };
+  evict("high");
+  EXPECT_EQ(writes(), (journal{"clear mid", "delete#1 low-1 for high on n2",
+                               "delete#1 low-2 for high on n2"}));
+  EXPECT_EQ(b.evictions_in_flight(), 1u);
+  EXPECT_EQ(b.in_flight(), 1u) << "the binding in flight is untouched";
+  b.on_victim_deleted(1, {});
+  b.on_victim_deleted(1, {});
+  EXPECT_EQ(b.evictions_in_flight(), 0u);
+  EXPECT_EQ(writes(), (journal{"clear mid", "delete#1 low-1 for high on n2",
+                               "delete#1 low-2 for high on n2"}));
+
+  j.clear();
+  evict("other");
+  b.on_victim_deleted(2, error{ec::unavailable, "the API server is down"});
+  EXPECT_EQ(b.evictions_in_flight(), 1u) << "one deletion is still running";
+  b.on_victim_deleted(2, {});
+  b.on_victim_deleted(2, {}); // late or repeated: ignored
+  EXPECT_EQ(b.evictions_in_flight(), 0u);
+  EXPECT_EQ(writes(), (journal{"clear mid", "delete#2 low-1 for other on n2",
+                               "delete#2 low-2 for other on n2", "clear other",
+                               "retry preemptor other"}));
 }
 
 } // namespace

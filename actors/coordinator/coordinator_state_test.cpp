@@ -164,7 +164,7 @@ public:
   void evict(eviction_ptr e) override {
     // What the binder does with it.
     for (const auto& v : e->victims)
-      sink_.preempt(v, e->preemptor, e->node);
+      sink_.preempt(v, e->preemptor, e->node, [](error) {});
     for (const auto& p : e->cleared)
       sink_.clear_nomination(p);
   }

@@ -93,6 +93,21 @@ void queue_state::on_bound(const bind_outcome& out) {
   to_backoff_or_active(e);
 }
 
+void queue_state::on_preemption_failed(const model::pod& preemptor) {
+  auto it = entries_.find(model::pod_key(preemptor));
+  if (it == entries_.end())
+    return;
+  entry& e = *it->second;
+  if (e.at == where::unschedulable) {
+    detach(e);
+    to_active(e);
+    count_incoming("active", "ForceActivate");
+  } else if (e.at == where::in_flight) {
+    // Its cycle's outcome is still on the way: requeue rather than park.
+    e.updated_in_flight = true;
+  }
+}
+
 void queue_state::flush(time_point now) {
   while (!backoff_.empty()) {
     entry* e = const_cast<entry*>(*backoff_.begin());

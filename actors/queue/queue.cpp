@@ -103,6 +103,10 @@ queue_actor::behavior_type behavior(queue_self<State> self, OnTick on_tick) {
       self->state.state->on_bound(*out);
       dispatch<State>(self);
     },
+    [self](preemption_failed_atom, const model::pod_ptr& preemptor) {
+      self->state.state->on_preemption_failed(*preemptor);
+      dispatch<State>(self);
+    },
     [self](barrier_atom, std::uint64_t id, const caf::actor& to) {
       queue_stats s = self->state.state->stats();
       s.barrier = id;

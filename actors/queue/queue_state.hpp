@@ -73,6 +73,10 @@ public:
   // Outcomes.
   void on_outcome(const cycle_outcome& out);
   void on_bound(const bind_outcome& out);
+  /// A victim of `preemptor` could not be deleted (its nomination is being
+  /// cleared): the preemptor is tried again at once, not left waiting for
+  /// deletions that will not come.
+  void on_preemption_failed(const model::pod& preemptor);
 
   /// Moves backoff-expired pods to activeQ and leftover unschedulable pods
   /// back (call every second).

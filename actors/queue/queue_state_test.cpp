@@ -301,6 +301,30 @@ TEST_F(queue_state_test, LeftoverUnschedulablePodsFlushAfterFiveMinutes) {
   EXPECT_EQ(pop_name(q), "p");
 }
 
+// A preemptor waits, parked, for its victims' deletions. When one fails it
+// is tried again at once, whether it is parked or still in its cycle.
+TEST_F(queue_state_test, APreemptorWhoseVictimStaysIsTriedAgain) {
+  auto q = make();
+  auto parked = test::make_pod("parked").priority(100).build();
+  auto busy = test::make_pod("busy").priority(100).build();
+  q.add(parked, 0);
+  q.add(busy, 0);
+  ASSERT_TRUE(q.pop().has_value());
+  q.on_outcome(*outcome(parked, kind::unschedulable, {"NodeResourcesFit"}));
+  ASSERT_EQ(q.stats().unschedulable, 1u);
+  q.on_preemption_failed(*parked);
+  EXPECT_EQ(q.stats().unschedulable, 0u);
+  EXPECT_EQ(pop_name(q), "parked") << "before its backoff is over";
+
+  q.on_preemption_failed(*busy); // in activeQ: nothing to do
+  ASSERT_EQ(pop_name(q), "busy");
+  q.on_preemption_failed(*busy); // in flight: requeued rather than parked
+  q.on_outcome(*outcome(busy, kind::unschedulable, {"NodeResourcesFit"}));
+  EXPECT_EQ(q.stats().unschedulable, 0u);
+  EXPECT_EQ(q.stats().backoff, 1u);
+  q.on_preemption_failed(*test::make_pod("unknown").build());
+}
+
 // A retried cycle (its decision was stale) is not an attempt: the pod goes
 // to the head, before higher-priority pods, without backoff.
 TEST_F(queue_state_test, RetriesGoFirst) {

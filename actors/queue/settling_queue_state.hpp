@@ -66,6 +66,10 @@ public:
 
   void on_outcome(const cycle_outcome& out);
   void on_bound(const bind_outcome& out);
+  /// Simulate's in-memory cluster deletes every victim at once and never
+  /// reports a failed deletion, so nothing waits on one here.
+  void on_preemption_failed(const model::pod&) {
+  }
 
   queue_stats stats() const;
 

@@ -277,10 +277,19 @@ void api_sink::unschedulable(const model::pod_ptr& pod,
 }
 
 void api_sink::preempt(const model::pod_ptr& victim,
-                       const model::pod_ptr& preemptor, model::symbol node) {
-  if (closed_.load())
+                       const model::pod_ptr& preemptor, model::symbol node,
+                       std::function<void(error)> done) {
+  const error stopping{ec::unavailable, "the scheduler is stopping"};
+  if (closed_.load()) {
+    done(stopping);
     return;
-  post_status([this, victim, preemptor, node] {
+  }
+  work_pool::job j;
+  j.run = [this, victim, preemptor, node, done] {
+    if (error held = check_write_gate()) {
+      done(held);
+      return;
+    }
     io::condition_patch c;
     c.type = "DisruptionTarget";
     c.status = "True";
@@ -303,13 +312,17 @@ void api_sink::preempt(const model::pod_ptr& victim,
       stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
       TLOG_WARN("cannot delete a preemption victim", "pod", victim->key(),
                 "err", e.message);
+      done(e);
       return;
     }
     record(*victim, "Normal", "Preempted", "Preempting",
            "Preempted by pod " + preemptor->uid + " on node "
              + std::string{node.view()},
            preemptor.get());
-  });
+    done({});
+  };
+  if (!writes_->post(std::move(j)))
+    done(stopping);
 }
 
 void api_sink::clear_nomination(const model::pod_ptr& pod) {

@@ -162,8 +162,15 @@ TEST_F(ApiSinkTest, GatesRefuseWritesBeforeTheyAreSent) {
   r.message = "0/1 nodes are available";
   sink_->unschedulable(p, r);
   sink_->scheduled(p, model::symbol{"n1"});
+  std::promise<error> deletion;
+  sink_->preempt(p, p, model::symbol{"n1"},
+                 [&](error err) { deletion.set_value(err); });
+  EXPECT_EQ(deletion.get_future().get().message, "not the leader")
+    << "a refused deletion is reported, so the preemptor is retried";
   settle();
   EXPECT_FALSE(doc_of("p").at("spec").as_object().contains("nodeName"));
+  EXPECT_FALSE(
+    doc_of("p").at("metadata").as_object().contains("deletionTimestamp"));
   EXPECT_FALSE(doc_of("p").at("status").as_object().contains("conditions"));
   EXPECT_TRUE(events_of("p").empty());
   EXPECT_EQ(sink_->stats().status_patches.load(), 0u);
@@ -272,7 +279,10 @@ TEST_F(ApiSinkTest, PreemptionMarksDeletesAndReports) {
   auto preemptor = create_pod("vip");
   ASSERT_TRUE(store_.bind({"default", "victim", "n1", "", "", {}}));
   victim = model_of("victim");
-  sink_->preempt(victim, preemptor, model::symbol{"n1"});
+  std::promise<error> deletion;
+  sink_->preempt(victim, preemptor, model::symbol{"n1"},
+                 [&](error err) { deletion.set_value(err); });
+  EXPECT_FALSE(deletion.get_future().get());
   settle();
   // Bound pods are deleted gracefully: the pod stays with a
   // deletionTimestamp and the DisruptionTarget condition.

@@ -559,8 +559,8 @@ void store_bridge::unschedulable(const model::pod_ptr& pod,
 }
 
 void store_bridge::preempt(const model::pod_ptr& victim,
-                           const model::pod_ptr& preemptor,
-                           model::symbol node) {
+                           const model::pod_ptr& preemptor, model::symbol node,
+                           std::function<void(error)> done) {
   std::string body
     = R"({"status":{"conditions":[{"type":"DisruptionTarget","status":"True",)"
       R"("reason":"PreemptionByScheduler","message":)"
@@ -573,12 +573,17 @@ void store_bridge::preempt(const model::pod_ptr& victim,
   // finishes the deletion of a bound pod.
   auto r = impl_->st.remove(impl_->resource(storage_kind::pod),
                             victim->ns.view(), victim->name);
-  if (!r && r.err().code != 404)
+  if (!r && r.err().code != 404) {
     TLOG_WARN("store bridge: deleting a victim failed", "pod", victim->key(),
               "error", r.err().message);
+    done(error{ec::unavailable,
+               "deleting victim " + victim->key() + ": " + r.err().message});
+    return;
+  }
   impl_->record_event(victim, "Normal", "Preempted", "Preempting",
                       "Preempted by pod " + preemptor->uid + " on node "
                         + std::string{node.view()});
+  done({});
 }
 
 void store_bridge::clear_nomination(const model::pod_ptr& pod) {

@@ -96,7 +96,7 @@ public:
   void unschedulable(const model::pod_ptr& pod,
                      const actors::failure_report& report) override;
   void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
-               model::symbol node) override;
+               model::symbol node, std::function<void(error)> done) override;
   void clear_nomination(const model::pod_ptr& pod) override;
   void bind_volumes(const model::pod_ptr& pod, model::symbol node,
                     const model::volume_binding_plan_ptr& plan,

@@ -170,7 +170,9 @@ TEST(store_bridge, sink_writes_what_kube_scheduler_writes) {
      }},
     {"a victim is marked and deleted",
      [](store_bridge& b, const model::pod_ptr& p) {
-       b.preempt(p, p, model::symbol{"n1"});
+       bool deleted = false;
+       b.preempt(p, p, model::symbol{"n1"}, [&](error err) { deleted = !err; });
+       EXPECT_TRUE(deleted);
      },
      [&](apiserver::store& st) { EXPECT_EQ(pod_of(st, "p"), nullptr); }},
   };

@@ -31,9 +31,9 @@ void observed_sink::unschedulable(const model::pod_ptr& pod,
 }
 
 void observed_sink::preempt(const model::pod_ptr& victim,
-                            const model::pod_ptr& preemptor,
-                            model::symbol node) {
-  inner_.preempt(victim, preemptor, node);
+                            const model::pod_ptr& preemptor, model::symbol node,
+                            std::function<void(error)> done) {
+  inner_.preempt(victim, preemptor, node, std::move(done));
 }
 
 void observed_sink::clear_nomination(const model::pod_ptr& pod) {

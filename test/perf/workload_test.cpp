@@ -287,6 +287,10 @@ TEST(shipped_workloads, parse_and_instantiate) {
     for (std::string w : {"5Nodes", "500Nodes", "5000Nodes"})
       EXPECT_EQ(names.count(tc + "/" + w), 1u) << tc << "/" << w;
   EXPECT_EQ(names.count("SchedulingBasic/50000Nodes"), 1u);
+  for (std::string w :
+       {"PreemptionBasic/1000Nodes", "PreemptionAsync/5Nodes",
+        "PreemptionAsync/1000Nodes", "PreemptionAsync/5000Nodes"})
+    EXPECT_EQ(names.count(w), 1u) << w;
   for (const auto& p : *plans) {
     SCOPED_TRACE(p.name());
     std::size_t measured = 0;

@@ -67,6 +67,7 @@ queue_actor::behavior_type fake_queue(queue_actor::pointer, queue_log* log) {
       log->outcomes.push_back(o);
     },
     [log](bound_atom, const bind_outcome_ptr& b) { log->bound.push_back(b); },
+    [](preemption_failed_atom, const model::pod_ptr&) {},
     [](tick_atom) {},
     [](barrier_atom, std::uint64_t, const caf::actor&) {},
     [](subscribe_atom, const caf::actor&) {},
@@ -109,6 +110,7 @@ binder_actor::behavior_type fake_binder(binder_actor::pointer,
     [log](bind_atom, const bind_request_ptr& r) { log->push_back(r); },
     [](bind_done_atom, std::uint64_t, std::uint8_t, const std::string&) {},
     [](evict_atom, const eviction_ptr&) {},
+    [](deleted_atom, std::uint64_t, std::uint8_t, const std::string&) {},
   };
 }
 
@@ -126,8 +128,9 @@ public:
                      const failure_report& r) override {
     failed.emplace_back(pod->name, r.message);
   }
-  void preempt(const model::pod_ptr&, const model::pod_ptr&,
-               model::symbol) override {
+  void preempt(const model::pod_ptr&, const model::pod_ptr&, model::symbol,
+               std::function<void(error)> done) override {
+    done({});
   }
   void clear_nomination(const model::pod_ptr&) override {
   }
@@ -524,8 +527,8 @@ public:
     inner_.unschedulable(pod, r);
   }
   void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
-               model::symbol node) override {
-    inner_.preempt(victim, preemptor, node);
+               model::symbol node, std::function<void(error)> done) override {
+    inner_.preempt(victim, preemptor, node, std::move(done));
   }
   void clear_nomination(const model::pod_ptr& pod) override {
     inner_.clear_nomination(pod);

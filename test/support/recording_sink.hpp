@@ -47,9 +47,10 @@ public:
                         + report.message);
   }
   void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
-               model::symbol node) override {
+               model::symbol node, std::function<void(error)> done) override {
     journal_->push_back("preempt " + victim->name + " for " + preemptor->name
                         + " on " + node.str());
+    done({});
   }
   void clear_nomination(const model::pod_ptr& pod) override {
     journal_->push_back("clear " + pod->name);
