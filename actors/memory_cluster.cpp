@@ -145,18 +145,40 @@ void memory_cluster::unschedulable(const model::pod_ptr& pod,
 void memory_cluster::preempt(const model::pod_ptr& victim,
                              const model::pod_ptr& preemptor, model::symbol,
                              std::function<void(error)> done) {
+  bool refused = false;
   {
     std::lock_guard guard{mutex_};
-    if (auto r = results_.find(model::pod_key(*preemptor)); r != results_.end())
-      r->second.victims.push_back(victim);
-    if (auto it = pods_.find(model::pod_key(*victim)); it != pods_.end()) {
-      model::pod_ptr gone = it->second;
-      pods_.erase(it);
-      emit({object_event::kind::deleted, gone});
+    ++deletions_asked_;
+    refused = fail_every_nth_deletion_ != 0
+              && deletions_asked_ % fail_every_nth_deletion_ == 0;
+    deletions_refused_ += refused ? 1 : 0;
+    if (!refused) {
+      if (auto r = results_.find(model::pod_key(*preemptor));
+          r != results_.end())
+        r->second.victims.push_back(victim);
+      if (auto it = pods_.find(model::pod_key(*victim)); it != pods_.end()) {
+        model::pod_ptr gone = it->second;
+        pods_.erase(it);
+        emit({object_event::kind::deleted, gone});
+      }
     }
   }
-  // A victim gone already counts as deleted, as a 404 does.
-  done({});
+  // Outside the lock: the completion may call back into the sink. A victim
+  // gone already counts as deleted, as a 404 does.
+  if (refused)
+    done(error{ec::unavailable, "deleting " + victim->key() + " was refused"});
+  else
+    done({});
+}
+
+void memory_cluster::fail_every_nth_deletion(std::size_t n) {
+  std::lock_guard guard{mutex_};
+  fail_every_nth_deletion_ = n;
+}
+
+std::size_t memory_cluster::refused_deletions() const {
+  std::lock_guard guard{mutex_};
+  return deletions_refused_;
 }
 
 void memory_cluster::clear_nomination(const model::pod_ptr& pod) {

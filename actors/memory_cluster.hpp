@@ -86,6 +86,12 @@ public:
   /// Every volume write so far, in call order (tests check them).
   std::vector<volume_write> volume_writes() const;
 
+  /// A fault for tests: every `n`-th victim deletion fails and leaves the
+  /// victim in place, as an API server that refuses it would (0: none).
+  void fail_every_nth_deletion(std::size_t n);
+  /// Victim deletions refused so far.
+  std::size_t refused_deletions() const;
+
 private:
   void emit(object_event ev);
 
@@ -98,6 +104,9 @@ private:
   std::uint64_t resource_version_ = 1;
   std::size_t bindings_ = 0;
   std::vector<volume_write> volume_writes_;
+  std::size_t fail_every_nth_deletion_ = 0;
+  std::size_t deletions_asked_ = 0;
+  std::size_t deletions_refused_ = 0;
 };
 
 } // namespace tessera::actors

@@ -155,6 +155,10 @@ TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
         opts.seed = tc.seed;
         opts.requeue = live ? actors::requeue_policy::live
                             : actors::requeue_policy::settle;
+        // The live queue also meets refused victim deletions: their
+        // preemptors are tried again (simulate's cluster never refuses).
+        if (live && tc.preemption)
+          opts.fail_every_nth_deletion = 2;
         auto run = run_pipeline(objects, prof, opts);
         ASSERT_TRUE(run.idle) << "the pipeline did not finish";
         ASSERT_EQ(run.results.size(), serial.size());
@@ -201,6 +205,10 @@ TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
                           << " (serial: " << to_string(serial[i].state) << ")";
         }
         EXPECT_EQ(problems, 0u);
+        if (opts.fail_every_nth_deletion != 0) {
+          EXPECT_GT(run.refused_deletions, 0u)
+            << "no deletion was refused: the fault did not bite";
+        }
         auto violations
           = check_placements(spec, where, volume_write_records(run));
         for (std::size_t i = 0; i < violations.size() && i < 10; ++i)

@@ -71,6 +71,7 @@ pipeline_run run_pipeline(const std::vector<model::object>& objects,
                           const pipeline_options& opts) {
   pipeline_run out;
   actors::memory_cluster cluster{objects};
+  cluster.fail_every_nth_deletion(opts.fail_every_nth_deletion);
   auto started = std::chrono::steady_clock::now();
   {
     caf::actor_system_config cfg;
@@ -109,6 +110,7 @@ pipeline_run run_pipeline(const std::vector<model::object>& objects,
   out.results = cluster.results();
   out.pods = cluster.pods();
   out.volume_writes = cluster.volume_writes();
+  out.refused_deletions = cluster.refused_deletions();
   return out;
 }
 

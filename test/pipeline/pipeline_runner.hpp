@@ -39,6 +39,8 @@ struct pipeline_options {
   bool explain = false;
   /// Where the actors record (not owned); null = recording off.
   metrics::scheduler_metrics* metrics = nullptr;
+  /// Every n-th victim deletion fails (0: none; see memory_cluster).
+  std::size_t fail_every_nth_deletion = 0;
 };
 
 struct pipeline_run {
@@ -50,6 +52,8 @@ struct pipeline_run {
   actors::cache_stats cache;
   /// PreBind's volume writes, in call order.
   std::vector<actors::memory_cluster::volume_write> volume_writes;
+  /// Victim deletions the cluster refused (pipeline_options).
+  std::size_t refused_deletions = 0;
   double seconds = 0;
 };
 
