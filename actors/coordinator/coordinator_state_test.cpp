@@ -549,6 +549,35 @@ TEST(CoordinatorState, ANominationHoldsTheNodeBeforeTheApiEchoesIt) {
   EXPECT_EQ(h.binds[0]->node.str(), "n1");
 }
 
+// While the victims terminate, the room they leave belongs to the
+// preemptor: a lower-priority pod arriving then (and the cache already
+// shows the room free) sees the nominated pod and stays off the node.
+TEST(CoordinatorState, ALowerPriorityPodKeepsOutOfANominatedNodesRoom) {
+  harness h{2, 4};
+  h.add(node("n1", "2"));
+  h.add(node("n2", "2"));
+  auto low = test::make_pod("low").cpu("2").priority(0).node("n1").build();
+  h.add(low);
+  // Above `mid`: mid cannot preempt it, and high prefers low's node.
+  h.add(test::make_pod("peer").cpu("2").priority(60).node("n2").build());
+  auto high = test::make_pod("high").cpu("2").priority(100).build();
+  h.add(high);
+  h.publish();
+  h.work({high});
+  h.run();
+  ASSERT_EQ(h.sink_.of("preempt"),
+            std::vector<std::string>{"low for high on n1"});
+  // Its victim is gone; the preemptor has not run again yet.
+  h.cache_.apply({object_event::kind::deleted, model::object{low}});
+  h.publish();
+  h.work({test::make_pod("mid").cpu("1").priority(50).build()});
+  h.run();
+  EXPECT_TRUE(h.binds.empty()) << "mid took the room nominated to high";
+  ASSERT_NE(h.outcome_of("mid"), nullptr);
+  EXPECT_EQ(h.outcome_of("mid")->type, kind::unschedulable);
+  EXPECT_TRUE(h.outcome_of("mid")->nominated_node.empty());
+}
+
 // A pod with a nominated node asks only that node's shard. Its assume must
 // not count the other shards as seen at generation 0: once the cache's
 // change log has moved past that, every such assume would conflict, and the
