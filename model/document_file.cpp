@@ -17,6 +17,7 @@
 #include <span>
 #include <sstream>
 #include <system_error>
+#include <unordered_map>
 #include <utility>
 
 namespace tessera::model {
@@ -42,6 +43,32 @@ std::string duplicate_key(int line, const std::string& where,
          + std::to_string(first_line);
 }
 
+/// The keys of one mapping, each with the line it was given at: a short
+/// list while small, hashed beyond, so that a mapping with very many keys
+/// costs no more than linear time.
+template <class Key> class key_lines {
+public:
+  /// The line `key` was given at before, or 0 after recording it at `line`.
+  int first_or_add(const Key& key, int line) {
+    if (!index_.empty()) {
+      auto [at, added] = index_.emplace(key, line);
+      return added ? 0 : at->second;
+    }
+    for (const auto& [k, first] : list_)
+      if (k == key)
+        return first;
+    list_.emplace_back(key, line);
+    if (list_.size() > short_list)
+      index_.insert(list_.begin(), list_.end());
+    return 0;
+  }
+
+private:
+  static constexpr std::size_t short_list = 16;
+  std::vector<std::pair<Key, int>> list_;
+  std::unordered_map<Key, int> index_;
+};
+
 /// The flow-collection scan of `check_document_text`. Block context is read
 /// line by line only to find where flow collections, quoted scalars,
 /// comments and block scalars start; inside flow collections every bracket
@@ -62,8 +89,7 @@ private:
     bool is_map = false;
     bool has_key = false;
     std::size_t index = 0;
-    /// Keys seen in this mapping, with their lines.
-    std::vector<std::pair<std::string_view, int>> keys;
+    key_lines<std::string_view> keys;
     std::string_view key;
     /// A quoted scalar that becomes a key if a `:` follows.
     std::string_view pending;
@@ -136,10 +162,8 @@ private:
   }
 
   void key_given(level& l) {
-    for (const auto& [key, first_line] : l.keys)
-      if (key == l.pending)
-        fail(duplicate_key(l.pending_line, path(), l.pending, first_line));
-    l.keys.emplace_back(l.pending, l.pending_line);
+    if (int first = l.keys.first_or_add(l.pending, l.pending_line))
+      fail(duplicate_key(l.pending_line, path(), l.pending, first));
     l.key = l.pending;
     l.has_key = true;
     l.pending = {};
@@ -278,7 +302,7 @@ struct key_frame {
   std::size_t index = 0;
   std::string key;
   int key_line = 0;
-  std::vector<std::pair<std::string, int>> keys;
+  key_lines<std::string> keys;
 };
 
 /// Walks yaml-cpp's events of every document and throws on a scalar key
@@ -297,8 +321,8 @@ public:
   void OnAlias(const YAML::Mark& mark, YAML::anchor_t) override {
     value(mark, "*");
   }
-  void OnScalar(const YAML::Mark& mark, const std::string& tag,
-                YAML::anchor_t, const std::string& text) override {
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t,
+                const std::string& text) override {
     value(mark, tag == "?" && text == "<<" ? std::string{} : text);
   }
   void OnSequenceStart(const YAML::Mark& mark, const std::string&,
@@ -330,12 +354,9 @@ private:
       return;
     }
     const int line = mark.line + 1;
-    if (!text.empty() && text != "*") {
-      for (const auto& [key, first_line] : f.keys)
-        if (key == text)
-          throw scan_failure{duplicate_key(line, path(), text, first_line)};
-      f.keys.emplace_back(text, line);
-    }
+    if (!text.empty() && text != "*")
+      if (int first = f.keys.first_or_add(text, line))
+        throw scan_failure{duplicate_key(line, path(), text, first)};
     f.key = text;
     f.has_key = true;
   }
@@ -349,10 +370,9 @@ private:
       }
     }
     if (stack_.size() >= static_cast<std::size_t>(json_detail::max_nesting))
-      throw scan_failure{"line " + std::to_string(mark.line + 1)
-                         + ": nesting deeper than "
-                         + std::to_string(json_detail::max_nesting)
-                         + " levels"};
+      throw scan_failure{
+        "line " + std::to_string(mark.line + 1) + ": nesting deeper than "
+        + std::to_string(json_detail::max_nesting) + " levels"};
     key_frame f;
     f.is_map = is_map;
     stack_.push_back(std::move(f));
@@ -467,8 +487,8 @@ expected<std::vector<std::string>> manifest_files(const std::string& path,
          !fs_error && it != end; it.increment(fs_error))
       add(*it);
   } else {
-    for (fs::directory_iterator it{path, fs_error}, end;
-         !fs_error && it != end; it.increment(fs_error))
+    for (fs::directory_iterator it{path, fs_error}, end; !fs_error && it != end;
+         it.increment(fs_error))
       add(*it);
   }
   if (fs_error)

@@ -1,18 +1,17 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "model/document_file.hpp"
-
 #include "model/decode.hpp"
+#include "model/document_file.hpp"
 #include "test/support/temp_dir.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
-#include <unistd.h>
 
 #include <cstdlib>
 #include <filesystem>
 #include <string>
+#include <unistd.h>
 #include <vector>
 
 namespace tessera::model {
@@ -22,6 +21,14 @@ using namespace std::string_literals;
 
 std::string nested(std::size_t levels) {
   return std::string(levels, '[') + std::string(levels, ']');
+}
+
+// `{"k0": 0, ..., "k<n-1>": 0, "k<again>": 1}` on one line.
+std::string many_keys(std::size_t n, std::size_t again) {
+  std::string out = "{";
+  for (std::size_t i = 0; i < n; ++i)
+    out += "\"k" + std::to_string(i) + "\": 0, ";
+  return out + "\"k" + std::to_string(again) + "\": 1}";
 }
 
 TEST(document_file, check_document_text) {
@@ -40,8 +47,7 @@ TEST(document_file, check_document_text) {
      "line 3, column 70: nesting deeper than 64 levels"},
     {"deep objects", std::string(70, '{'),
      "line 1, column 65: nesting deeper than 64 levels"},
-    {"brackets in strings", R"({"a": ")" + std::string(100, '[') + R"("})",
-     ""},
+    {"brackets in strings", R"({"a": ")" + std::string(100, '[') + R"("})", ""},
     {"brackets in single quotes", "a: '" + std::string(100, '{') + "'\n", ""},
     {"brackets in a plain scalar", "a: b" + std::string(100, '[') + "\n", ""},
     {"brackets in a comment", "a: 1 # " + std::string(100, '[') + "\n", ""},
@@ -62,9 +68,11 @@ TEST(document_file, check_document_text) {
     {"a nested JSON key twice",
      R"({"metadata": {"labels": {"x": "1", "x": "2"}}})",
      "line 1: metadata.labels: mapping key \"x\" already defined at line 1"},
-    {"a key twice in a list item",
-     "{\"items\": [{}, {\"k\": 1,\n \"k\": 2}]}",
+    {"a key twice in a list item", "{\"items\": [{}, {\"k\": 1,\n \"k\": 2}]}",
      "line 2: items[1]: mapping key \"k\" already defined at line 1"},
+    {"a key twice among many", many_keys(40, 3),
+     "line 1: mapping key \"k3\" already defined at line 1"},
+    {"many distinct keys", many_keys(40, 40), ""},
     {"the same key in two objects", R"([{"a": 1}, {"a": 2}])", ""},
     {"a value equal to a key", R"({"a": "a", "b": "a"})", ""},
   };
@@ -120,16 +128,31 @@ TEST(document_file, read_document_file) {
   const std::vector<test_case> cases{
     {"plain", "a.yaml", "a: 1\n", {}, "a: 1\n", ""},
     {"byte order mark skipped", "bom.json", "\xEF\xBB\xBF{}", {}, "{}", ""},
-    {"UTF-16", "u16.yaml", "\xFF\xFE"
-                           "a\0:\0"s,
-     {}, "",
+    {"UTF-16",
+     "u16.yaml",
+     "\xFF\xFE"
+     "a\0:\0"s,
+     {},
+     "",
      ": encoding not supported: UTF-16 (byte order mark); only UTF-8 is read"},
-    {"too deep", "deep.json", nested(200), {}, "",
+    {"too deep",
+     "deep.json",
+     nested(200),
+     {},
+     "",
      ": line 1, column 65: nesting deeper than 64 levels"},
-    {"block key twice, unchecked", "dup.yaml", "a: 1\na: 2\n", {},
-     "a: 1\na: 2\n", ""},
-    {"block key twice, checked", "dup2.yaml", "a: 1\na: 2\n", {.keys = true},
-     "", ": line 2: mapping key \"a\" already defined at line 1"},
+    {"block key twice, unchecked",
+     "dup.yaml",
+     "a: 1\na: 2\n",
+     {},
+     "a: 1\na: 2\n",
+     ""},
+    {"block key twice, checked",
+     "dup2.yaml",
+     "a: 1\na: 2\n",
+     {.keys = true},
+     "",
+     ": line 2: mapping key \"a\" already defined at line 1"},
     {"a directory", "", "", {}, "", ": is a directory"},
   };
   for (const auto& tc : cases) {
@@ -207,15 +230,26 @@ TEST(document_file, manifest_files) {
     std::string want_error;
   };
   const std::vector<test_case> cases{
-    {"a file is itself", dir.file("notes.txt"), false,
-     {dir.file("notes.txt")}, ""},
-    {"a directory: its manifests in name order", dir.path(), false,
-     {dir.file("a.json"), dir.file("b.yaml"), dir.file("c.yml")}, ""},
-    {"recursive", dir.path(), true,
+    {"a file is itself",
+     dir.file("notes.txt"),
+     false,
+     {dir.file("notes.txt")},
+     ""},
+    {"a directory: its manifests in name order",
+     dir.path(),
+     false,
+     {dir.file("a.json"), dir.file("b.yaml"), dir.file("c.yml")},
+     ""},
+    {"recursive",
+     dir.path(),
+     true,
      {dir.file("a.json"), dir.file("b.yaml"), dir.file("c.yml"),
       dir.file("sub/d.yaml")},
      ""},
-    {"no manifests", dir.file("empty"), false, {},
+    {"no manifests",
+     dir.file("empty"),
+     false,
+     {},
      dir.file("empty") + ": no .json, .yaml or .yml file in the directory"},
   };
   for (const auto& tc : cases) {
