@@ -172,6 +172,9 @@ private:
   /// Reads from a `[` or `{` at `i_` until its collection closes.
   void flow() {
     open(s_[i_] == '{');
+    // A quote starts a quoted scalar only where a scalar starts: in
+    // `[it's, x]` the apostrophe belongs to a plain scalar.
+    bool token_start = true;
     while (i_ < s_.size() && !levels_.empty()) {
       const char c = s_[i_];
       level& top = levels_.back();
@@ -182,28 +185,34 @@ private:
         ++i_;
       } else if (c == '#' && i_ > 0 && at_break(i_ - 1)) {
         skip_to_eol();
-      } else if (c == '"' || c == '\'') {
+      } else if ((c == '"' || c == '\'') && token_start) {
         const int line = line_;
         std::string_view raw = quoted();
         top.pending = raw;
         top.pending_line = line;
+        token_start = false;
       } else if (c == '[' || c == '{') {
         top.pending = {};
         open(c == '{');
+        token_start = true;
       } else if (c == ']' || c == '}') {
         levels_.pop_back();
         ++i_;
+        token_start = false;
       } else if (c == ',') {
         ++top.index;
         top.pending = {};
         ++i_;
+        token_start = true;
       } else if (c == ':') {
         if (top.is_map && top.pending.data() != nullptr)
           key_given(top);
         ++i_;
+        token_start = true;
       } else {
         top.pending = {};
         ++i_;
+        token_start = false;
       }
     }
     levels_.clear();

@@ -53,6 +53,8 @@ TEST(document_file, check_document_text) {
     {"brackets in a comment", "a: 1 # " + std::string(100, '[') + "\n", ""},
     {"brackets in a block scalar",
      "data: |\n  " + std::string(100, '[') + "\n\n  more\nb: [1]\n", ""},
+    {"an apostrophe in a flow plain scalar",
+     "a: [it's]\nb: x'\nc: " + nested(64) + "\n", ""},
     {"UTF-8 byte order mark", "\xEF\xBB\xBF{\"a\": 1}", ""},
     {"UTF-16 LE byte order mark", "\xFF\xFE{\0\"\0"s,
      "encoding not supported: UTF-16 (byte order mark); only UTF-8 is read"},
