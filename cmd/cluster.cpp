@@ -8,6 +8,7 @@
 #include "io/apiserver/volume_controller.hpp"
 #include "io/credentials.hpp"
 #include "model/decode.hpp"
+#include "model/document_file.hpp"
 #include "support/flags.hpp"
 #include "support/log.hpp"
 
@@ -29,12 +30,10 @@ bool is_loopback(const std::string& address) {
 
 /// A node template file as JSON (the file may be YAML or JSON).
 expected<std::string> read_node_template(const std::string& path) {
-  std::ifstream in{path};
-  if (!in)
-    return make_error(ec::invalid_input, "cannot read " + path);
-  std::stringstream buf;
-  buf << in.rdbuf();
-  std::string text = buf.str();
+  auto read = model::read_document_file(path);
+  if (!read)
+    return make_error(ec::invalid_input, read.err().message);
+  std::string text = std::move(*read);
   auto first = text.find_first_not_of(" \t\r\n");
   if (first != std::string::npos && text[first] == '{')
     return text;

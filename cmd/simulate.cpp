@@ -6,6 +6,7 @@
 #include "cmd/simulate_output.hpp"
 #include "cmd/verbs.hpp"
 #include "model/decode.hpp"
+#include "model/document_file.hpp"
 #include "support/log.hpp"
 
 #include <caf/all.hpp>
@@ -25,6 +26,7 @@ namespace {
 
 struct simulate_flags {
   std::vector<std::string> files;
+  bool recursive = false;
   knob_flags knobs;
   bool explain = false;
   bool stats = false;
@@ -39,15 +41,21 @@ struct input {
   std::vector<std::string> origin;
 };
 
-expected<input> load_inputs(const std::vector<std::string>& files) {
+expected<input> load_inputs(const std::vector<std::string>& paths,
+                            bool recursive) {
+  std::vector<std::string> files;
+  for (const auto& path : paths) {
+    auto found = model::manifest_files(path, recursive);
+    if (!found)
+      return found.err();
+    files.insert(files.end(), found->begin(), found->end());
+  }
   input in;
   for (const auto& file : files) {
-    std::ifstream stream{file, std::ios::binary};
-    if (!stream)
-      return make_error(ec::invalid_input, file + ": cannot open file");
-    std::stringstream text;
-    text << stream.rdbuf();
-    auto manifest = model::decode_manifest(text.str());
+    auto text = model::read_document_file(file);
+    if (!text)
+      return make_error(ec::invalid_input, text.err().message);
+    auto manifest = model::decode_manifest(*text);
     if (!manifest)
       return make_error(ec::invalid_input, file + ":" + manifest.err().message);
     for (const auto& w : manifest->warnings)
@@ -140,7 +148,10 @@ int simulate_main(const args& a) {
             "priority classes, PodDisruptionBudgets, services, replication "
             "controllers, replica sets, stateful sets, persistent volumes "
             "and claims, storage classes, CSI nodes, drivers and storage "
-            "capacities, volume attachments; repeatable");
+            "capacities, volume attachments; repeatable. A directory "
+            "stands for its .json, .yaml and .yml files, in name order");
+  flags.add("recursive,R", f.recursive,
+            "read the directories given with -f recursively");
   f.knobs.add_to(flags);
   flags.add("explain", f.explain,
             "include each node's filter failures and scores");
@@ -170,7 +181,7 @@ int simulate_main(const args& a) {
   }
   if (f.files.empty())
     return usage_error("at least one -f FILE is required");
-  auto in = load_inputs(f.files);
+  auto in = load_inputs(f.files, f.recursive);
   if (!in)
     return usage_error(in.err().message);
   if (auto e = admit_pods(*in))

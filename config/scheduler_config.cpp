@@ -4,6 +4,7 @@
 
 #include "config/config_document.hpp"
 #include "config/yaml_reader.hpp"
+#include "model/document_file.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -200,21 +201,10 @@ expected<scheduler_config> load_config(std::string_view text) {
 }
 
 expected<scheduler_config> load_config_file(const std::string& path) {
-  std::string text;
-  try {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-      return make_error(ec::not_found,
-                        path + ": cannot read: " + std::strerror(errno));
-    std::ostringstream buf;
-    buf << in.rdbuf();
-    if (in.bad())
-      return make_error(ec::invalid_input, path + ": cannot read");
-    text = std::move(buf).str();
-  } catch (const std::exception& e) {
-    return make_error(ec::invalid_input, path + ": cannot read: " + e.what());
-  }
-  auto cfg = load_config(text);
+  auto text = model::read_document_file(path);
+  if (!text)
+    return text.err();
+  auto cfg = load_config(*text);
   if (cfg)
     return cfg;
   std::string message;

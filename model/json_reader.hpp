@@ -57,6 +57,27 @@ namespace tessera::model::json_detail {
 /// Deepest nesting accepted in JSON and YAML input.
 inline constexpr int max_nesting = 64;
 
+/// The path (`spec.containers[0]`) of a stack of collection frames being
+/// read, up to the first mapping whose key is not read yet. A frame has
+/// `is_map`, `has_key` and `key`; `index_of(frame)` is a sequence frame's
+/// current index.
+template <class Frames, class IndexOf>
+std::string frames_path(const Frames& frames, IndexOf index_of) {
+  std::string out;
+  for (const auto& f : frames) {
+    if (f.is_map) {
+      if (!f.has_key)
+        break;
+      if (!out.empty())
+        out += '.';
+      out += f.key;
+    } else {
+      out += '[' + std::to_string(index_of(f)) + ']';
+    }
+  }
+  return out;
+}
+
 /// The exception decoders throw on the first problem. Caught by `guarded`.
 struct decode_failure {
   std::string message;

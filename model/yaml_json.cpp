@@ -309,19 +309,19 @@ public:
     finish(nullptr, anchor, 1);
   }
 
-  void OnAlias(const YAML::Mark&, YAML::anchor_t anchor) override {
+  void OnAlias(const YAML::Mark& mark, YAML::anchor_t anchor) override {
     auto it = anchors_.find(anchor);
     if (it == anchors_.end())
       fail("alias refers to an anchor that is not complete");
     count_nodes(it->second.nodes);
     if (expecting_key()) {
-      set_key(key_text(it->second.value));
+      set_key(key_text(it->second.value), mark);
       return;
     }
     finish(json_value(it->second.value), YAML::NullAnchor, it->second.nodes);
   }
 
-  void OnScalar(const YAML::Mark&, const std::string& tag,
+  void OnScalar(const YAML::Mark& mark, const std::string& tag,
                 YAML::anchor_t anchor, const std::string& text) override {
     if (!valid_utf8(text))
       fail("invalid UTF-8");
@@ -330,7 +330,7 @@ public:
     if (expecting_key()) {
       auto& f = stack_.back();
       f.merge_key = tag == "?" && text == "<<";
-      set_key(key_text(v));
+      set_key(key_text(v), mark);
       if (anchor != YAML::NullAnchor)
         anchors_[anchor] = {std::move(v), 1};
       return;
@@ -361,6 +361,9 @@ private:
     bool has_key = false;
     bool merge_key = false;
     std::string key;
+    int key_line = 0;
+    /// The line of each explicit key, in the mapping's order.
+    std::vector<int> key_lines;
     YAML::anchor_t anchor = YAML::NullAnchor;
     std::size_t nodes_at_start = 0;
     /// Sources of `<<` merge keys, in order.
@@ -375,9 +378,10 @@ private:
     return !stack_.empty() && stack_.back().is_map && !stack_.back().has_key;
   }
 
-  void set_key(std::string key) {
+  void set_key(std::string key, const YAML::Mark& mark) {
     auto& f = stack_.back();
     f.key = std::move(key);
+    f.key_line = mark.line + 1;
     f.has_key = true;
   }
 
@@ -484,7 +488,17 @@ private:
     if (f.merge_key) {
       add_merge(f, v);
     } else {
-      f.value.get_object()[f.key] = std::move(v);
+      auto& obj = f.value.get_object();
+      // kubectl refuses a key given twice rather than keep one value.
+      if (auto at = obj.find(f.key); at != obj.end()) {
+        const int first = f.key_lines[static_cast<std::size_t>(
+          std::distance(obj.begin(), at))];
+        f.has_key = false; // the path names the mapping, not the key
+        fail("line " + number_text(f.key_line) + ": mapping key \"" + f.key
+             + "\" already defined at line " + number_text(first));
+      }
+      obj.emplace(f.key, std::move(v));
+      f.key_lines.push_back(f.key_line);
     }
     f.has_key = false;
     f.merge_key = false;
@@ -515,22 +529,8 @@ private:
 
   /// The path of the node being built, e.g. `spec.containers[0]`.
   std::string path() const {
-    std::string out;
-    for (const auto& f : stack_) {
-      if (f.is_map) {
-        if (!f.has_key)
-          break;
-        if (!out.empty())
-          out += '.';
-        out += f.key;
-      } else {
-        out += '[';
-        out
-          += number_text(static_cast<std::int64_t>(f.value.get_array().size()));
-        out += ']';
-      }
-    }
-    return out;
+    return json_detail::frames_path(
+      stack_, [](const frame& f) { return f.value.get_array().size(); });
   }
 
   [[noreturn]] void fail(const std::string& problem) const {
@@ -611,6 +611,10 @@ std::vector<document> load_documents(std::string_view text) {
       docs.push_back({1, json_detail::parse_json(body, {})});
       return docs;
     } catch (decode_failure& json_error) {
+      // Too deep for JSON is too deep for YAML: do not let yaml-cpp tokenize
+      // the whole of it before saying so.
+      if (json_error.message.find("nesting deeper") != std::string::npos)
+        throw decode_failure{"doc 1: " + json_error.message};
       try {
         return load_yaml(text);
       } catch (const decode_failure&) {

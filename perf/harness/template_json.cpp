@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "model/decode.hpp"
+#include "model/document_file.hpp"
 #include "model/json_access.hpp"
 #include "perf/harness/go_template.hpp"
 #include "perf/harness/templates.hpp"
@@ -275,12 +276,10 @@ expected<object_template> parse_template(std::string_view text,
 }
 
 expected<object_template> load_template(const std::string& path) {
-  std::ifstream in{path, std::ios::binary};
-  if (!in)
-    return make_error(ec::invalid_input, path + ": cannot open file");
-  std::stringstream text;
-  text << in.rdbuf();
-  return parse_template(text.str(), path);
+  auto text = model::read_document_file(path);
+  if (!text)
+    return make_error(ec::invalid_input, text.err().message);
+  return parse_template(*text, path);
 }
 
 object_template default_node_template() {

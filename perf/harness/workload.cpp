@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "perf/harness/workload.hpp"
 
+#include "model/document_file.hpp"
 #include "model/quantity.hpp"
 #include "support/flags.hpp"
 
@@ -820,13 +821,12 @@ expected<workload_file> parse_workload_file(std::string_view text,
 }
 
 expected<workload_file> load_workload_file(const std::string& path) {
-  std::ifstream in{path, std::ios::binary};
-  if (!in)
-    return make_error(ec::invalid_input, path + ": cannot open file");
-  std::stringstream text;
-  text << in.rdbuf();
+  // yaml-cpp's nodes keep a key given twice: refuse it before they see it.
+  auto text = model::read_document_file(path, {.keys = true});
+  if (!text)
+    return make_error(ec::invalid_input, text.err().message);
   fs::path dir = fs::absolute(fs::path{path}).parent_path();
-  return parse_workload_file(text.str(), path, dir.string());
+  return parse_workload_file(*text, path, dir.string());
 }
 
 expected<plan> instantiate(const workload_file& f, const test_case& tc,

@@ -5,6 +5,7 @@
 
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -22,6 +23,10 @@ struct run_result {
 
 std::string source(const std::string& rel) {
   return std::string{TESSERA_SOURCE_DIR} + "/" + rel;
+}
+
+std::string nested_flow(std::size_t levels) {
+  return std::string(levels, '[') + std::string(levels, ']');
 }
 
 std::string slurp(const std::string& path) {
@@ -77,7 +82,7 @@ TEST(cli, verbs_and_exit_codes) {
      2, "", "must be at most 65536"},
     {"no files", "simulate", 2, "", "at least one -f FILE is required"},
     {"missing file", "simulate -f /nonexistent.yaml", 2, "",
-     "/nonexistent.yaml: cannot open file"},
+     "/nonexistent.yaml: cannot read: No such file or directory"},
     {"bad output", "simulate -o xml -f x", 2, "", "must be json or text"},
     {"simulate help", "simulate --help", 0, "--max-inflight-cycles", ""},
     {"unknown feature gate", "simulate --feature-gates Frobnicate=true -f x", 2,
@@ -195,6 +200,106 @@ TEST(cli, simulate_reports_invalid_input_with_file_doc_and_path) {
     EXPECT_EQ(r.err, "tessera simulate: " + file + tc.want_after_file + "\n");
     EXPECT_TRUE(r.out.empty());
   }
+}
+
+// Files that cannot be read exit 2 naming the file and the problem, as
+// kubectl refuses them; the limits apply to configuration files too.
+TEST(cli, bad_files_exit_2_naming_file_and_problem) {
+  const std::string dir = testing::TempDir() + "tessera_bad_files_"
+                          + std::to_string(getpid()) + "/";
+  std::filesystem::create_directories(dir + "empty");
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream{dir + name, std::ios::binary} << text;
+    return dir + name;
+  };
+  const std::string node = slurp(source("test/cli/packing-cluster.yaml"));
+  std::string utf16{"\xFF\xFE"};
+  for (char c : node)
+    utf16 += std::string{c, '\0'};
+  struct test_case {
+    std::string name;
+    std::string args;
+    std::string want_stderr;
+  };
+  const std::vector<test_case> cases{
+    {"24 MB of nested JSON",
+     "-f " + write("deep.json", std::string(std::size_t{24} << 20, '[')),
+     dir + "deep.json: line 1, column 65: nesting deeper than 64 levels"},
+    {"nested flow YAML",
+     "-f " + write("deep.yaml", "kind: Pod\nspec: " + std::string(200, '{')),
+     dir + "deep.yaml: line 2, column 71: nesting deeper than 64 levels"},
+    {"UTF-16", "-f " + write("utf16.yaml", utf16),
+     dir
+       + "utf16.yaml: encoding not supported: UTF-16 (byte order mark); "
+         "only UTF-8 is read"},
+    {"YAML key twice",
+     "-f "
+       + write("dup.yaml", "apiVersion: v1\nkind: Node\nmetadata:\n"
+                           "  name: n1\n  name: n2\n"),
+     dir
+       + "dup.yaml:doc 1: metadata: line 5: mapping key \"name\" already "
+         "defined at line 4"},
+    {"JSON key twice",
+     "-f "
+       + write("dup.json", "{\"apiVersion\": \"v1\", \"kind\": \"Node\",\n"
+                           " \"kind\": \"Pod\"}"),
+     dir + "dup.json: line 2: mapping key \"kind\" already defined at line 1"},
+    {"a directory without manifests", "-f " + dir + "empty",
+     dir + "empty: no .json, .yaml or .yml file in the directory"},
+    {"configuration in UTF-16",
+     "--config " + write("config.yaml", std::string{"\xFE\xFF\0a", 4})
+       + " -f x",
+     dir + "config.yaml: encoding not supported: UTF-16 (byte order mark)"},
+    {"configuration nested too deep",
+     "--config " + write("deep-config.yaml", "parallelism: " + nested_flow(80))
+       + " -f x",
+     dir
+       + "deep-config.yaml: line 1, column 78: nesting deeper than 64 "
+         "levels"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto r = run("simulate " + tc.args);
+    EXPECT_EQ(r.status, 2);
+    EXPECT_NE(r.err.find(tc.want_stderr), std::string::npos) << r.err;
+    EXPECT_TRUE(r.out.empty());
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// `-f DIRECTORY` reads the directory's .json, .yaml and .yml files in name
+// order (other files are left alone), and `-R` its subdirectories too: the
+// result is that of naming the files one by one.
+TEST(cli, simulate_reads_every_manifest_of_a_directory) {
+  const std::string dir = testing::TempDir() + "tessera_manifest_dir_"
+                          + std::to_string(getpid()) + "/";
+  std::filesystem::create_directories(dir + "more");
+  const std::string example = slurp(source("examples/resources.yaml"));
+  const auto split = example.find("---\napiVersion: v1\nkind: Pod");
+  ASSERT_NE(split, std::string::npos);
+  std::ofstream{dir + "a-nodes.yaml"} << example.substr(0, split);
+  std::ofstream{dir + "more/b-pods.yml"} << example.substr(split);
+  std::ofstream{dir + "notes.txt"} << "not a manifest: {{{";
+  std::ofstream{dir + "bom.json", std::ios::binary}
+    << "\xEF\xBB\xBF{\"apiVersion\": \"v1\", \"kind\": \"List\", "
+       "\"items\": []}";
+  auto whole = run("simulate -o text -f " + source("examples/resources.yaml"));
+  ASSERT_EQ(whole.status, 0) << whole.err;
+  auto one_by_one = run("simulate -o text -f " + dir + "a-nodes.yaml -f " + dir
+                        + "more/b-pods.yml");
+  auto flat = run("simulate -o text -f " + dir + " -f " + dir + "more");
+  auto recursive = run("simulate -o text -R -f " + dir);
+  for (const auto* r : {&one_by_one, &flat, &recursive}) {
+    EXPECT_EQ(r->status, 0) << r->err;
+    EXPECT_EQ(r->out, whole.out);
+  }
+  EXPECT_NE(whole.out.find("Scheduled"), std::string::npos) << whole.out;
+  // Without -R the subdirectory's pods are not read.
+  auto nodes_only = run("simulate -o text -f " + dir);
+  EXPECT_EQ(nodes_only.status, 0) << nodes_only.err;
+  EXPECT_EQ(nodes_only.out.find("Scheduled"), std::string::npos)
+    << nodes_only.out;
+  std::filesystem::remove_all(dir);
 }
 
 TEST(cli, simulate_takes_every_storage_kind_as_cluster_state) {

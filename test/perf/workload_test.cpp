@@ -263,7 +263,39 @@ TEST_F(workload_dir, unmatched_selection_lists_what_exists) {
 TEST(workload_file_load, missing_file_names_it) {
   auto f = load_workload_file("/nonexistent/perf.yaml");
   ASSERT_FALSE(f);
-  EXPECT_EQ(f.err().message, "/nonexistent/perf.yaml: cannot open file");
+  EXPECT_EQ(f.err().message,
+            "/nonexistent/perf.yaml: cannot read: No such file or directory");
+}
+
+// Workload files go through the shared file reader: its refusals name the
+// file, and a key given twice is refused although yaml-cpp would keep one.
+TEST(workload_file_load, bad_files_are_refused_with_their_name) {
+  struct test_case {
+    std::string name;
+    std::string text;
+    std::string want_after_path;
+  };
+  const std::vector<test_case> cases{
+    {"key twice",
+     "- name: Basic\n  workloadTemplate:\n  - opcode: createNodes\n"
+     "    count: 1\n    count: 2\n",
+     ": line 5: [0].workloadTemplate[0]: mapping key \"count\" already "
+     "defined at line 4"},
+    {"UTF-16", std::string{"\xFF\xFE-\0 \0", 6},
+     ": encoding not supported: UTF-16 (byte order mark); only UTF-8 is "
+     "read"},
+    {"too deep", "- " + std::string(100, '['),
+     ": line 1, column 67: nesting deeper than 64 levels"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    const std::string path = testing::TempDir() + "tessera_bad_workload_"
+                             + std::to_string(getpid()) + ".yaml";
+    std::ofstream{path, std::ios::binary} << tc.text;
+    auto f = load_workload_file(path);
+    ASSERT_FALSE(f);
+    EXPECT_EQ(f.err().message, path + tc.want_after_path);
+  }
 }
 
 // Every shipped workload parses, instantiates, and has the sizes documented
