@@ -96,6 +96,14 @@ scheduler_metrics::scheduler_metrics()
     preemption_victims("scheduler_preemption_victims",
                        "Number of selected preemption victims", {},
                        exponential_buckets(1, 2, 7)),
+    preemption_goroutines_duration(
+      "scheduler_preemption_goroutines_duration_seconds",
+      "Duration in seconds for running goroutines for the preemption.",
+      {"result"}, exponential_buckets(0.01, 2, 20)),
+    preemption_goroutines_execution(
+      "scheduler_preemption_goroutines_execution_total",
+      "Number of preemption goroutines in preemption.Run.", MetricType::Counter,
+      {"result"}),
     unschedulable_pods("scheduler_unschedulable_pods",
                        "The number of unschedulable pods broken down by "
                        "plugin name. A pod will increment the gauge for all "
@@ -162,6 +170,8 @@ std::vector<prometheus::MetricFamily> scheduler_metrics::collect() const {
   out.push_back(queue_incoming_pods.collect());
   out.push_back(preemption_attempts.collect());
   out.push_back(preemption_victims.collect());
+  out.push_back(preemption_goroutines_duration.collect());
+  out.push_back(preemption_goroutines_execution.collect());
   out.push_back(unschedulable_pods.collect());
   out.push_back(cache_size.collect());
   out.push_back(rest_requests.collect());

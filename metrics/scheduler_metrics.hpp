@@ -79,8 +79,12 @@ public:
   family<counter> queue_incoming_pods;  ///< {queue, event}
   family<counter> preemption_attempts;  ///< no labels
   family<histogram> preemption_victims; ///< no labels
-  family<gauge> unschedulable_pods;     ///< {plugin, profile}
-  family<gauge> cache_size;             ///< {type}
+  /// Asynchronous preemption: one observation per preemption's API writes
+  /// (upstream's "goroutines"), by result (success, error).
+  family<histogram> preemption_goroutines_duration; ///< {result}
+  family<counter> preemption_goroutines_execution;  ///< {result}
+  family<gauge> unschedulable_pods;                 ///< {plugin, profile}
+  family<gauge> cache_size;                         ///< {type}
   // ---- client-go's REST client families ---------------------------------
   family<counter> rest_requests;           ///< {code, method, host}
   family<histogram> rest_request_duration; ///< {verb, host}

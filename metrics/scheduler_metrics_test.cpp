@@ -61,6 +61,14 @@ std::vector<family_spec> expected_families() {
      {}},
     {"scheduler_preemption_attempts_total", MetricType::Counter, {}, {}},
     {"scheduler_preemption_victims", MetricType::Histogram, {}, exp(1, 2, 7)},
+    {"scheduler_preemption_goroutines_duration_seconds",
+     MetricType::Histogram,
+     {"result"},
+     exp(0.01, 2, 20)},
+    {"scheduler_preemption_goroutines_execution_total",
+     MetricType::Counter,
+     {"result"},
+     {}},
     {"scheduler_unschedulable_pods",
      MetricType::Gauge,
      {"plugin", "profile"},
@@ -99,6 +107,8 @@ TEST(scheduler_metrics, families_have_upstream_names_types_labels_buckets) {
   m.plugin_execution_duration.with({"NodeName", "Filter", "Success"})
     .observe(0.00002);
   m.queue_incoming_pods.with({"active", "PodAdd"}).inc();
+  m.preemption_goroutines_duration.with({"success"}).observe(0.02);
+  m.preemption_goroutines_execution.with({"success"}).inc();
   m.unschedulable_pods.with({"NodeResourcesFit", "p"}).set(1);
   m.rest_requests.with({"200", "GET", "h"}).inc();
   m.rest_request_duration.with({"GET", "h"}).observe(0.01);

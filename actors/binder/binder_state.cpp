@@ -214,8 +214,8 @@ void binder_state::on_eviction(const eviction& e) {
   if (e.victims.empty())
     return;
   std::uint64_t id = ++next_eviction_;
-  evictions_.emplace(id,
-                     pending_eviction{e.preemptor, e.victims.size(), false});
+  evictions_.emplace(id, pending_eviction{e.preemptor, e.victims.size(), false,
+                                          std::chrono::steady_clock::now()});
   for (const auto& v : e.victims)
     ports_.start_deletion(id, v, e.preemptor, e.node);
 }
@@ -232,6 +232,13 @@ void binder_state::on_victim_deleted(std::uint64_t id, const error& err) {
   }
   if (--p.deletions_left > 0)
     return;
+  if (auto* m = cfg_.metrics) {
+    const char* result = p.failed ? "error" : "success";
+    std::chrono::duration<double> took
+      = std::chrono::steady_clock::now() - p.began;
+    m->preemption_goroutines_duration.with({result}).observe(took.count());
+    m->preemption_goroutines_execution.with({result}).inc();
+  }
   if (p.failed) {
     // The room the nomination promised may never come: give it up, so
     // that the preemptor's next cycle looks again.

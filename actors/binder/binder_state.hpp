@@ -120,6 +120,7 @@ private:
     model::pod_ptr preemptor;
     std::size_t deletions_left = 0;
     bool failed = false;
+    std::chrono::steady_clock::time_point began;
   };
   std::uint64_t next_eviction_ = 0;
   std::unordered_map<std::uint64_t, pending_eviction> evictions_;

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/binder/binder_state.hpp"
+#include "metrics/scheduler_metrics.hpp"
 #include "plugins/default_binder/default_binder.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
@@ -347,7 +348,8 @@ TEST(BinderState, DeletesVictimsAndRetriesThePreemptorWhenOneStays) {
   journal j;
   auto prof = binding_profile(&j);
   recording_ports ports{&j};
-  binder_state b{binder_config{2}, ports};
+  metrics::scheduler_metrics m;
+  binder_state b{binder_config{2, &m}, ports};
   b.on_request(request(prof, test::make_pod("bound-one").build()));
   auto evict = [&](const char* preemptor) {
     eviction e;
@@ -387,6 +389,10 @@ TEST(BinderState, DeletesVictimsAndRetriesThePreemptorWhenOneStays) {
   EXPECT_EQ(writes(), (journal{"clear mid", "delete#2 low-1 for other on n2",
                                "delete#2 low-2 for other on n2", "clear other",
                                "retry preemptor other"}));
+  // One observation per preemption, by how it ended.
+  EXPECT_EQ(m.preemption_goroutines_execution.with({"success"}).value(), 1u);
+  EXPECT_EQ(m.preemption_goroutines_execution.with({"error"}).value(), 1u);
+  EXPECT_EQ(m.preemption_goroutines_duration.with({"error"}).count(), 1u);
 }
 
 } // namespace
