@@ -32,10 +32,9 @@ potential_nodes find_potential_nodes(const scheduling_cycle& c,
   const auto& node_shard = *c.view->node_shard;
   potential_nodes out;
   auto unresolvable = std::make_shared<std::unordered_set<model::symbol>>();
-  out.per_shard.assign(shards, 0);
-  for (const auto& [name, shard] : node_shard)
-    if (shard < shards)
-      ++out.per_shard[shard];
+  // Every node the view routes, per shard; the unresolvable ones come off.
+  out.per_shard = c.view->shard_nodes;
+  out.per_shard.resize(shards, 0);
   auto exclude = [&](model::symbol name) {
     auto it = node_shard.find(name);
     if (it != node_shard.end() && it->second < shards

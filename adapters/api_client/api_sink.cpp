@@ -215,15 +215,27 @@ void api_sink::undecodable_pod(const model::object_peek& pod,
     });
 }
 
-void api_sink::post_status(std::function<void()> work) {
-  if (closed_.load())
+void api_sink::post_status(std::function<void()> work,
+                           std::function<void(error)> refused) {
+  const error stopping{ec::unavailable, "the scheduler is stopping"};
+  if (closed_.load()) {
+    if (refused)
+      refused(stopping);
     return;
+  }
   work_pool::job j;
-  j.run = [this, work = std::move(work)] {
-    if (!check_write_gate())
-      work();
+  j.run = [this, work = std::move(work), refused] {
+    if (error held = check_write_gate()) {
+      if (refused)
+        refused(held);
+      return;
+    }
+    work();
   };
-  (void)writes_->post(std::move(j));
+  if (refused)
+    j.abandon = [refused, stopping] { refused(stopping); };
+  if (!writes_->post(std::move(j)) && refused)
+    refused(stopping);
 }
 
 void api_sink::scheduled(const model::pod_ptr& pod, model::symbol node) {
@@ -279,50 +291,40 @@ void api_sink::unschedulable(const model::pod_ptr& pod,
 void api_sink::preempt(const model::pod_ptr& victim,
                        const model::pod_ptr& preemptor, model::symbol node,
                        std::function<void(error)> done) {
-  const error stopping{ec::unavailable, "the scheduler is stopping"};
-  if (closed_.load()) {
-    done(stopping);
-    return;
-  }
-  work_pool::job j;
-  j.run = [this, victim, preemptor, node, done] {
-    if (error held = check_write_gate()) {
-      done(held);
-      return;
-    }
-    io::condition_patch c;
-    c.type = "DisruptionTarget";
-    c.status = "True";
-    c.reason = "PreemptionByScheduler";
-    c.message = preemptor->scheduler_name.str()
-                + ": preempting to accommodate a higher priority pod";
-    c.last_transition = std::chrono::system_clock::now();
-    error e
-      = client_.patch_pod_status(victim->ns.view(), victim->name,
-                                 io::encode_pod_status_patch({c}, false, {}));
-    if (e && e.code != ec::not_found) {
-      stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
-      TLOG_WARN("cannot mark a preemption victim", "pod", victim->key(), "err",
-                e.message);
-    }
-    e = client_.delete_pod(victim->ns.view(), victim->name);
-    if (!e) {
-      stats_.deletions.fetch_add(1, std::memory_order_relaxed);
-    } else if (e.code != ec::not_found) {
-      stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
-      TLOG_WARN("cannot delete a preemption victim", "pod", victim->key(),
-                "err", e.message);
-      done(e);
-      return;
-    }
-    record(*victim, "Normal", "Preempted", "Preempting",
-           "Preempted by pod " + preemptor->uid + " on node "
-             + std::string{node.view()},
-           preemptor.get());
-    done({});
-  };
-  if (!writes_->post(std::move(j)))
-    done(stopping);
+  post_status(
+    [this, victim, preemptor, node, done] {
+      io::condition_patch c;
+      c.type = "DisruptionTarget";
+      c.status = "True";
+      c.reason = "PreemptionByScheduler";
+      c.message = preemptor->scheduler_name.str()
+                  + ": preempting to accommodate a higher priority pod";
+      c.last_transition = std::chrono::system_clock::now();
+      error e
+        = client_.patch_pod_status(victim->ns.view(), victim->name,
+                                   io::encode_pod_status_patch({c}, false, {}));
+      if (e && e.code != ec::not_found) {
+        stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
+        TLOG_WARN("cannot mark a preemption victim", "pod", victim->key(),
+                  "err", e.message);
+      }
+      e = client_.delete_pod(victim->ns.view(), victim->name);
+      if (!e) {
+        stats_.deletions.fetch_add(1, std::memory_order_relaxed);
+      } else if (e.code != ec::not_found) {
+        stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
+        TLOG_WARN("cannot delete a preemption victim", "pod", victim->key(),
+                  "err", e.message);
+        done(e);
+        return;
+      }
+      record(*victim, "Normal", "Preempted", "Preempting",
+             "Preempted by pod " + preemptor->uid + " on node "
+               + std::string{node.view()},
+             preemptor.get());
+      done({});
+    },
+    done);
 }
 
 void api_sink::clear_nomination(const model::pod_ptr& pod) {

@@ -143,7 +143,10 @@ private:
   void record_ref(io::object_ref regarding, std::string scheduler,
                   const char* type, const char* reason, const char* action,
                   std::string note, std::optional<io::object_ref> related);
-  void post_status(std::function<void()> work);
+  /// Runs `work` on a writer thread unless the sink is closed or the write
+  /// gate refuses; `refused` (optional) hears why it did not run.
+  void post_status(std::function<void()> work,
+                   std::function<void(error)> refused = {});
   /// The write gate's verdict, counted when it refuses.
   error check_write_gate();
 
