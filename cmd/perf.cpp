@@ -15,6 +15,7 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 namespace tessera::cmd {
 
@@ -278,11 +279,15 @@ int perf_main(const args& a) {
   auto file = perf::load_workload_file(f.workload_file);
   if (!file)
     return usage_error(file.err().message);
-  for (const auto& n : file->notices)
-    TLOG_INFO("perf: workload file field ignored", "detail", n);
   auto plans = perf::select_plans(*file, f.test_case, f.workload);
   if (!plans)
     return usage_error(plans.err().message);
+  // A test case's notices once, however many of its workloads run.
+  std::set<std::string> noticed;
+  for (const auto& p : *plans)
+    for (const auto& n : p.notices)
+      if (noticed.insert(n).second)
+        TLOG_INFO("perf: workload file field ignored", "detail", n);
   // A workload tessera cannot run is skipped with a notice naming what it
   // lacks; its neighbours still run.
   std::vector<perf::skipped_run> skipped;

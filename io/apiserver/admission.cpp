@@ -15,6 +15,7 @@
 namespace tessera::apiserver::admission {
 
 namespace json = boost::json;
+using model::array_at;
 using model::object_at;
 using model::string_at;
 
@@ -508,10 +509,19 @@ std::string qos_class(const json::object& pod) {
   return guaranteed ? "Guaranteed" : "Burstable";
 }
 
-void reset_pod_status(json::object& pod) {
+void reset_pod_status(json::object& pod, const std::string& now) {
   json::object status;
   status["phase"] = "Pending";
   status["qosClass"] = qos_class(pod);
+  if (const auto* gates = array_at(object_at(&pod, "spec"), "schedulingGates");
+      gates && !gates->empty())
+    status["conditions"] = json::array{json::object{
+      {"type", "PodScheduled"},
+      {"status", "False"},
+      {"lastProbeTime", nullptr},
+      {"lastTransitionTime", now},
+      {"reason", "SchedulingGated"},
+      {"message", "Scheduling is blocked due to non-empty scheduling gates"}}};
   pod["status"] = std::move(status);
 }
 

@@ -54,8 +54,12 @@ std::vector<status_cause> validate(storage_kind storage,
 std::vector<status_cause> validate_quantities(storage_kind storage,
                                               const boost::json::object& obj);
 
-/// A pod's status at creation: `{phase: Pending, qosClass: ...}`.
-void reset_pod_status(boost::json::object& pod);
+/// A pod's status at creation: `{phase: Pending, qosClass: ...}`, and for a
+/// pod with scheduling gates the condition PodScheduled=False, reason
+/// SchedulingGated, transition time `now` (RFC 3339) — kube-apiserver marks
+/// gated pods itself, so clients see why they wait before any scheduler
+/// has looked at them.
+void reset_pod_status(boost::json::object& pod, const std::string& now);
 
 /// A volume's or claim's status at creation, `{phase: Pending}`, and a
 /// namespace's, `{phase: Active}`, whatever it was sent with (the volume

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <chrono>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -589,6 +590,39 @@ TEST_F(HandlerTest, TablesHaveKubectlsColumnsForEveryKind) {
     }
     EXPECT_TRUE(found) << r.body;
   }
+}
+
+TEST_F(HandlerTest, GatedPodsAreMarkedAtCreationAndShownAsSchedulingGated) {
+  auto gated = send("POST", "/api/v1/namespaces/default/pods",
+                    pod("gated", R"(,"schedulingGates":[{"name":"wait"}])"));
+  ASSERT_EQ(gated.status, 201) << gated.body;
+  auto g = parse(gated.body);
+  const auto& conds = g.at("status").at("conditions").as_array();
+  ASSERT_EQ(conds.size(), 1u) << gated.body;
+  EXPECT_EQ(at(conds[0], {"type"}), "PodScheduled");
+  EXPECT_EQ(at(conds[0], {"status"}), "False");
+  EXPECT_EQ(at(conds[0], {"reason"}), "SchedulingGated");
+  EXPECT_EQ(at(conds[0], {"message"}),
+            "Scheduling is blocked due to non-empty scheduling gates");
+  EXPECT_FALSE(at(conds[0], {"lastTransitionTime"}).empty());
+
+  auto plain = send("POST", "/api/v1/namespaces/default/pods", pod("plain"));
+  ASSERT_EQ(plain.status, 201) << plain.body;
+  EXPECT_FALSE(
+    parse(plain.body).at("status").as_object().contains("conditions"))
+    << plain.body;
+
+  auto r
+    = send("GET", "/api/v1/namespaces/default/pods", {}, "application/json",
+           "application/json;as=Table;v=v1;g=meta.k8s.io");
+  ASSERT_EQ(r.status, 200) << r.body;
+  std::map<std::string, std::string> status_of;
+  auto table = parse(r.body);
+  for (const auto& row : table.at("rows").as_array())
+    status_of[at(row, {"object", "metadata", "name"})]
+      = json::value_to<std::string>(row.at("cells").at(2));
+  EXPECT_EQ(status_of["gated"], "SchedulingGated");
+  EXPECT_EQ(status_of["plain"], "Pending");
 }
 
 } // namespace

@@ -372,7 +372,7 @@ api_result<object_ptr> store::create(const resource_info& res,
   // metadata is looked up afresh after each step that inserts keys.
   admission::apply_defaults(res.storage, root);
   if (res.storage == storage_kind::pod)
-    admission::reset_pod_status(root);
+    admission::reset_pod_status(root, format_time(state_->clk->wall_now()));
   admission::reset_storage_status(res.storage, root);
 
   auto& st = *state_;

@@ -144,6 +144,13 @@ json::array pod_cells(const json::object& pod,
   std::string reason{string_at(status, "phase")};
   if (!string_at(status, "reason").empty())
     reason = string_at(status, "reason");
+  // kubectl shows a gated pod as SchedulingGated rather than Pending.
+  if (auto* conds = array_at(status, "conditions"))
+    for (const auto& c : *conds)
+      if (auto* co = c.if_object();
+          co && string_at(co, "type") == "PodScheduled"
+          && string_at(co, "reason") == "SchedulingGated")
+        reason = "SchedulingGated";
   if (auto* statuses = array_at(status, "containerStatuses")) {
     for (const auto& c : *statuses) {
       auto* co = c.if_object();

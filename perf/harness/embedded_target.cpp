@@ -68,8 +68,9 @@ public:
     return options_.kind;
   }
 
-  expected<std::string> create(const object_template& t, const std::string& ns,
-                               const std::string& json) override {
+  expected<created_object> create(const object_template& t,
+                                  const std::string& ns,
+                                  const std::string& json) override {
     const auto* res = find_embedded_resource(t.api_version, t.kind);
     if (res == nullptr)
       return make_error(ec::unsupported,
@@ -79,7 +80,7 @@ public:
     for (int attempt = 0;; ++attempt) {
       auto r = st_->create(*res, in_ns, json);
       if (r)
-        return (*r)->name();
+        return created_object{(*r)->name(), (*r)->json_ptr()};
       if (r.err().code == 409 && r.err().reason == "AlreadyExists"
           && !t.generate_name.empty() && attempt < max_name_retries)
         continue;

@@ -63,8 +63,9 @@ public:
     return !options_.external_scheduler;
   }
 
-  expected<std::string> create(const object_template& t, const std::string& ns,
-                               const std::string& json) override {
+  expected<created_object> create(const object_template& t,
+                                  const std::string& ns,
+                                  const std::string& json) override {
     const auto* res = find_embedded_resource(t.api_version, t.kind);
     if (res == nullptr)
       return make_error(ec::unsupported, t.file
@@ -99,14 +100,15 @@ public:
         std::lock_guard guard{mu_};
         cluster_scoped_.push_back({collection_path(*res, ""), *name});
       }
-      return *name;
+      return created_object{
+        *name, std::make_shared<const std::string>(std::move(r->body))};
     }
   }
 
   error create_pods(const object_template& t, const std::string& ns,
                     const std::string& json, std::size_t count,
-                    const std::function<void(const std::string&, time_point)>&
-                      created) override {
+                    const std::function<void(const created_object&,
+                                             time_point)>& created) override {
     std::atomic<std::size_t> next{0};
     std::mutex report;
     error first;
@@ -119,14 +121,14 @@ public:
         if (i >= count)
           break;
         time_point at = std::chrono::steady_clock::now();
-        auto name = create(t, ns, json);
+        auto made = create(t, ns, json);
         std::lock_guard guard{report};
-        if (!name) {
+        if (!made) {
           if (!failed.exchange(true))
-            first = name.err();
+            first = made.err();
           break;
         }
-        created(*name, at);
+        created(*made, at);
       }
       if (options_.meter)
         options_.meter->thread_exiting();

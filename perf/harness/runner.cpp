@@ -357,13 +357,13 @@ private:
         = render_node(*ti, op.labels, nodes_created_++, marks_, op.allocatable);
       if (!json)
         return json.err();
-      auto name = target_->create(*ti, "", *json);
-      if (!name)
-        return name.err();
+      auto made = target_->create(*ti, "", *json);
+      if (!made)
+        return made.err();
       // As upstream's node preparer: the node's CSINode right after it.
       if (op.allocatable.set) {
         auto csi = target_->create(csi_node_template_, "",
-                                   render_csi_node(*name, op.allocatable));
+                                   render_csi_node(made->name, op.allocatable));
         if (!csi)
           return csi.err();
       }
@@ -419,10 +419,9 @@ private:
       return json.err();
     int group = next_group_++;
     groups_.push_back({op.ns, labels_of(*first), clock().now()});
-    // Upstream's scheduler marks a gated pod PodScheduled=False
-    // (SchedulingGated) as soon as it sees it, which is what an Attempted
-    // barrier waits for; tessera's queue holds gated pods without an
-    // attempt, so they count as attempted once created.
+    // The API server marks a gated pod PodScheduled=False (SchedulingGated)
+    // when it stores it, which is what an Attempted barrier waits for; only
+    // gated pods are read back, so plain ones cost no parse.
     bool gated = is_gated(*first);
     auto n = static_cast<std::size_t>(op.count.value);
     std::string label = plan_.name() + ": "
@@ -434,10 +433,10 @@ private:
     std::uint64_t conflicts0 = host_ ? host_->assume_conflicts() : 0;
     std::uint64_t binds_failed0 = tracker_.binds_failed();
     time_point start = clock().now();
-    auto created = [&](const std::string& name, time_point at) {
-      tracker_.created(op.ns, name, group, at);
-      if (gated)
-        tracker_.failed(op.ns + "/" + name);
+    auto created = [&](const created_object& made, time_point at) {
+      tracker_.created(op.ns, made.name, group, at);
+      if (gated && made.json && marked_not_scheduled(*made.json))
+        tracker_.failed(op.ns + "/" + made.name);
       show_.update(bound());
     };
     bool claims = !op.claim_template_path.empty();
@@ -728,7 +727,10 @@ private:
       json = render_pod(t, target_->kwok_marks());
     if (!json)
       return json.err();
-    return target_->create(t, ns, *json);
+    auto made = target_->create(t, ns, *json);
+    if (!made)
+      return made.err();
+    return made->name;
   }
 
   const plan& plan_;

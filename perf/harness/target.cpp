@@ -21,13 +21,13 @@ std::string_view to_string(target_kind k) noexcept {
 error target::create_pods(
   const object_template& t, const std::string& ns, const std::string& json,
   std::size_t count,
-  const std::function<void(const std::string&, time_point)>& created) {
+  const std::function<void(const created_object&, time_point)>& created) {
   for (std::size_t i = 0; i < count; ++i) {
     time_point at = std::chrono::steady_clock::now();
-    auto name = create(t, ns, json);
-    if (!name)
-      return name.err();
-    created(*name, at);
+    auto made = create(t, ns, json);
+    if (!made)
+      return made.err();
+    created(*made, at);
   }
   return {};
 }

@@ -71,6 +71,13 @@ struct target_options {
   metrics::scheduler_metrics* metrics = nullptr;
 };
 
+/// What the API answered to a create.
+struct created_object {
+  std::string name;
+  /// The stored object as JSON (shared: the embedded store's own bytes).
+  std::shared_ptr<const std::string> json;
+};
+
 class target {
 public:
   virtual ~target() = default;
@@ -78,20 +85,20 @@ public:
   virtual target_kind kind() const noexcept = 0;
 
   /// Creates one object (the template's apiVersion and kind pick the
-  /// resource) and returns its name. `ns` is ignored for cluster-scoped
-  /// kinds. A generated name that collides is retried.
-  [[nodiscard]] virtual expected<std::string> create(const object_template& t,
-                                                     const std::string& ns,
-                                                     const std::string& json)
+  /// resource) and returns what the API stored. `ns` is ignored for
+  /// cluster-scoped kinds. A generated name that collides is retried.
+  [[nodiscard]] virtual expected<created_object>
+  create(const object_template& t, const std::string& ns,
+         const std::string& json)
     = 0;
 
-  /// Creates `count` copies of a pod; `created(name, t)` runs for each
+  /// Creates `count` copies of a pod; `created(object, t)` runs for each
   /// (from any thread, never concurrently) with `t` taken before its
   /// create call. Stops at the first error.
   [[nodiscard]] virtual error create_pods(
     const object_template& t, const std::string& ns, const std::string& json,
     std::size_t count,
-    const std::function<void(const std::string&, time_point)>& created);
+    const std::function<void(const created_object&, time_point)>& created);
 
   /// Replaces object `name` with `json` (PUT, unconditional), or its
   /// `subresource` ("status"; empty = the object itself).

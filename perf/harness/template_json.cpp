@@ -16,8 +16,10 @@
 namespace tessera::perf {
 
 namespace json = boost::json;
+using model::array_at;
 using model::ensure_array;
 using model::ensure_object;
+using model::object_at;
 using model::string_at;
 
 namespace {
@@ -512,6 +514,21 @@ expected<std::string> object_name_of(std::string_view text) {
         return std::string{name};
   return make_error(ec::internal, "the API answered a create without "
                                   "metadata.name");
+}
+
+bool marked_not_scheduled(std::string_view pod_json) {
+  boost::system::error_code ec;
+  auto v = json::parse(pod_json, ec);
+  if (ec || !v.is_object())
+    return false;
+  if (const auto* conds
+      = array_at(object_at(&v.as_object(), "status"), "conditions"))
+    for (const auto& c : *conds)
+      if (const auto* co = c.if_object();
+          co && string_at(*co, "type") == "PodScheduled"
+          && string_at(*co, "status") == "False")
+        return true;
+  return false;
 }
 
 expected<std::string> render_namespace(const object_template* t,

@@ -127,6 +127,10 @@ render_bound_claim(const object_template& volume, const object_template& claim,
 /// metadata.name of an object returned by the API (a create's answer).
 [[nodiscard]] expected<std::string> object_name_of(std::string_view json);
 
+/// Whether a pod returned by the API carries PodScheduled=False (the API
+/// server marks gated pods so at creation).
+[[nodiscard]] bool marked_not_scheduled(std::string_view pod_json);
+
 /// Namespace `name` (from a template or built in), optionally labelled.
 [[nodiscard]] expected<std::string> render_namespace(const object_template* t,
                                                      const std::string& name,

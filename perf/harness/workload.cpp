@@ -754,7 +754,7 @@ expected<workload_file> parse_workload_file(std::string_view text,
     read_api_limits(f, tp, tc.api_qps, tc.api_burst);
     for (const char* ignored :
          {"labels", "metricsCollectorConfig", "defaultThresholdMetricSelector"})
-      f.ignore(ignored, out.notices);
+      f.ignore(ignored, tc.notices);
     auto ops = f.get("workloadTemplate");
     if (!ops || !ops.IsSequence() || ops.size() == 0) {
       tp.add(f.line(), f.path("workloadTemplate"),
@@ -762,7 +762,7 @@ expected<workload_file> parse_workload_file(std::string_view text,
     } else {
       for (std::size_t j = 0; j < ops.size(); ++j) {
         auto o = read_op(ops[j], index(f.path("workloadTemplate"), j), tp, dir,
-                         out.notices, tc.unsupported);
+                         tc.notices, tc.unsupported);
         if (o)
           tc.ops.push_back(std::move(*o));
       }
@@ -803,20 +803,22 @@ expected<workload_file> parse_workload_file(std::string_view text,
             w.threshold = v;
         }
         for (const char* ignored : {"labels", "thresholdMetricSelector"})
-          wf.ignore(ignored, out.notices);
+          wf.ignore(ignored, w.notices);
+        for (auto& n : w.notices)
+          n = file + n;
         wf.finish();
         tc.workloads.push_back(std::move(w));
       }
     }
     f.finish();
+    for (auto& n : tc.notices)
+      n = file + n;
     if (!tp.empty())
       tc.problems = tp.to_error().message;
     out.test_cases.push_back(std::move(tc));
   }
   if (!p.empty())
     return p.to_error();
-  for (auto& n : out.notices)
-    n = file + n;
   return out;
 }
 
@@ -905,6 +907,8 @@ expected<plan> instantiate(const workload_file& f, const test_case& tc,
   out.threshold = w.threshold;
   out.api_qps = w.api_qps > 0 ? w.api_qps : tc.api_qps;
   out.api_burst = w.api_burst > 0 ? w.api_burst : tc.api_burst;
+  out.notices = tc.notices;
+  out.notices.insert(out.notices.end(), w.notices.begin(), w.notices.end());
   for (std::size_t i = 0; i < tc.ops.size(); ++i) {
     const op& o = tc.ops[i];
     planned_op po{o.body, i, o.path};

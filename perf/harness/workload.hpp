@@ -251,6 +251,9 @@ struct workload {
   /// case's).
   double api_qps = 0;
   std::int64_t api_burst = 0;
+  /// Ignored fields, one line each ("FILE:12: [0].workloads[1].labels:
+  /// ignored ...").
+  std::vector<std::string> notices;
   std::string path;
   int line = 0;
 };
@@ -272,6 +275,8 @@ struct test_case {
   /// Problems of a malformed test case (one per line); an error only when
   /// the test case is selected.
   std::string problems;
+  /// Ignored fields of the test case and its ops, as workload::notices.
+  std::vector<std::string> notices;
   std::string path;
   int line = 0;
 };
@@ -280,8 +285,6 @@ struct workload_file {
   /// As given on the command line.
   std::string file;
   std::vector<test_case> test_cases;
-  /// Ignored fields, one line each ("[0].featureGates: ignored ...").
-  std::vector<std::string> notices;
 };
 
 /// Reads and validates a workload file. Errors are ec::invalid_input with
@@ -318,6 +321,9 @@ struct plan {
   std::int64_t api_burst = 0;
   /// Why the plan is skipped (empty = it runs).
   std::string skip_reason;
+  /// Ignored fields of the test case and of the workload: reported for
+  /// what runs only, so a whole file's labels do not drown one run.
+  std::vector<std::string> notices;
 
   /// "<TestCase>/<Workload>", upstream's data item name.
   std::string name() const {

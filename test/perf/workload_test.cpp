@@ -76,10 +76,14 @@ TEST_F(workload_dir, parses_ops_and_substitutes_params) {
   EXPECT_EQ(tc.name, "Basic");
   ASSERT_EQ(tc.ops.size(), 4u);
   EXPECT_EQ(tc.default_pod_template, (dir_ / "templates/pod.yaml").string());
-  // featureGates are kept; workload labels are ignored with a notice.
+  // featureGates are kept; workload labels are ignored with a notice that
+  // belongs to the workload, so only its runs report it.
   EXPECT_EQ(to_string(tc.gates), "SomeGate=true");
-  ASSERT_EQ(f->notices.size(), 1u);
-  EXPECT_NE(f->notices[0].find("labels: ignored"), std::string::npos);
+  EXPECT_TRUE(tc.notices.empty());
+  ASSERT_EQ(tc.workloads[0].notices.size(), 1u);
+  EXPECT_NE(tc.workloads[0].notices[0].find("workloads[0].labels: ignored"),
+            std::string::npos);
+  EXPECT_TRUE(tc.workloads[1].notices.empty());
 
   struct test_case {
     std::string workload;
@@ -96,6 +100,7 @@ TEST_F(workload_dir, parses_ops_and_substitutes_params) {
     ASSERT_EQ(plans->size(), 1u);
     const auto& p = (*plans)[0];
     EXPECT_EQ(p.name(), "Basic/" + c.workload);
+    EXPECT_EQ(p.notices.size(), c.workload == "small" ? 1u : 0u);
     const auto& nodes = std::get<create_nodes_op>(p.ops[0].body);
     EXPECT_EQ(nodes.count.value, c.nodes);
     EXPECT_EQ(nodes.labels.type, node_label_strategy::kind::unique);
