@@ -36,7 +36,7 @@ using want_atom = caf::atom_constant<caf::atom("want")>;
 using work_atom = caf::atom_constant<caf::atom("work")>;
 using outcome_atom = caf::atom_constant<caf::atom("outcome")>;
 using bound_atom = caf::atom_constant<caf::atom("bound")>;
-using preemption_failed_atom = caf::atom_constant<caf::atom("prefailed")>;
+using preemption_ended_atom = caf::atom_constant<caf::atom("preended")>;
 using idle_atom = caf::atom_constant<caf::atom("idle")>;
 // Coordinator -> shards / binder.
 using scan_atom = caf::atom_constant<caf::atom("scan")>;

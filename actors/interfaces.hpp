@@ -51,7 +51,7 @@ using queue_actor = caf::typed_actor<
   /// How a binding cycle ended.
   caf::reacts_to<bound_atom, bind_outcome_ptr>,
   /// A victim of this preemptor could not be deleted: try it again.
-  caf::reacts_to<preemption_failed_atom, model::pod_ptr>,
+  caf::reacts_to<preemption_ended_atom, model::pod_ptr, bool>,
   /// Flushes backoffQ and leftover unschedulable pods.
   caf::reacts_to<tick_atom>,
   /// Answers `to` with queue_stats once every earlier input is processed.

@@ -201,6 +201,10 @@ struct cycle_outcome {
   /// Victims whose deletion the preemptor waits for (simulate's settling
   /// queue).
   std::vector<std::string> victims;
+  /// The cycle handed victim deletions to the binder: the pod is held
+  /// back (DefaultPreemption's PreEnqueue) until the binder reports them
+  /// ended.
+  bool preempting = false;
   /// Set for kind::retry.
   retry_reason retry = retry_reason::none;
   /// Pods the coordinator can take now.

@@ -21,8 +21,6 @@ constexpr std::string_view no_dra
   = "no dynamic resource allocation: pods with resource claims are refused";
 constexpr std::string_view no_resize
   = "resize accounting not implemented: requests come from the pod spec";
-constexpr std::string_view no_volumes
-  = "volumes are not modelled (the volume plugins are no-ops)";
 constexpr std::string_view no_driver_presence
   = "not implemented: NodeVolumeLimits does not reject nodes missing a CSI "
     "driver that sets preventPodSchedulingIfMissing";
@@ -88,18 +86,20 @@ constexpr std::array<feature_gate_info, feature_gate_count> table{{
   {g::scheduler_async_api_calls, "SchedulerAsyncAPICalls", false, false,
    "tessera's API writes are asynchronous whatever it is set to"},
   {g::scheduler_async_preemption, "SchedulerAsyncPreemption", true, false,
-   "not implemented: victims are deleted by the preempting cycle"},
+   "implemented; victims are deleted off the scheduling path whatever it is "
+   "set to"},
   {g::scheduler_pop_from_backoff_q, "SchedulerPopFromBackoffQ", true, false,
-   "not implemented: a pod in backoffQ waits out its backoff"},
+   "implemented; off, a pod in backoffQ waits out its backoff"},
   {g::scheduler_pre_queueing_hints, "SchedulerPreQueueingHints", false, false,
    missing},
   {g::storage_capacity_scoring, "StorageCapacityScoring", true, false,
-   no_volumes},
+   "not implemented: VolumeBinding does not score nodes by storage capacity"},
   {g::taint_toleration_comparison_operators,
    "TaintTolerationComparisonOperators", false, false, missing},
   {g::topology_aware_workload_scheduling, "TopologyAwareWorkloadScheduling",
    false, false, missing},
-  {g::volume_attributes_class, "VolumeAttributesClass", true, true, no_volumes},
+  {g::volume_attributes_class, "VolumeAttributesClass", true, true,
+   "implemented: a claim binds only a volume of its volumeAttributesClassName"},
   {g::volume_limit_scaling, "VolumeLimitScaling", true, false,
    no_driver_presence},
 }};

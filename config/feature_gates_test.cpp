@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+#include <fstream>
 #include <set>
 #include <string>
 #include <vector>
@@ -24,6 +26,26 @@ TEST(feature_gates, table_is_in_enum_order_with_unique_names) {
     if (gates[i].locked) {
       EXPECT_TRUE(gates[i].default_on);
     }
+  }
+}
+
+// docs/operations.md lists every gate with its default and what tessera
+// does with it, as the table says: the page cannot fall behind the code.
+TEST(feature_gates, the_operations_page_lists_each_gate_as_the_table_does) {
+  const char* dir = std::getenv("TESSERA_SOURCE_DIR");
+  std::ifstream in{
+    std::string{dir != nullptr ? dir : TESSERA_SOURCE_DIR_FALLBACK}
+    + "/docs/operations.md"};
+  ASSERT_TRUE(in.good());
+  std::set<std::string> rows;
+  for (std::string line; std::getline(in, line);)
+    if (line.starts_with("| `"))
+      rows.insert(line);
+  for (const auto& g : known_feature_gates()) {
+    std::string row
+      = "| `" + std::string{g.name} + "` | " + (g.default_on ? "true" : "false")
+        + (g.locked ? " (locked)" : "") + " | " + std::string{g.tessera} + " |";
+    EXPECT_EQ(rows.count(row), 1u) << "missing row: " << row;
   }
 }
 

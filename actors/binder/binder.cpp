@@ -53,8 +53,8 @@ struct binder_cell : binder_ports {
                      static_cast<std::uint8_t>(err.code), err.message);
     });
   }
-  void preemption_failed(const model::pod_ptr& preemptor) override {
-    self->send(queue_handle, preemption_failed_atom::value, preemptor);
+  void preemption_ended(const model::pod_ptr& preemptor, bool failed) override {
+    self->send(queue_handle, preemption_ended_atom::value, preemptor, failed);
   }
   void finish_binding(const model::pod_ptr& pod) override {
     self->send(cache_handle, finish_atom::value, pod);

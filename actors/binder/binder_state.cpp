@@ -243,8 +243,8 @@ void binder_state::on_victim_deleted(std::uint64_t id, const error& err) {
     // The room the nomination promised may never come: give it up, so
     // that the preemptor's next cycle looks again.
     ports_.sink().clear_nomination(p.preemptor);
-    ports_.preemption_failed(p.preemptor);
   }
+  ports_.preemption_ended(p.preemptor, p.failed);
   evictions_.erase(it);
 }
 

@@ -59,9 +59,11 @@ public:
                               const model::pod_ptr& preemptor,
                               model::symbol node)
     = 0;
-  /// A victim of `preemptor` could not be deleted: the queue tries the
-  /// preemptor again.
-  virtual void preemption_failed(const model::pod_ptr& preemptor) = 0;
+  /// Every deletion of one of `preemptor`'s evictions has ended: the queue
+  /// lets the preemptor go on, at once when one `failed` (the room it waits
+  /// for may never come).
+  virtual void preemption_ended(const model::pod_ptr& preemptor, bool failed)
+    = 0;
   virtual void finish_binding(const model::pod_ptr& pod) = 0;
   virtual void forget(const model::pod_ptr& pod) = 0;
   virtual void bound(bind_outcome_ptr out) = 0;

@@ -150,8 +150,9 @@ public:
     journal_->push_back("delete#" + std::to_string(id) + " " + victim->name
                         + " for " + preemptor->name + " on " + node.str());
   }
-  void preemption_failed(const model::pod_ptr& preemptor) override {
-    journal_->push_back("retry preemptor " + preemptor->name);
+  void preemption_ended(const model::pod_ptr& preemptor, bool failed) override {
+    journal_->push_back((failed ? "retry preemptor " : "release preemptor ")
+                        + preemptor->name);
   }
   void finish_binding(const model::pod_ptr& pod) override {
     journal_->push_back("finish " + pod->name);
@@ -364,7 +365,7 @@ TEST(BinderState, DeletesVictimsAndRetriesThePreemptorWhenOneStays) {
     journal out;
     for (const auto& line : j)
       if (line.starts_with("clear ") || line.starts_with("delete#")
-          || line.starts_with("retry "))
+          || line.starts_with("retry ") || line.starts_with("release "))
         out.push_back(line);
     return out;
   };
@@ -374,10 +375,14 @@ TEST(BinderState, DeletesVictimsAndRetriesThePreemptorWhenOneStays) {
   EXPECT_EQ(b.evictions_in_flight(), 1u);
   EXPECT_EQ(b.in_flight(), 1u) << "the binding in flight is untouched";
   b.on_victim_deleted(1, {});
+  EXPECT_EQ(writes(), (journal{"clear mid", "delete#1 low-1 for high on n2",
+                               "delete#1 low-2 for high on n2"}))
+    << "the preemptor is held until its last deletion ends";
   b.on_victim_deleted(1, {});
   EXPECT_EQ(b.evictions_in_flight(), 0u);
   EXPECT_EQ(writes(), (journal{"clear mid", "delete#1 low-1 for high on n2",
-                               "delete#1 low-2 for high on n2"}));
+                               "delete#1 low-2 for high on n2",
+                               "release preemptor high"}));
 
   j.clear();
   evict("other");

@@ -272,7 +272,8 @@ void coordinator_state::after_assume(cycle& c) {
 // --------------------------------------------------------------- endings
 
 void coordinator_state::unschedulable(cycle& c, model::symbol nominated,
-                                      std::vector<std::string> victims) {
+                                      std::vector<std::string> victims,
+                                      bool preempting) {
   const model::pod& p = *c.item.pod;
   std::string message = plugins::fit_error_message(total_nodes(), c.diag);
   failure_report report;
@@ -298,6 +299,7 @@ void coordinator_state::unschedulable(cycle& c, model::symbol nominated,
                               c.diag.pending_plugins.end());
   out->nominated_node = nominated;
   out->victims = std::move(victims);
+  out->preempting = preempting;
   finish(c, std::move(out));
 }
 

@@ -145,8 +145,9 @@ private:
 
   // Endings.
   void preempt(cycle& c, const plugins::post_filter_outcome& chosen);
+  /// `preempting`: victim deletions were handed to the binder.
   void unschedulable(cycle& c, model::symbol nominated,
-                     std::vector<std::string> victims);
+                     std::vector<std::string> victims, bool preempting = false);
   void fail_with_error(cycle& c, std::string message);
   /// The decision was stale: the queue tries the pod again at once.
   void retry(cycle& c, retry_reason why);

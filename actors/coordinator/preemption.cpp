@@ -305,10 +305,11 @@ void coordinator_state::preempt(cycle& c,
         && !other->same_identity(*c.item.pod))
       e->cleared.push_back(other);
   // The deletions run in the binder, off the scheduling path; the
-  // preemptor waits in the queue until its victims are gone.
-  if (!e->victims.empty() || !e->cleared.empty())
+  // preemptor waits in the queue until the binder reports them ended.
+  bool deleting = !e->victims.empty();
+  if (deleting || !e->cleared.empty())
     ports_.evict(std::move(e));
-  unschedulable(c, chosen.nominated_node, std::move(victims));
+  unschedulable(c, chosen.nominated_node, std::move(victims), deleting);
 }
 
 } // namespace tessera::actors

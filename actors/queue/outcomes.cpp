@@ -42,11 +42,17 @@ void queue_state::on_outcome(const cycle_outcome& out) {
         if (auto bit = idx.plugin_bit.find(name); bit != idx.plugin_bit.end())
           e.rejectors.set(bit->second);
     e.timestamp_ns = now_ns();
-    bool requeue = e.updated_in_flight
-                   || events_.any_since(popped_event, [&](const auto& rec) {
-                        return worth_requeuing(e, rec.event, rec.old_obj.get(),
-                                               rec.new_obj.get());
-                      });
+    if (out.preempting) {
+      ++e.preemptions;
+      e.moved_while_held = false;
+    }
+    bool requeue
+      = e.preemptions <= 0
+        && (e.updated_in_flight
+            || events_.any_since(popped_event, [&](const auto& rec) {
+                 return worth_requeuing(e, rec.event, rec.old_obj.get(),
+                                        rec.new_obj.get());
+               }));
     if (requeue) {
       to_backoff_or_active(e);
     } else {
@@ -93,33 +99,50 @@ void queue_state::on_bound(const bind_outcome& out) {
   to_backoff_or_active(e);
 }
 
-void queue_state::on_preemption_failed(const model::pod& preemptor) {
+void queue_state::on_preemption_ended(const model::pod& preemptor,
+                                      bool failed) {
   auto it = entries_.find(model::pod_key(preemptor));
-  if (it == entries_.end())
-    return;
+  if (it == entries_.end() || !it->second->pod->same_identity(preemptor))
+    return; // deleted, or recreated under the same name
   entry& e = *it->second;
-  if (e.at == where::unschedulable) {
+  --e.preemptions;
+  if (e.preemptions > 0)
+    return;
+  if (e.at == where::in_flight) {
+    // Its cycle's outcome is still on the way: a failure requeues it
+    // rather than parking it; a success lets the victims' deletion events,
+    // recorded meanwhile, decide.
+    if (failed)
+      e.updated_in_flight = true;
+    return;
+  }
+  if (e.at != where::unschedulable)
+    return;
+  if (failed) {
     detach(e);
     to_active(e);
     count_incoming("active", "ForceActivate");
-  } else if (e.at == where::in_flight) {
-    // Its cycle's outcome is still on the way: requeue rather than park.
-    e.updated_in_flight = true;
+  } else if (e.moved_while_held) {
+    detach(e);
+    to_backoff_or_active(e);
+    count_incoming(e.at == where::backoff ? "backoff" : "active",
+                   "AssignedPodDelete");
   }
 }
 
 void queue_state::flush(time_point now) {
-  while (!backoff_.empty()) {
-    entry* e = const_cast<entry*>(*backoff_.begin());
-    if (backoff_expiry(*e) > now)
-      break;
-    detach(*e);
-    to_active(*e);
-    count_incoming("active", "BackoffComplete");
-  }
+  for (auto* q : {&backoff_, &error_backoff_})
+    while (!q->empty()) {
+      entry* e = const_cast<entry*>(*q->begin());
+      if (backing_off(*e, now))
+        break;
+      detach(*e);
+      to_active(*e);
+      count_incoming("active", "BackoffComplete");
+    }
   std::vector<entry*> leftovers;
   for (entry* e : unschedulable_)
-    if (e->parked_at + cfg_.max_in_unschedulable <= now)
+    if (e->preemptions <= 0 && e->parked_at + cfg_.max_in_unschedulable <= now)
       leftovers.push_back(e);
   std::sort(
     leftovers.begin(), leftovers.end(),

@@ -103,8 +103,9 @@ queue_actor::behavior_type behavior(queue_self<State> self, OnTick on_tick) {
       self->state.state->on_bound(*out);
       dispatch<State>(self);
     },
-    [self](preemption_failed_atom, const model::pod_ptr& preemptor) {
-      self->state.state->on_preemption_failed(*preemptor);
+    [self](preemption_ended_atom, const model::pod_ptr& preemptor,
+           bool failed) {
+      self->state.state->on_preemption_ended(*preemptor, failed);
       dispatch<State>(self);
     },
     [self](barrier_atom, std::uint64_t id, const caf::actor& to) {
@@ -127,12 +128,18 @@ live_queue(queue_self<queue_state> self, queue_config cfg, const clock* clk,
   self->state.state
     = std::make_unique<queue_state>(cfg, *clk, std::move(profiles));
   // Backoff expiry and the leftover flush run on a timer; the timer is a
-  // message to this actor so that the state never sees two threads.
-  self->delayed_send(self, tick, tick_atom::value);
-  return behavior<queue_state>(self, [self, tick, clk] {
+  // message to this actor so that the state never sees two threads. Ticks
+  // fall on multiples of `tick` on the queue's clock, so that each
+  // whole-second backoff window is flushed as soon as it ends.
+  auto next_tick = [clk, tick] {
+    auto into = clk->now().time_since_epoch() % tick;
+    return tick - into;
+  };
+  self->delayed_send(self, next_tick(), tick_atom::value);
+  return behavior<queue_state>(self, [self, clk, next_tick] {
     self->state.state->flush(clk->now());
     dispatch<queue_state>(self);
-    self->delayed_send(self, tick, tick_atom::value);
+    self->delayed_send(self, next_tick(), tick_atom::value);
   });
 }
 

@@ -37,13 +37,17 @@ bool queue_state::backoff_less::operator()(const entry* a,
   auto eb = owner->backoff_expiry(*b);
   if (ea != eb)
     return ea < eb;
+  if (as_active)
+    return order_less{owner}(a, b);
   return a->sequence < b->sequence;
 }
 
 queue_state::queue_state(queue_config cfg, const clock& c,
                          std::vector<plugins::profile_ptr> profiles)
   : cfg_(cfg), clock_(c), profiles_(std::move(profiles)),
-    active_(order_less{this}), backoff_(backoff_less{this}) {
+    active_(order_less{this}),
+    backoff_(backoff_less{this, cfg.pop_from_backoff}),
+    error_backoff_(backoff_less{this, false}) {
   for (const auto& prof : profiles_) {
     profile_index idx;
     idx.prof = prof.get();
@@ -110,7 +114,7 @@ void queue_state::detach(entry& e) {
     active_.erase(&e);
     break;
   case where::backoff:
-    backoff_.erase(&e);
+    backoff_of(e).erase(&e);
     break;
   case where::unschedulable:
     unschedulable_.erase(&e);
@@ -138,13 +142,25 @@ void queue_state::to_active(entry& e) {
 }
 
 void queue_state::to_backoff_or_active(entry& e) {
-  if (backoff_expiry(e) <= clock_.now()) {
+  if (!backing_off(e, clock_.now())) {
     to_active(e);
     return;
   }
   e.at = where::backoff;
-  backoff_.insert(&e);
+  backoff_of(e).insert(&e);
 }
+
+std::set<const queue_state::entry*, queue_state::backoff_less>&
+queue_state::backoff_of(const entry& e) {
+  return e.error_backoff ? error_backoff_ : backoff_;
+}
+
+namespace {
+time_point window_of(time_point t) {
+  return time_point{
+    std::chrono::floor<std::chrono::seconds>(t.time_since_epoch())};
+}
+} // namespace
 
 time_point queue_state::backoff_expiry(const entry& e) const {
   time_point queued{std::chrono::nanoseconds{e.timestamp_ns}};
@@ -153,7 +169,17 @@ time_point queue_state::backoff_expiry(const entry& e) const {
   duration d = cfg_.initial_backoff;
   for (std::int32_t i = 1; i < e.attempts && d < cfg_.max_backoff; ++i)
     d *= 2;
-  return queued + std::min(d, cfg_.max_backoff);
+  time_point end = queued + std::min(d, cfg_.max_backoff);
+  return cfg_.pop_from_backoff ? window_of(end) : end;
+}
+
+bool queue_state::backing_off(const entry& e, time_point now) const {
+  if (e.attempts <= 0)
+    return false;
+  if (!cfg_.pop_from_backoff)
+    return backoff_expiry(e) > now;
+  // Still backing off while its window has not ended.
+  return backoff_expiry(e) >= window_of(now);
 }
 
 void queue_state::admit(entry& e) {
@@ -223,7 +249,7 @@ void queue_state::update(const model::pod_ptr& old_pod,
       to_active(e);
     else if (at == where::backoff) {
       e.at = where::backoff;
-      backoff_.insert(&e);
+      backoff_of(e).insert(&e);
     } else {
       e.at = where::retry;
       retry_now_.push_front(&e);
@@ -238,7 +264,9 @@ void queue_state::update(const model::pod_ptr& old_pod,
   case where::unschedulable: {
     bool relevant = scheduling_relevant_change(*old_pod, *new_pod);
     e.pod = new_pod;
-    if (relevant) {
+    if (relevant && e.preemptions > 0)
+      e.moved_while_held = true;
+    else if (relevant) {
       detach(e);
       to_backoff_or_active(e);
     }
@@ -257,9 +285,14 @@ void queue_state::on_cluster_event(
   std::shared_ptr<const model::object> new_obj) {
   events_.record({ev, old_obj, new_obj});
   std::vector<entry*> moving;
-  for (entry* e : unschedulable_)
-    if (worth_requeuing(*e, ev, old_obj.get(), new_obj.get()))
+  for (entry* e : unschedulable_) {
+    if (!worth_requeuing(*e, ev, old_obj.get(), new_obj.get()))
+      continue;
+    if (e->preemptions > 0)
+      e->moved_while_held = true;
+    else
       moving.push_back(e);
+  }
   // Requeue in queue order so equal timestamps keep their relative order.
   std::sort(moving.begin(), moving.end(), [](const entry* a, const entry* b) {
     return a->sequence < b->sequence;
@@ -301,6 +334,12 @@ std::optional<queued_pod_info> queue_state::pop() {
     e = retry_now_.front();
   else if (!active_.empty())
     e = const_cast<entry*>(*active_.begin());
+  else if (cfg_.pop_from_backoff && !backoff_.empty()) {
+    // Nothing else to do: rather than idle, try the pod whose backoff ends
+    // first (upstream's SchedulerPopFromBackoffQ).
+    e = const_cast<entry*>(*backoff_.begin());
+    count_incoming("active", "PopFromBackoffQ");
+  }
   if (e == nullptr)
     return std::nullopt;
   detach(*e);
@@ -317,7 +356,7 @@ std::optional<queued_pod_info> queue_state::pop() {
 queue_stats queue_state::stats() const {
   queue_stats s;
   s.active = active_.size() + retry_now_.size();
-  s.backoff = backoff_.size();
+  s.backoff = backoff_.size() + error_backoff_.size();
   s.unschedulable = unschedulable_.size();
   s.gated = gated_;
   s.in_flight = in_flight_ + binding_;

@@ -46,6 +46,10 @@ struct queue_config {
   duration max_backoff = std::chrono::seconds(10);
   /// podMaxInUnschedulablePodsDuration.
   duration max_in_unschedulable = std::chrono::minutes(5);
+  /// SchedulerPopFromBackoffQ: when activeQ is empty, pop the head of
+  /// backoffQ (not of the error backoff) before its backoff ends, and order
+  /// backoffQ by whole-second windows, then as activeQ.
+  bool pop_from_backoff = true;
   /// Where to record (not owned); null = recording off.
   metrics::scheduler_metrics* metrics = nullptr;
 };
@@ -73,10 +77,16 @@ public:
   // Outcomes.
   void on_outcome(const cycle_outcome& out);
   void on_bound(const bind_outcome& out);
-  /// A victim of `preemptor` could not be deleted (its nomination is being
-  /// cleared): the preemptor is tried again at once, not left waiting for
-  /// deletions that will not come.
-  void on_preemption_failed(const model::pod& preemptor);
+  /// The binder ended the victim deletions of `preemptor`'s preemption.
+  /// Until then the preemptor is held in the unschedulable pool whatever
+  /// happens (DefaultPreemption's PreEnqueue). Then an event that came
+  /// meanwhile moves it at once; otherwise the victims' deletion events,
+  /// still on their way through the cache, will (the API's answer comes
+  /// before the cache has seen the deletion, and a cycle run on that view
+  /// would only fail again). When one deletion `failed` (its nomination is
+  /// being cleared) it is tried again at once, not left waiting for room
+  /// that may never come.
+  void on_preemption_ended(const model::pod& preemptor, bool failed);
 
   /// Moves backoff-expired pods to activeQ and leftover unschedulable pods
   /// back (call every second).
@@ -112,6 +122,12 @@ private:
     std::uint64_t popped_cycle = 0;
     /// The pod changed while in flight: requeue rather than park.
     bool updated_in_flight = false;
+    /// Its preemptions whose victim deletions are still running; while
+    /// positive the pod stays parked. Signed: the binder's report may
+    /// overtake the outcome of the cycle that preempted.
+    std::int32_t preemptions = 0;
+    /// While held, an event came that would have moved it.
+    bool moved_while_held = false;
     /// The pod's profile: an index into profiles_ and indexes_.
     std::uint32_t profile = 0;
   };
@@ -119,8 +135,10 @@ private:
     const queue_state* owner;
     bool operator()(const entry* a, const entry* b) const;
   };
+  /// By backoff expiry; within one window, as activeQ when `as_active`.
   struct backoff_less {
     const queue_state* owner;
+    bool as_active;
     bool operator()(const entry* a, const entry* b) const;
   };
   struct recorded_event {
@@ -154,7 +172,12 @@ private:
   void to_backoff_or_active(entry& e);
   void detach(entry& e);
   void erase(const std::string& key);
+  /// When `e`'s backoff ends: with pop_from_backoff, the start of the
+  /// whole-second window it ends in (it is released once that window is
+  /// over, so a window is flushed at once).
   time_point backoff_expiry(const entry& e) const;
+  bool backing_off(const entry& e, time_point now) const;
+  std::set<const entry*, backoff_less>& backoff_of(const entry& e);
   bool worth_requeuing(const entry& e, const plugins::cluster_event& ev,
                        const model::object* old_obj,
                        const model::object* new_obj) const;
@@ -170,7 +193,10 @@ private:
 
   std::unordered_map<std::string, std::unique_ptr<entry>> entries_;
   std::set<const entry*, order_less> active_;
+  /// backoffQ: pods that were unschedulable, and those that failed with an
+  /// error (never popped early: their backoff limits retries).
   std::set<const entry*, backoff_less> backoff_;
+  std::set<const entry*, backoff_less> error_backoff_;
   std::deque<entry*> retry_now_;
   std::unordered_set<entry*> unschedulable_;
   std::size_t gated_ = 0;

@@ -22,9 +22,11 @@ using plugins::event_resource;
 
 class queue_state_test : public ::testing::Test {
 protected:
-  queue_state make(metrics::scheduler_metrics* m = nullptr) {
+  queue_state make(metrics::scheduler_metrics* m = nullptr,
+                   bool pop_from_backoff = true) {
     queue_config cfg;
     cfg.metrics = m;
+    cfg.pop_from_backoff = pop_from_backoff;
     return queue_state{cfg, clock_, {default_profile()}};
   }
 
@@ -36,6 +38,19 @@ protected:
     o->pod = p;
     o->unschedulable_plugins = std::move(plugins);
     return o;
+  }
+
+  /// A cycle that nominated `p` and handed victim deletions to the binder.
+  static std::shared_ptr<cycle_outcome> preempted(const model::pod_ptr& p) {
+    auto o = outcome(p, kind::unschedulable, {"NodeResourcesFit"});
+    o->nominated_node = model::symbol{"n1"};
+    o->preempting = true;
+    return o;
+  }
+
+  static void pod_deleted(queue_state& q, const model::pod_ptr& p) {
+    q.on_cluster_event({event_resource::pod, action::remove},
+                       std::make_shared<const model::object>(p), nullptr);
   }
 
   static void node_added(queue_state& q, const model::node_ptr& n) {
@@ -52,7 +67,8 @@ protected:
 };
 
 // Backoff after the n-th failed attempt: 1 s, 2 s, 4 s, 8 s, then capped at
-// 10 s. The pod is not poppable a moment before expiry and is right at it.
+// 10 s. The pod is not poppable a moment before expiry and is right at it
+// (SchedulerPopFromBackoffQ off: no whole-second windows).
 TEST_F(queue_state_test, BackoffDoublesPerAttemptUpToTheCap) {
   struct test_case {
     std::int32_t attempts;
@@ -64,7 +80,7 @@ TEST_F(queue_state_test, BackoffDoublesPerAttemptUpToTheCap) {
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE("after " + std::to_string(tc.attempts) + " attempts");
-    auto q = make();
+    auto q = make(nullptr, false);
     auto p = test::make_pod("p").cpu("1").build();
     q.add(p, 0);
     for (std::int32_t i = 1; i <= tc.attempts; ++i) {
@@ -88,7 +104,7 @@ TEST_F(queue_state_test, BackoffDoublesPerAttemptUpToTheCap) {
 
 // The flush moves every expired pod, in expiry order, and no other.
 TEST_F(queue_state_test, BackoffFlushMovesExpiredPodsInExpiryOrder) {
-  auto q = make();
+  auto q = make(nullptr, false);
   auto a = test::make_pod("a").build();
   auto b = test::make_pod("b").build();
   auto c = test::make_pod("c").build();
@@ -310,19 +326,82 @@ TEST_F(queue_state_test, APreemptorWhoseVictimStaysIsTriedAgain) {
   q.add(parked, 0);
   q.add(busy, 0);
   ASSERT_TRUE(q.pop().has_value());
-  q.on_outcome(*outcome(parked, kind::unschedulable, {"NodeResourcesFit"}));
+  q.on_outcome(*preempted(parked));
   ASSERT_EQ(q.stats().unschedulable, 1u);
-  q.on_preemption_failed(*parked);
+  q.on_preemption_ended(*parked, true);
   EXPECT_EQ(q.stats().unschedulable, 0u);
   EXPECT_EQ(pop_name(q), "parked") << "before its backoff is over";
 
-  q.on_preemption_failed(*busy); // in activeQ: nothing to do
+  q.on_preemption_ended(*busy, true); // in activeQ: nothing to do
   ASSERT_EQ(pop_name(q), "busy");
-  q.on_preemption_failed(*busy); // in flight: requeued rather than parked
-  q.on_outcome(*outcome(busy, kind::unschedulable, {"NodeResourcesFit"}));
+  q.on_preemption_ended(*busy, true); // in flight: requeued, not parked
+  q.on_outcome(*preempted(busy));
   EXPECT_EQ(q.stats().unschedulable, 0u);
   EXPECT_EQ(q.stats().backoff, 1u);
-  q.on_preemption_failed(*test::make_pod("unknown").build());
+  q.on_preemption_ended(*test::make_pod("unknown").build(), true);
+}
+
+// DefaultPreemption's PreEnqueue: while its victims' deletions run, a
+// preemptor stays parked whatever happens — the first victim's deletion
+// event, an update, the 5-minute flush — so that it does not run a cycle
+// against victims still on their way out. When they end, an event that
+// came meanwhile moves it at once, backoff respected; without one it waits
+// for the victims' deletion events, which reach the queue through the
+// cache after the API has answered the deletions.
+TEST_F(queue_state_test, APreemptorIsHeldUntilItsVictimsDeletionsEnd) {
+  auto q = make();
+  auto p = test::make_pod("p").priority(100).cpu("1").build();
+  auto victim = test::make_pod("victim").node("n1").cpu("1").build();
+  q.add(p, 0);
+  ASSERT_EQ(pop_name(q), "p");
+  q.on_outcome(*preempted(p));
+  ASSERT_EQ(q.stats().unschedulable, 1u);
+
+  pod_deleted(q, victim);
+  node_added(q, test::make_node("n2").cpu("4").build());
+  auto relabelled = test::make_pod("p").priority(100).cpu("1").label("a", "b");
+  q.update(p, relabelled.build(), 0);
+  clock_.advance(6min);
+  q.flush(clock_.now());
+  EXPECT_EQ(q.stats().unschedulable, 1u) << "held while deleting";
+
+  q.on_preemption_ended(*p, false);
+  EXPECT_EQ(q.stats().unschedulable, 0u);
+  EXPECT_EQ(pop_name(q), "p") << "its 1 s backoff ended long ago";
+
+  // Held again by a second preemption, with no event before the report.
+  q.on_outcome(*preempted(p));
+  q.on_preemption_ended(*p, false);
+  EXPECT_EQ(q.stats().unschedulable, 1u) << "the cache has not seen them go";
+  pod_deleted(q, victim);
+  EXPECT_EQ(q.stats().backoff, 1u);
+  EXPECT_EQ(pop_name(q), "p") << "popped from backoffQ, nothing else waits";
+}
+
+// The binder's report may arrive before the outcome of the cycle that
+// preempted: the pod is then not held, and the victims' deletion events
+// seen while it was in flight requeue it.
+TEST_F(queue_state_test, ADeletionReportThatOvertakesTheOutcomeHoldsNothing) {
+  auto q = make();
+  auto p = test::make_pod("p").priority(100).cpu("1").build();
+  auto victim = test::make_pod("victim").node("n1").cpu("1").build();
+  q.add(p, 0);
+  ASSERT_EQ(pop_name(q), "p");
+  pod_deleted(q, victim);
+  q.on_preemption_ended(*p, false);
+  q.on_outcome(*preempted(p));
+  EXPECT_EQ(q.stats().unschedulable, 0u);
+  EXPECT_EQ(q.stats().backoff, 1u);
+
+  // Without such an event it parks, free to be moved by the next one.
+  clock_.advance(2s);
+  q.flush(clock_.now());
+  ASSERT_EQ(pop_name(q), "p");
+  q.on_preemption_ended(*p, false);
+  q.on_outcome(*preempted(p));
+  EXPECT_EQ(q.stats().unschedulable, 1u);
+  pod_deleted(q, victim);
+  EXPECT_EQ(q.stats().unschedulable, 0u);
 }
 
 // A retried cycle (its decision was stale) is not an attempt: the pod goes
@@ -364,9 +443,58 @@ TEST_F(queue_state_test, BindFailureBacksOff) {
   q.on_outcome(*outcome(p, kind::assumed));
   q.on_bound(bind_outcome{p, false, "boom"});
   EXPECT_EQ(q.stats().backoff, 1u);
+  EXPECT_EQ(pop_name(q), "<none>") << "an error's backoff is never cut short";
+  // Its backoff ends at 1 s, inside the window [1 s, 2 s): released when
+  // that window ends.
+  clock_.advance(1s);
+  q.flush(clock_.now());
+  EXPECT_EQ(pop_name(q), "<none>");
   clock_.advance(1s);
   q.flush(clock_.now());
   EXPECT_EQ(pop_name(q), "p");
+}
+
+// SchedulerPopFromBackoffQ: with activeQ empty the head of backoffQ is
+// tried at once — never before an active pod, and never a pod backing off
+// after an error. Within one whole-second window backoffQ is ordered as
+// activeQ (priority first).
+TEST_F(queue_state_test, AnIdleQueuePopsFromBackoffQ) {
+  metrics::scheduler_metrics m;
+  auto q = make(&m);
+  auto low = test::make_pod("low").priority(1).cpu("1").build();
+  auto high = test::make_pod("high").priority(9).cpu("1").build();
+  auto failed = test::make_pod("failed").priority(100).build();
+  auto fresh = test::make_pod("fresh").build();
+  for (const auto& p : {low, high, failed})
+    q.add(p, 0);
+  for (int i = 0; i < 3; ++i)
+    ASSERT_TRUE(q.pop().has_value());
+  q.on_outcome(*outcome(failed, kind::error));
+  // Both parked pods are moved by a node: into backoffQ, one window apart
+  // by the clock but the same window.
+  q.on_outcome(*outcome(low, kind::unschedulable, {"NodeResourcesFit"}));
+  clock_.advance(100ms);
+  q.on_outcome(*outcome(high, kind::unschedulable, {"NodeResourcesFit"}));
+  node_added(q, test::make_node("n").cpu("8").memory("8Gi").pods(110).build());
+  ASSERT_EQ(q.stats().backoff, 3u);
+
+  q.add(fresh, 0);
+  EXPECT_EQ(pop_name(q), "fresh") << "activeQ first";
+  EXPECT_EQ(pop_name(q), "high") << "same window: by priority";
+  EXPECT_EQ(pop_name(q), "low");
+  EXPECT_EQ(pop_name(q), "<none>") << "the error's backoff is kept";
+  EXPECT_EQ(m.queue_incoming_pods.with({"active", "PopFromBackoffQ"}).value(),
+            2u);
+
+  // Off, backoffQ waits.
+  auto off = make(nullptr, false);
+  off.add(low, 0);
+  ASSERT_EQ(pop_name(off), "low");
+  off.on_outcome(*outcome(low, kind::unschedulable, {"NodeResourcesFit"}));
+  node_added(off,
+             test::make_node("n").cpu("8").memory("8Gi").pods(110).build());
+  EXPECT_EQ(off.stats().backoff, 1u);
+  EXPECT_EQ(pop_name(off), "<none>");
 }
 
 TEST_F(queue_state_test, DeletedWhileInFlightIsForgotten) {

@@ -68,7 +68,7 @@ public:
   void on_bound(const bind_outcome& out);
   /// Simulate's in-memory cluster deletes every victim at once and never
   /// reports a failed deletion, so nothing waits on one here.
-  void on_preemption_failed(const model::pod&) {
+  void on_preemption_ended(const model::pod&, bool) {
   }
 
   queue_stats stats() const;

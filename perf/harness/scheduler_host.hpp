@@ -34,6 +34,8 @@ struct scheduler_settings {
   /// podInitialBackoffSeconds / podMaxBackoffSeconds.
   std::chrono::seconds initial_backoff{1};
   std::chrono::seconds max_backoff{10};
+  /// The SchedulerPopFromBackoffQ gate.
+  bool pop_from_backoff = true;
   /// Where the pipeline records (not owned); null = recording off.
   metrics::scheduler_metrics* metrics = nullptr;
 };

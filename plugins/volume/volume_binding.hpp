@@ -20,8 +20,8 @@
 /// - PreBind is asynchronous API work: the binder writes the assume's plan
 ///   through its sink and waits up to `bindTimeoutSeconds`
 ///   (`api_wait_timeout`).
-/// - PreScore skips: upstream scores only with StorageCapacityScoring, an
-///   alpha gate tessera does not implement.
+/// - PreScore skips: upstream scores only with StorageCapacityScoring, a
+///   gate tessera does not implement.
 #pragma once
 
 #include "config/plugin_args.hpp"

@@ -67,7 +67,7 @@ queue_actor::behavior_type fake_queue(queue_actor::pointer, queue_log* log) {
       log->outcomes.push_back(o);
     },
     [log](bound_atom, const bind_outcome_ptr& b) { log->bound.push_back(b); },
-    [](preemption_failed_atom, const model::pod_ptr&) {},
+    [](preemption_ended_atom, const model::pod_ptr&, bool) {},
     [](tick_atom) {},
     [](barrier_atom, std::uint64_t, const caf::actor&) {},
     [](subscribe_atom, const caf::actor&) {},
@@ -317,8 +317,8 @@ queue_inputs_ptr pod_added(const model::pod_ptr& p) {
 
 // The queue actor's backoff runs on two clocks: CAF's (the tick timer) and
 // the injected one (the backoff deadline). The test moves both; the failed
-// pod comes back on the first tick at which the injected clock says its
-// 1 s backoff is over, and not before.
+// pod comes back on the first tick after the whole-second window in which
+// its 1 s backoff ends ([1 s, 2 s)), and not before.
 TEST_F(deterministic, QueueActorReleasesBackoffOnTheTick) {
   manual_clock clk;
   auto q = spawn_queue(sys_, queue_config{}, clk, {default_profile()}, 1s);
@@ -333,8 +333,8 @@ TEST_F(deterministic, QueueActorReleasesBackoffOnTheTick) {
   failed->pod = pod;
   caf::anon_send(q, outcome_atom::value, cycle_outcome_ptr{failed});
   run();
-  // A tick 999 ms into the backoff: still waiting.
-  clk.advance(999ms);
+  // A tick 1,999 ms after the failure: still waiting.
+  clk.advance(1999ms);
   sched_.advance_time(1s);
   run();
   EXPECT_EQ(popped.size(), 1u);
@@ -542,9 +542,10 @@ private:
 };
 
 // Binds that fail are undone (Unreserve, forget: the cache frees the room
-// at once) and the pod backs off for 1 s on the injected clock before it
-// is retried. No pod is lost and no node ends overcommitted: the nodes have
-// room for exactly the pods, so a leaked assume would leave one unplaced.
+// at once) and the pod backs off on the injected clock before it is
+// retried: 1 s, rounded up to the end of its whole-second window. No pod is
+// lost and no node ends overcommitted: the nodes have room for exactly the
+// pods, so a leaked assume would leave one unplaced.
 TEST_F(deterministic, FailedBindsLoseNoPod) {
   std::vector<model::object> objects;
   for (int i = 0; i < 3; ++i)
@@ -571,8 +572,8 @@ TEST_F(deterministic, FailedBindsLoseNoPod) {
   EXPECT_EQ(queue.backoff, 3u) << "the failed pods back off";
   auto cache = stats_of<cache_stats>(sys_, sched_, p.cache);
   EXPECT_EQ(cache.assumed_pods, 0u) << "a failed bind left its assume";
-  // A tick before the 1 s backoff is over: nothing moves.
-  clk.advance(900ms);
+  // A tick before the backoff's window is over: nothing moves.
+  clk.advance(1900ms);
   sched_.advance_time(1s);
   run();
   EXPECT_EQ(cluster.bindings(), 3u) << "retried before the backoff ended";
