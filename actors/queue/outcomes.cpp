@@ -46,13 +46,16 @@ void queue_state::on_outcome(const cycle_outcome& out) {
       ++e.preemptions;
       e.moved_while_held = false;
     }
-    bool requeue
-      = e.preemptions <= 0
-        && (e.updated_in_flight
-            || events_.any_since(popped_event, [&](const auto& rec) {
-                 return worth_requeuing(e, rec.event, rec.old_obj.get(),
-                                        rec.new_obj.get());
-               }));
+    bool helped = e.updated_in_flight
+                  || events_.any_since(popped_event, [&](const auto& rec) {
+                       return worth_requeuing(e, rec.event, rec.old_obj.get(),
+                                              rec.new_obj.get());
+                     });
+    // A held preemptor remembers what came during its cycle, such as its
+    // victims' deletion events when the deletions were quick.
+    if (e.preemptions > 0 && helped)
+      e.moved_while_held = true;
+    bool requeue = helped && e.preemptions <= 0;
     if (requeue) {
       to_backoff_or_active(e);
     } else {

@@ -63,7 +63,19 @@ protected:
     return next ? next->pod->name : std::string{"<none>"};
   }
 
+  /// A queue whose one pod, `preemptor_`, is in its cycle.
+  queue_state preemptor_in_flight() {
+    auto q = make();
+    q.add(preemptor_, 0);
+    EXPECT_EQ(pop_name(q), "p");
+    return q;
+  }
+
   manual_clock clock_;
+  model::pod_ptr preemptor_
+    = test::make_pod("p").priority(100).cpu("1").build();
+  /// A pod the preemptor's victims stand for.
+  model::pod_ptr victim_ = test::make_pod("victim").node("n1").cpu("1").build();
 };
 
 // Backoff after the n-th failed attempt: 1 s, 2 s, 4 s, 8 s, then capped at
@@ -349,11 +361,9 @@ TEST_F(queue_state_test, APreemptorWhoseVictimStaysIsTriedAgain) {
 // for the victims' deletion events, which reach the queue through the
 // cache after the API has answered the deletions.
 TEST_F(queue_state_test, APreemptorIsHeldUntilItsVictimsDeletionsEnd) {
-  auto q = make();
-  auto p = test::make_pod("p").priority(100).cpu("1").build();
-  auto victim = test::make_pod("victim").node("n1").cpu("1").build();
-  q.add(p, 0);
-  ASSERT_EQ(pop_name(q), "p");
+  auto q = preemptor_in_flight();
+  const auto& p = preemptor_;
+  const auto& victim = victim_;
   q.on_outcome(*preempted(p));
   ASSERT_EQ(q.stats().unschedulable, 1u);
 
@@ -378,15 +388,27 @@ TEST_F(queue_state_test, APreemptorIsHeldUntilItsVictimsDeletionsEnd) {
   EXPECT_EQ(pop_name(q), "p") << "popped from backoffQ, nothing else waits";
 }
 
+// Deletions quick enough for their events to come while the preemptor's
+// own cycle is still running: the report releases it all the same.
+TEST_F(queue_state_test, VictimEventsDuringThePreemptingCycleAreNotLost) {
+  auto q = preemptor_in_flight();
+  const auto& p = preemptor_;
+  const auto& victim = victim_;
+  pod_deleted(q, victim);
+  q.on_outcome(*preempted(p));
+  EXPECT_EQ(q.stats().unschedulable, 1u) << "held while deleting";
+  q.on_preemption_ended(*p, false);
+  EXPECT_EQ(q.stats().unschedulable, 0u);
+  EXPECT_EQ(pop_name(q), "p");
+}
+
 // The binder's report may arrive before the outcome of the cycle that
 // preempted: the pod is then not held, and the victims' deletion events
 // seen while it was in flight requeue it.
 TEST_F(queue_state_test, ADeletionReportThatOvertakesTheOutcomeHoldsNothing) {
-  auto q = make();
-  auto p = test::make_pod("p").priority(100).cpu("1").build();
-  auto victim = test::make_pod("victim").node("n1").cpu("1").build();
-  q.add(p, 0);
-  ASSERT_EQ(pop_name(q), "p");
+  auto q = preemptor_in_flight();
+  const auto& p = preemptor_;
+  const auto& victim = victim_;
   pod_deleted(q, victim);
   q.on_preemption_ended(*p, false);
   q.on_outcome(*preempted(p));
