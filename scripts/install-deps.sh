@@ -21,6 +21,7 @@ packages=(
   python3 # the deploy test's stand-in API discovery for kubectl --dry-run
           # and scripts/check-layout.sh
   clang-format git # scripts/check-format.sh (clang-format 14 on Debian 12)
+  python3-kubernetes # the official Python client, for its compatibility test
 )
 
 sudo_cmd=()

@@ -1,7 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-// Real-client tests: Debian's kubectl 1.20 against the embedded cluster
-// (docs/apiserver-protocol.md §6.3 and checklist item 15).
+// Real-client tests against the embedded cluster: kubectl (1.35 from the
+// npm registry, or Debian's 1.20; docs/apiserver-protocol.md §6.3) and the
+// official Python client as Debian packages it.
 #include "io/apiserver/kwok.hpp"
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
@@ -36,16 +37,11 @@ struct run_result {
   std::string output;
 };
 
-class KubectlTest : public ::testing::Test {
+/// The embedded cluster (two kwok nodes, the volume controller) on a free
+/// port, with a kubeconfig for it in a private home directory.
+class EmbeddedClusterTest : public ::testing::Test {
 protected:
-  static void SetUpTestSuite() {
-    kubectl_ = TESSERA_KUBECTL;
-  }
-
-  void SetUp() override {
-    if (kubectl_.empty() || !fs::exists(kubectl_))
-      GTEST_SKIP() << "kubectl not found: run scripts/install-deps.sh, which "
-                      "unpacks Debian's kubernetes-client into .tools/";
+  void start_cluster() {
     home_
       = fs::temp_directory_path()
         / ("tessera-kubectl-" + std::to_string(::getpid()) + "-"
@@ -72,8 +68,6 @@ protected:
          "    namespace: default\n"
          "current-context: tessera\n"
          "users:\n- name: tessera\n  user: {}\n";
-    auto v = run("version --client --short");
-    legacy_ = v.output.find("v1.20.") != std::string::npos;
   }
 
   void TearDown() override {
@@ -86,13 +80,13 @@ protected:
       fs::remove_all(home_, ignored);
   }
 
-  /// Runs kubectl with a private HOME, KUBECONFIG and discovery cache.
-  run_result run(const std::string& args, int timeout_seconds = 30) {
+  /// Runs `program args` with a private HOME and KUBECONFIG.
+  run_result run_program(const std::string& program, const std::string& args,
+                         int timeout_seconds = 30) {
     std::string cmd = "env HOME=" + home_.string()
                       + " KUBECONFIG=" + (home_ / "config").string()
                       + " timeout " + std::to_string(timeout_seconds) + " "
-                      + kubectl_ + " --cache-dir " + (home_ / "cache").string()
-                      + " " + args + " 2>&1";
+                      + program + " " + args + " 2>&1";
     run_result r;
     FILE* p = ::popen(cmd.c_str(), "r");
     if (!p)
@@ -112,11 +106,6 @@ protected:
     return path.string();
   }
 
-  std::string create_flags() const {
-    // Newer kubectl validates differently (docs/apiserver-protocol.md §6.5).
-    return legacy_ ? "" : " --validate=false";
-  }
-
   template <class F> bool eventually(F cond) {
     for (int i = 0; i < 500; ++i) {
       if (cond())
@@ -130,14 +119,70 @@ protected:
     return primary_resource(storage_kind::pod);
   }
 
-  static inline std::string kubectl_;
   fs::path home_;
-  bool legacy_ = true;
   std::unique_ptr<store> st_;
   std::unique_ptr<kwok_controller> kwok_;
   std::unique_ptr<volume_controller> volumes_;
   std::unique_ptr<api_server> server_;
 };
+
+class KubectlTest : public EmbeddedClusterTest {
+protected:
+  static void SetUpTestSuite() {
+    kubectl_ = TESSERA_KUBECTL;
+  }
+
+  void SetUp() override {
+    if (kubectl_.empty() || !fs::exists(kubectl_))
+      GTEST_SKIP() << "kubectl not found: run scripts/install-deps.sh, which "
+                      "unpacks Debian's kubernetes-client into .tools/";
+    start_cluster();
+    auto v = run("version --client --short");
+    legacy_ = v.output.find("v1.20.") != std::string::npos;
+  }
+
+  /// Runs kubectl with its own discovery cache.
+  run_result run(const std::string& args, int timeout_seconds = 30) {
+    return run_program(kubectl_ + " --cache-dir " + (home_ / "cache").string(),
+                       args, timeout_seconds);
+  }
+
+  std::string create_flags() const {
+    // Newer kubectl validates differently (docs/apiserver-protocol.md §6.5).
+    return legacy_ ? "" : " --validate=false";
+  }
+
+  static inline std::string kubectl_;
+  bool legacy_ = true;
+};
+
+// The official Python client, as Debian packages it (python3-kubernetes):
+// test/cluster/python_client.py walks a user's steps and checks each.
+class PythonClientTest : public EmbeddedClusterTest {
+protected:
+  void SetUp() override {
+    if (::system(TESSERA_PYTHON " -c 'import kubernetes' 2>/dev/null") != 0)
+      GTEST_SKIP() << "python3-kubernetes not installed: run "
+                      "scripts/install-deps.sh";
+    start_cluster();
+  }
+};
+
+TEST_F(PythonClientTest, AUsersStepsWork) {
+  auto r = run_program(TESSERA_PYTHON,
+                       TESSERA_SOURCE_DIR "/test/cluster/python_client.py "
+                         + (home_ / "config").string(),
+                       60);
+  EXPECT_EQ(r.code, 0) << r.output;
+  for (const char* step :
+       {"ok: version v1.37.", "ok: namespace Active", "ok: pod created Pending",
+        "ok: list by label", "ok: watch resumes after the list",
+        "ok: patch merges labels", "ok: bound to ", "ok: pod Running",
+        "ok: missing pod 404 NotFound", "ok: pod deleted", "ok: events listed"})
+    EXPECT_NE(r.output.find(step), std::string::npos)
+      << "missing \"" << step << "\" in:\n"
+      << r.output;
+}
 
 constexpr const char* pod_yaml = R"(apiVersion: v1
 kind: Pod
