@@ -547,6 +547,9 @@ int run_scheduler(const args& a, run_hooks& hooks) {
   run_control& control = hooks.control ? *hooks.control : local_control;
   run_status status;
   status.set_leader_election(le.leader_elect);
+  if (le.leader_elect && hooks.metrics != nullptr)
+    status.mirror_leading(
+      &hooks.metrics->leader_election_master_status.with({le.resource_name}));
   status.set_leading(!le.leader_elect);
   // The one place servers start (health and metrics).
   f.serving.effective_config = config::write_config(f.setup.config);

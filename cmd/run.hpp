@@ -21,6 +21,7 @@
 #include "cmd/verbs.hpp"
 #include "io/fwd.hpp"
 #include "metrics/fwd.hpp"
+#include "metrics/series.hpp"
 #include "support/clock.hpp"
 #include "support/error.hpp"
 
@@ -85,6 +86,13 @@ public:
   }
   void set_leading(bool v) noexcept {
     leading_.store(v);
+    if (leading_gauge_ != nullptr)
+      leading_gauge_->set(v ? 1 : 0);
+  }
+  /// Mirror leading() into `g` (leader_election_master_status) from now on;
+  /// set before other threads see this status.
+  void mirror_leading(metrics::gauge* g) noexcept {
+    leading_gauge_ = g;
   }
   void set_stopping(bool v) noexcept {
     stopping_.store(v);
@@ -96,6 +104,7 @@ private:
   std::atomic<bool> leader_election_{false};
   std::atomic<bool> leading_{false};
   std::atomic<bool> stopping_{false};
+  metrics::gauge* leading_gauge_ = nullptr;
   mutable std::mutex mutex_;
   std::string identity_;
 };

@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "metrics/scheduler_metrics.hpp"
 
+#include "metrics/process_metrics.hpp"
+
 #include <prometheus/text_serializer.h>
 
 namespace tessera::metrics {
@@ -143,6 +145,12 @@ scheduler_metrics::scheduler_metrics()
             "Full lists of a resource (initial list and relists after a "
             "watch expired).",
             MetricType::Counter, {"resource"}),
+    leader_election_master_status(
+      "leader_election_master_status",
+      "Gauge of if the reporting system is master of the relevant lease, 0 "
+      "indicates backup, 1 indicates master. 'name' is the string used to "
+      "identify the lease. Please make sure to group by name.",
+      MetricType::Gauge, {"name"}),
     pending_active(pending_pods.with({"active"})),
     pending_backoff(pending_pods.with({"backoff"})),
     pending_unschedulable(pending_pods.with({"unschedulable"})),
@@ -182,6 +190,9 @@ std::vector<prometheus::MetricFamily> scheduler_metrics::collect() const {
   out.push_back(actor_mailbox_size.collect());
   out.push_back(watch_events.collect());
   out.push_back(relists.collect());
+  out.push_back(leader_election_master_status.collect());
+  for (auto& f : process_families())
+    out.push_back(std::move(f));
   return out;
 }
 

@@ -95,6 +95,10 @@ public:
   family<gauge> actor_mailbox_size;              ///< {actor}
   family<counter> watch_events;                  ///< {resource, type}
   family<counter> relists;                       ///< {resource}
+  // ---- client-go's leader election ----------------------------------------
+  /// 1 while this instance holds the lease `name`, else 0; no series
+  /// without leader election.
+  family<gauge> leader_election_master_status; ///< {name}
 
   // ---- series with fixed labels, resolved once --------------------------
   gauge& pending_active;
@@ -127,7 +131,8 @@ public:
   /// reuses the address of a destroyed one.
   const std::uint64_t instance_id;
 
-  /// Every family, for the serializer and for tests.
+  /// Every family (and the process families), for the serializer and for
+  /// tests.
   std::vector<prometheus::MetricFamily> collect() const;
   /// The text exposition format (version 0.0.4) of `collect()`, after
   /// running the hooks.

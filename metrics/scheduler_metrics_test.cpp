@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include <ctime>
 #include <map>
 #include <memory>
 
@@ -94,6 +95,13 @@ std::vector<family_spec> expected_families() {
      {"resource", "type"},
      {}},
     {"tessera_relists_total", MetricType::Counter, {"resource"}, {}},
+    {"leader_election_master_status", MetricType::Gauge, {"name"}, {}},
+    {"process_cpu_seconds_total", MetricType::Counter, {}, {}},
+    {"process_virtual_memory_bytes", MetricType::Gauge, {}, {}},
+    {"process_resident_memory_bytes", MetricType::Gauge, {}, {}},
+    {"process_start_time_seconds", MetricType::Gauge, {}, {}},
+    {"process_open_fds", MetricType::Gauge, {}, {}},
+    {"process_max_fds", MetricType::Gauge, {}, {}},
   };
 }
 
@@ -116,6 +124,7 @@ TEST(scheduler_metrics, families_have_upstream_names_types_labels_buckets) {
   m.actor_mailbox_size.with({"queue"}).set(0);
   m.watch_events.with({"pods", "ADDED"}).inc();
   m.relists.with({"pods"}).inc();
+  m.leader_election_master_status.with({"kube-scheduler"}).set(1);
 
   auto families = m.collect();
   auto specs = expected_families();
@@ -199,6 +208,31 @@ TEST(scheduler_metrics, render_parses_and_counts_match) {
             3);
   EXPECT_EQ(
     value_of("scheduler_scheduling_algorithm_duration_seconds_count", {}), 3);
+}
+
+// The process families read this process: dashboards select kube-scheduler
+// instances by process_cpu_seconds_total.
+TEST(scheduler_metrics, process_families_describe_this_process) {
+  scheduler_metrics m;
+  // Burn a little CPU so the counter cannot be 0.
+  volatile double sink = 0;
+  for (int i = 0; i < 20'000'000; ++i)
+    sink = sink + i * 0.5;
+  auto samples = parse_exposition(m.render());
+  std::map<std::string, double> v;
+  for (const auto& s : samples)
+    if (s.name.starts_with("process_"))
+      v[s.name] = s.value;
+  EXPECT_GT(v["process_cpu_seconds_total"], 0.0);
+  EXPECT_GT(v["process_resident_memory_bytes"], 1e6);
+  EXPECT_GE(v["process_virtual_memory_bytes"],
+            v["process_resident_memory_bytes"]);
+  EXPECT_GE(v["process_open_fds"], 3.0);
+  EXPECT_GE(v["process_max_fds"], v["process_open_fds"]);
+  double now = static_cast<double>(std::time(nullptr));
+  EXPECT_LE(v["process_start_time_seconds"], now + 1);
+  EXPECT_GT(v["process_start_time_seconds"], now - 3600)
+    << "started within the hour";
 }
 
 TEST(mailbox_sampler, samples_every_nth_call_into_the_given_instance) {

@@ -197,11 +197,22 @@ TEST(probes, standby_is_ready_and_takes_over_over_https) {
   EXPECT_EQ(status_of(client, "/livez"), 200);
   EXPECT_EQ(status_of(client, "/readyz"), 200);
   EXPECT_FALSE(standby.status()->leading());
+  // client-go's leader_election_master_status follows the lease.
+  auto& master_status
+    = standby.ops().scheduler_metrics().leader_election_master_status.with(
+      {"kube-scheduler"});
+  EXPECT_EQ(master_status.value(), 0);
+  EXPECT_EQ(leader->ops()
+              .scheduler_metrics()
+              .leader_election_master_status.with({"kube-scheduler"})
+              .value(),
+            1);
   // The leader stops (releasing the lease); the standby leads and syncs.
   EXPECT_EQ(leader->stop(), 0);
   leader.reset();
   ASSERT_TRUE(wait_until(
     [&] { return standby.status()->leading() && standby.status()->synced(); }));
+  EXPECT_EQ(master_status.value(), 1);
   EXPECT_EQ(status_of(client, "/readyz"), 200);
   c.create_pod("after-takeover");
   EXPECT_TRUE(wait_until([&] { return c.bound_pods() == 1; }));
