@@ -79,15 +79,15 @@ http_reply token_review_reply(const handler_config& config,
 
 http_reply access_review_reply(const handler_config& config,
                                std::string_view body) {
-  auto doc = review_request(body, "SubjectAccessReview",
-                            "authorization.k8s.io/v1");
+  auto doc
+    = review_request(body, "SubjectAccessReview", "authorization.k8s.io/v1");
   if (!doc)
     return status_reply(status::bad_request(doc.err().message));
   const auto& spec = doc->at("spec").as_object();
   std::string user = string_at(spec, "user");
   auto* groups = spec.if_contains("groups");
-  bool has_groups = groups != nullptr && groups->is_array()
-                    && !groups->get_array().empty();
+  bool has_groups
+    = groups != nullptr && groups->is_array() && !groups->get_array().empty();
   bool has_resource = spec.contains("resourceAttributes");
   bool has_path = spec.contains("nonResourceAttributes");
   if (user.empty() && !has_groups)

@@ -26,9 +26,8 @@ std::string lower(std::string_view s) {
 /// The token of `Authorization: Bearer <token>`, or "" when the header is
 /// absent or of another scheme (then the request is not a token request).
 std::string bearer_token(std::string_view header) {
-  auto blank = [](char c) {
-    return std::isspace(static_cast<unsigned char>(c)) != 0;
-  };
+  auto blank
+    = [](char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; };
   std::vector<std::string_view> fields;
   std::size_t i = 0;
   while (i < header.size()) {
@@ -224,8 +223,7 @@ auth_decision delegated_auth::check(const auth_request& r) {
   return decide(r, true, needs);
 }
 
-std::optional<auth_decision>
-delegated_auth::try_check(const auth_request& r) {
+std::optional<auth_decision> delegated_auth::try_check(const auth_request& r) {
   bool needs = false;
   auto d = decide(r, false, needs);
   if (needs)

@@ -6,7 +6,7 @@
 ///
 ///   request ──▶ authenticate ─────────────────────────▶ authorize ──▶ serve
 ///               1. a client certificate verified         1. a group in
-///                  against the client CA: user = CN,        always_allow_groups
+///                  against the client CA: user = CN, always_allow_groups
 ///                  groups = O (a certificate that does    2. a path in
 ///                  not verify: 401)                         always_allow_paths
 ///               2. `Authorization: Bearer T`: a           3. a SubjectAccess-
@@ -46,8 +46,8 @@ namespace tessera::serving {
 struct delegated_auth_config {
   /// Paths served without authorization; a trailing `*` matches a prefix
   /// (kube-scheduler's --authorization-always-allow-paths default).
-  std::vector<std::string> always_allow_paths = {"/healthz", "/readyz",
-                                                 "/livez"};
+  std::vector<std::string> always_allow_paths
+    = {"/healthz", "/readyz", "/livez"};
   /// Groups whose members skip the SubjectAccessReview (upstream's
   /// default: the API server's own superuser group).
   std::vector<std::string> always_allow_groups = {"system:masters"};

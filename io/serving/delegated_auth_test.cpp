@@ -1,7 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "io/serving/delegated_auth.hpp"
-
 #include "io/serving/test_reviews.hpp"
 
 #include <gtest/gtest.h>
@@ -45,15 +44,14 @@ TEST(delegated_auth, decisions_as_kube_schedulers_secure_port) {
     {"anonymous may probe", "GET", "/healthz", "", 0, ""},
     {"anonymous may probe readyz", "GET", "/readyz", "", 0, ""},
     {"anonymous may probe livez", "GET", "/livez", "", 0, ""},
-    {"a health check's subpath is not always allowed", "GET", "/livez/ping",
-     "", 403, R"(cannot get path \"/livez/ping\")"},
+    {"a health check's subpath is not always allowed", "GET", "/livez/ping", "",
+     403, R"(cannot get path \"/livez/ping\")"},
     {"anonymous is forbidden metrics", "GET", "/metrics", "", 403,
      R"(forbidden: User \"system:anonymous\" cannot get path \"/metrics\")"},
     {"anonymous is forbidden configz", "GET", "/configz", "", 403,
      R"("reason":"Forbidden","details":{},"code":403)"},
     {"a valid token whose user may", "GET", "/metrics", "Bearer good", 0, ""},
-    {"the scheme is case-insensitive", "GET", "/metrics", "bearer good", 0,
-     ""},
+    {"the scheme is case-insensitive", "GET", "/metrics", "bearer good", 0, ""},
     {"a valid token whose user may not", "GET", "/metrics", "Bearer viewer",
      403, R"(User \"bob\" cannot get path \"/metrics\": no RBAC policy)"},
     {"HEAD is the verb head", "HEAD", "/metrics", "Bearer viewer", 403,
@@ -62,8 +60,8 @@ TEST(delegated_auth, decisions_as_kube_schedulers_secure_port) {
      R"("message":"Unauthorized","reason":"Unauthorized","code":401)"},
     {"an invalid token fails even an always-allowed path", "GET", "/healthz",
      "Bearer nope", 401, "Unauthorized"},
-    {"another scheme is anonymous", "GET", "/metrics", "Basic Zm9vOmJhcg==",
-     403, "system:anonymous"},
+    {"another scheme is anonymous", "GET", "/metrics",
+     "Basic Zm9vOmJhcg==", 403, "system:anonymous"},
     {"system:masters skips the review", "GET", "/configz", "Bearer root", 0,
      ""},
   };
@@ -91,8 +89,7 @@ TEST(delegated_auth, decisions_as_kube_schedulers_secure_port) {
     }
     if (u.name == "system:anonymous") {
       saw_anonymous = true;
-      EXPECT_EQ(u.groups,
-                (std::vector<std::string>{"system:unauthenticated"}));
+      EXPECT_EQ(u.groups, (std::vector<std::string>{"system:unauthenticated"}));
     }
   }
   EXPECT_TRUE(saw_alice);

@@ -60,7 +60,8 @@ public:
   /// POST a SubjectAccessReview of `user` doing `verb` on `path`.
   [[nodiscard]] virtual expected<access_review_result>
   review_access(const user_info& user, std::string_view path,
-                std::string_view verb) = 0;
+                std::string_view verb)
+    = 0;
   /// Aborts calls in progress and fails later ones at once (stopping).
   virtual void shutdown() = 0;
 };
@@ -77,6 +78,10 @@ std::string access_review_body(const user_info& user, std::string_view path,
 parse_token_review(std::string_view json);
 [[nodiscard]] expected<access_review_result>
 parse_access_review(std::string_view json);
+
+/// The `client-ca-file` key of a ConfigMap's JSON (nullopt when absent).
+[[nodiscard]] expected<std::optional<std::string>>
+client_ca_of_configmap(std::string_view json);
 
 /// The `client-ca-file` of the ConfigMap kube-system/
 /// extension-apiserver-authentication: nullopt when the ConfigMap or the

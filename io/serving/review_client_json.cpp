@@ -68,9 +68,9 @@ public:
     return parse_token_review(r->body);
   }
 
-  expected<access_review_result>
-  review_access(const user_info& user, std::string_view path,
-                std::string_view verb) override {
+  expected<access_review_result> review_access(const user_info& user,
+                                               std::string_view path,
+                                               std::string_view verb) override {
     auto r = post("/apis/authorization.k8s.io/v1/subjectaccessreviews",
                   access_review_body(user, path, verb));
     if (!r)
@@ -179,8 +179,13 @@ expected<std::optional<std::string>> lookup_client_ca(io::rest_client& c) {
     return std::optional<std::string>{};
   if (r->status < 200 || r->status > 299)
     return io::status_error(*r);
+  return client_ca_of_configmap(r->body);
+}
+
+expected<std::optional<std::string>>
+client_ca_of_configmap(std::string_view body) {
   json::error_code ec;
-  auto doc = json::parse(r->body, ec);
+  auto doc = json::parse(body, ec);
   if (ec || !doc.is_object())
     return make_error(ec::invalid_input,
                       "configmap kube-system/extension-apiserver-"

@@ -91,6 +91,31 @@ TEST_F(Reviews, BodiesAreTheV1Objects) {
   EXPECT_EQ(t->user, (user_info{"x", "1", {"a"}, {{"k", {"v"}}}}));
 }
 
+TEST(ClientCa, FromTheConfigMapsKey) {
+  struct test_case {
+    std::string name;
+    std::string json;
+    bool ok;
+    std::optional<std::string> ca;
+  };
+  std::vector<test_case> cases = {
+    {"the key", R"({"data":{"client-ca-file":"PEM","other":"x"}})", true,
+     "PEM"},
+    {"front-proxy only", R"({"data":{"requestheader-client-ca-file":"PEM"}})",
+     true, std::nullopt},
+    {"no data", R"({"metadata":{}})", true, std::nullopt},
+    {"not JSON", "<html>", false, std::nullopt},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto ca = client_ca_of_configmap(tc.json);
+    ASSERT_EQ(static_cast<bool>(ca), tc.ok);
+    if (ca) {
+      EXPECT_EQ(*ca, tc.ca);
+    }
+  }
+}
+
 TEST_F(Reviews, ClientCaLookupFindsNoConfigMapInTheEmbeddedCluster) {
   auto ca = lookup_client_ca(*client_);
   ASSERT_TRUE(ca) << ca.err().message;
@@ -225,7 +250,8 @@ TEST(SecurePort, ASlowReviewDelaysOnlyItsOwnRequest) {
     auto c2 = port.client();
     return status_of(c2, "/configz", "t");
   });
-  ASSERT_TRUE(test::eventually([&] { return reviews.access_calls.load() == 2; }));
+  ASSERT_TRUE(
+    test::eventually([&] { return reviews.access_calls.load() == 2; }));
   auto s0 = std::chrono::steady_clock::now();
   port.server->stop();
   EXPECT_LT(std::chrono::steady_clock::now() - s0, 5s);
