@@ -127,12 +127,13 @@ ops_hooks::make_auth(const serving_options& options) {
   } else if (!options.skip_lookup) {
     auto found = serving::lookup_client_ca(*authn_client_);
     std::string problem;
-    if (!found)
+    if (!found) {
       problem = found.err().message;
-    else if (*found
-             && !io::check_pem(**found, io::pem_kind::certificates).empty())
-      problem = "client-ca-file: "
-                + io::check_pem(**found, io::pem_kind::certificates);
+    } else if (*found) {
+      if (auto why = io::check_pem(**found, io::pem_kind::certificates);
+          !why.empty())
+        problem = "client-ca-file: " + why;
+    }
     if (!problem.empty()) {
       if (!options.tolerate_lookup_failure)
         return make_error(ec::unavailable,

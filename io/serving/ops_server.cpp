@@ -535,7 +535,9 @@ ops_server::start(ops_server_config config, ops_providers providers) {
     }
   }};
   TLOG_INFO("serving health and metrics", "address", config.bind_address,
-            "securePort", i->secure_port, "port", i->plain_port);
+            "securePort", i->secure_port, "port", i->plain_port,
+            "delegatedAuth", i->auth != nullptr, "clientCertificates",
+            i->auth != nullptr && !i->auth->config().client_ca_pem.empty());
   return std::unique_ptr<ops_server>(new ops_server(std::move(i)));
 }
 

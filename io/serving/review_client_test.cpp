@@ -198,9 +198,9 @@ TEST_F(Reviews, SecurePortDelegatesToTheApiServer) {
   EXPECT_EQ(status_of(c, "/metrics", "guess"), 401);
   EXPECT_EQ(api_requests(), before);
 
-  // The API server goes away: a new token gets 401, anonymous a 500, the
-  // probes still answer, and nothing hangs.
-  server_->stop();
+  // The API server goes away (its connections close): a new token gets
+  // 401, anonymous a 500, the probes still answer, and nothing hangs.
+  server_.reset();
   auto t0 = std::chrono::steady_clock::now();
   EXPECT_EQ(status_of(c, "/metrics", "another"), 401);
   EXPECT_EQ(status_of(c, "/configz", "another"), 401);
@@ -213,7 +213,7 @@ TEST_F(Reviews, SecurePortDelegatesToTheApiServer) {
             std::string::npos)
     << down->body;
   EXPECT_EQ(status_of(c, "/livez"), 200);
-  EXPECT_LT(std::chrono::steady_clock::now() - t0, 15s);
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 10s);
 }
 
 TEST(SecurePort, ASlowReviewDelaysOnlyItsOwnRequest) {
