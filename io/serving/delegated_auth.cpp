@@ -5,6 +5,8 @@
 #include "support/log.hpp"
 #include "support/text.hpp"
 
+#include <openssl/sha.h>
+
 #include <algorithm>
 #include <cctype>
 
@@ -51,6 +53,14 @@ void add_authenticated_group(user_info& u) {
     if (g == authenticated_group || g == unauthenticated_group)
       return;
   u.groups.emplace_back(authenticated_group);
+}
+
+/// The token cache's key: a digest, so that the cache holds no token.
+std::string token_key(const std::string& token) {
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256(reinterpret_cast<const unsigned char*>(token.data()), token.size(),
+         digest);
+  return std::string(reinterpret_cast<const char*>(digest), sizeof digest);
 }
 
 /// Every attribute of a SubjectAccessReview, as one cache key.
@@ -249,7 +259,8 @@ auth_decision delegated_auth::decide(const auth_request& r, bool may_review,
     token = bearer_token(r.authorization);
   if (!token.empty()) {
     auto review = reviewed(
-      tokens_, token, may_review, &delegated_auth_stats::token_reviews,
+      tokens_, token_key(token), may_review,
+      &delegated_auth_stats::token_reviews,
       [&] { return config_.tokens->review_token(token); },
       [this](const token_review_result&) { return config_.token_ttl; });
     if (!review) {

@@ -16,7 +16,8 @@
 ///                  system:unauthenticated                  (no answer: 500)
 ///
 /// Authenticated users get the group system:authenticated. TokenReview
-/// answers are cached by token for `token_ttl` (authenticated or not);
+/// answers are cached by the token's SHA-256 for `token_ttl`
+/// (authenticated or not);
 /// SubjectAccessReview answers by their whole request for `authorized_ttl`
 /// or `unauthorized_ttl`. Failed calls are not cached. Without a token
 /// reviewer a bearer token counts as anonymous; without an access reviewer

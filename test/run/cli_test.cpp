@@ -357,6 +357,69 @@ TEST(RunCli, SecurePortAnswersTheClustersTokenOnly) {
   EXPECT_EQ(cluster.wait(10s).value_or(-1), 0);
 }
 
+// The client CA lookup: made at start unless --authentication-skip-lookup
+// (the cluster logs every request at -v=4), and fatal only with
+// --authentication-tolerate-lookup-failure=false.
+TEST(RunCli, ClientCaLookupFollowsItsFlags) {
+  auto configmap_reads = [](std::vector<std::string> extra) {
+    child_process cluster{
+      {tessera_binary(), "cluster", "--port", "0", "--v=4"}};
+    std::string url = cluster_url(cluster);
+    EXPECT_FALSE(url.empty()) << cluster.stderr_text();
+    int port = free_port();
+    std::vector<std::string> args = {tessera_binary(),
+                                     "run",
+                                     "--master",
+                                     url,
+                                     "--leader-elect=false",
+                                     "--bind-address=127.0.0.1",
+                                     "--secure-port=" + std::to_string(port)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    child_process run{args};
+    io::client_config cc;
+    cc.port = static_cast<std::uint16_t>(port);
+    cc.tls.enabled = true;
+    cc.tls.insecure_skip_verify = true;
+    std::string log;
+    // Serving starts after the lookup.
+    EXPECT_TRUE(wait_until([&] {
+      log += cluster.stderr_text();
+      auto r = io::http_client{cc}.get("/livez");
+      return r && r->status == 200;
+    }))
+      << run.stderr_text();
+    run.signal(SIGTERM);
+    EXPECT_EQ(run.wait(10s).value_or(-1), 0) << run.stderr_text();
+    cluster.signal(SIGTERM);
+    cluster.wait(10s);
+    log += cluster.stderr_text();
+    return log.find("configmaps/extension-apiserver-authentication")
+           != std::string::npos;
+  };
+  EXPECT_TRUE(configmap_reads({}));
+  EXPECT_FALSE(configmap_reads({"--authentication-skip-lookup"}));
+
+  // An API server that cannot be asked: a warning by default (the run goes
+  // on), exit 1 when the lookup must succeed.
+  temp_dir dir;
+  std::string unreachable = dir.write(
+    "unreachable",
+    "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+    "    server: http://127.0.0.1:1\ncontexts:\n- name: c\n  context: "
+    "{cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  "
+    "user: {}\n");
+  auto strict = run_cli({"--master", "http://127.0.0.1:1",
+                         "--leader-elect=false", "--bind-address=127.0.0.1",
+                         "--secure-port=" + std::to_string(free_port()),
+                         "--authentication-kubeconfig", unreachable,
+                         "--authentication-tolerate-lookup-failure=false"});
+  EXPECT_EQ(strict.code, 1) << strict.err;
+  EXPECT_NE(strict.err.find("cannot read configmap "
+                            "kube-system/extension-apiserver-authentication"),
+            std::string::npos)
+    << strict.err;
+}
+
 TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {
   child_process cluster{
     {tessera_binary(), "cluster", "--port", "0", "--nodes", "2"}};
