@@ -295,7 +295,6 @@ struct ops_server::impl {
         break; // closed, timed out or malformed: nothing more to say
       auto& req = parser.get();
       ops_reply reply;
-      std::optional<auth_decision> refused;
       if (peer && auth) {
         auto c = std::make_shared<pending_check>();
         c->method = std::string{req.method_string()};
