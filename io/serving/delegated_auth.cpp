@@ -143,7 +143,7 @@ delegated_auth::reviewed(cache<V>& c, const std::string& key, bool may_review,
   expected<V> answer = review();
   std::lock_guard guard{mutex_};
   ++(stats_.*counter);
-  if (answer) {
+  if (answer && ttl(*answer).count() > 0) {
     auto now = config_.time->now();
     c.put(key, *answer, now + ttl(*answer), now, config_.cache_size);
   }
@@ -262,7 +262,13 @@ auth_decision delegated_auth::decide(const auth_request& r, bool may_review,
       tokens_, token_key(token), may_review,
       &delegated_auth_stats::token_reviews,
       [&] { return config_.tokens->review_token(token); },
-      [this](const token_review_result&) { return config_.token_ttl; });
+      // A refusal that carries an error is a failure, not an answer:
+      // asked again next time, as upstream.
+      [this](const token_review_result& t) {
+        return !t.authenticated && !t.error.empty()
+                 ? std::chrono::milliseconds{0}
+                 : config_.token_ttl;
+      });
     if (!review) {
       needs = true;
       return {};

@@ -17,7 +17,7 @@
 ///
 /// Authenticated users get the group system:authenticated. TokenReview
 /// answers are cached by the token's SHA-256 for `token_ttl`
-/// (authenticated or not);
+/// (authenticated or not, unless the refusal carries an error);
 /// SubjectAccessReview answers by their whole request for `authorized_ttl`
 /// or `unauthorized_ttl`. Failed calls are not cached. Without a token
 /// reviewer a bearer token counts as anonymous; without an access reviewer
@@ -149,8 +149,8 @@ private:
   };
 
   /// The answer for `key`: cached, else `review()`'s, cached for
-  /// `ttl(answer)` and counted in `counter`; nullopt when a review is due
-  /// and `may_review` is false.
+  /// `ttl(answer)` (0: not cached) and counted in `counter`; nullopt when a
+  /// review is due and `may_review` is false.
   template <class V, class Review, class Ttl>
   std::optional<expected<V>>
   reviewed(cache<V>& c, const std::string& key, bool may_review,

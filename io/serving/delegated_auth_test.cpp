@@ -138,6 +138,14 @@ TEST(delegated_auth, reviews_are_cached_for_their_ttls) {
   EXPECT_EQ(f.auth->check(get("/metrics")).status, 403);
   EXPECT_EQ(r.access_calls.load(), access + 1);
   EXPECT_GT(f.auth->stats().cache_hits, 0u);
+
+  // A refusal carrying an error is not cached (upstream treats it as a
+  // failure of the review).
+  r.refuse_with_error("expired", "token has expired");
+  tokens = r.token_calls.load();
+  EXPECT_EQ(f.auth->check(get("/metrics", "Bearer expired")).status, 401);
+  EXPECT_EQ(f.auth->check(get("/metrics", "Bearer expired")).status, 401);
+  EXPECT_EQ(r.token_calls.load(), tokens + 2);
 }
 
 TEST(delegated_auth, api_server_down_answers_as_upstream) {

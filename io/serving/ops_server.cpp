@@ -243,15 +243,13 @@ struct ops_server::impl {
     }
   };
 
-  /// The auth decision; reviews run on the review threads, never here.
-  /// The answer is posted back to the I/O thread, which alone touches the
-  /// session's stream.
-  net::awaitable<auth_decision> check(std::shared_ptr<pending_check> c) {
-    if (auto quick = auth->try_check(c->view()))
-      co_return std::move(*quick);
-    auto io = co_await net::this_coro::executor;
-    co_return co_await net::async_initiate<decltype(net::use_awaitable),
-                                           void(auth_decision)>(
+  /// The decision of a review thread, delivered on the I/O thread, which
+  /// alone touches the session's stream. A plain function returning the
+  /// operation (no coroutine frame of its own to hold `c`).
+  net::awaitable<auth_decision> review(const std::shared_ptr<pending_check>& c,
+                                       const net::any_io_executor& io) {
+    return net::async_initiate<decltype(net::use_awaitable),
+                               void(auth_decision)>(
       [this, c, io](auto handler) {
         std::lock_guard guard{reviews_mutex};
         if (reviews_closed) {
@@ -302,7 +300,15 @@ struct ops_server::impl {
         c->path = std::string{target.substr(0, target.find('?'))};
         c->authorization = std::string{req[http::field::authorization]};
         c->peer = *peer;
-        auth_decision d = co_await check(std::move(c));
+        // Answered here when no review is due; otherwise on a review
+        // thread.
+        auth_decision d;
+        if (auto quick = auth->try_check(c->view())) {
+          d = std::move(*quick);
+        } else {
+          net::any_io_executor io = co_await net::this_coro::executor;
+          d = co_await review(c, io);
+        }
         if (!d.allowed)
           reply = {d.status, std::move(d.content_type), std::move(d.body)};
         else

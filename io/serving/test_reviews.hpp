@@ -26,6 +26,11 @@ public:
     std::lock_guard guard{mutex_};
     tokens_[token] = user_info{user, "", std::move(groups), {}};
   }
+  /// `token` is refused with `error` in the status.
+  void refuse_with_error(const std::string& token, const std::string& error) {
+    std::lock_guard guard{mutex_};
+    errors_[token] = error;
+  }
   /// `user` may do anything.
   void allow(const std::string& user) {
     std::lock_guard guard{mutex_};
@@ -62,6 +67,8 @@ public:
       return make_error(ec::unavailable, "connection refused");
     std::lock_guard guard{mutex_};
     token_review_result r;
+    if (auto e = errors_.find(token); e != errors_.end())
+      r.error = e->second;
     auto it = tokens_.find(token);
     if (it != tokens_.end()) {
       r.authenticated = true;
@@ -101,6 +108,7 @@ private:
   std::condition_variable cv_;
   bool gate_open_ = true;
   std::map<std::string, user_info> tokens_;
+  std::map<std::string, std::string> errors_;
   std::set<std::string> allowed_;
   std::vector<user_info> reviewed_;
 };
