@@ -131,22 +131,33 @@ std::optional<expected<V>>
 delegated_auth::reviewed(cache<V>& c, const std::string& key, bool may_review,
                          std::uint64_t delegated_auth_stats::*counter,
                          Review review, Ttl ttl) {
-  {
-    std::lock_guard guard{mutex_};
-    if (auto hit = c.get(key, config_.time->now())) {
-      ++stats_.cache_hits;
-      return expected<V>{std::move(*hit)};
-    }
+  std::unique_lock lock{mutex_};
+  if (auto hit = c.get(key, config_.time->now())) {
+    ++stats_.cache_hits;
+    return expected<V>{std::move(*hit)};
   }
   if (!may_review)
     return std::nullopt;
+  if (auto it = c.asking.find(key); it != c.asking.end()) {
+    auto joined = it->second;
+    landed_.wait(lock, [&joined] { return joined->done; });
+    return *joined->answer;
+  }
+  auto mine = std::make_shared<typename cache<V>::flight>();
+  c.asking[key] = mine;
+  lock.unlock();
   expected<V> answer = review();
-  std::lock_guard guard{mutex_};
+  lock.lock();
   ++(stats_.*counter);
   if (answer && ttl(*answer).count() > 0) {
     auto now = config_.time->now();
     c.put(key, *answer, now + ttl(*answer), now, config_.cache_size);
   }
+  mine->answer = answer;
+  mine->done = true;
+  c.asking.erase(key);
+  lock.unlock();
+  landed_.notify_all();
   return answer;
 }
 

@@ -19,7 +19,8 @@
 /// answers are cached by the token's SHA-256 for `token_ttl`
 /// (authenticated or not, unless the refusal carries an error);
 /// SubjectAccessReview answers by their whole request for `authorized_ttl`
-/// or `unauthorized_ttl`. Failed calls are not cached. Without a token
+/// or `unauthorized_ttl`. Failed calls are not cached. Concurrent requests
+/// needing the same review share one call. Without a token
 /// reviewer a bearer token counts as anonymous; without an access reviewer
 /// every path that is not always allowed is forbidden (as upstream without
 /// --authentication-kubeconfig / --authorization-kubeconfig).
@@ -33,6 +34,7 @@
 #include "support/error.hpp"
 
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -136,13 +138,19 @@ private:
   auth_decision decide(const auth_request& r, bool may_review, bool& needs);
 
   /// Answers by key until they expire; a full cache drops its expired
-  /// entries, then everything.
+  /// entries, then everything. `asking` holds the reviews in flight, so
+  /// that concurrent requests with the same key wait for one answer.
   template <class V> struct cache {
     struct entry {
       V value;
       time_point expires;
     };
+    struct flight {
+      bool done = false;
+      std::optional<expected<V>> answer;
+    };
     std::map<std::string, entry> entries;
+    std::map<std::string, std::shared_ptr<flight>> asking;
     std::optional<V> get(const std::string& key, time_point now);
     void put(const std::string& key, V value, time_point expires,
              time_point now, std::size_t limit);
@@ -161,6 +169,8 @@ private:
   std::vector<std::string> exact_paths_;
   std::vector<std::string> prefix_paths_;
   mutable std::mutex mutex_;
+  /// Signalled when a review in flight lands.
+  std::condition_variable landed_;
   cache<token_review_result> tokens_;
   cache<access_review_result> access_;
   delegated_auth_stats stats_;

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <atomic>
+#include <thread>
+
 namespace tessera::serving {
 namespace {
 
@@ -146,6 +149,28 @@ TEST(delegated_auth, reviews_are_cached_for_their_ttls) {
   EXPECT_EQ(f.auth->check(get("/metrics", "Bearer expired")).status, 401);
   EXPECT_EQ(f.auth->check(get("/metrics", "Bearer expired")).status, 401);
   EXPECT_EQ(r.token_calls.load(), tokens + 2);
+}
+
+TEST(delegated_auth, concurrent_requests_share_one_review) {
+  fixture f;
+  f.reviews.close_gate();
+  std::vector<std::thread> requests;
+  std::atomic<int> allowed{0};
+  for (int i = 0; i < 4; ++i)
+    requests.emplace_back([&] {
+      if (f.auth->check(get("/metrics", "Bearer good")).allowed)
+        ++allowed;
+    });
+  // Let every request reach the review before it answers.
+  while (f.reviews.token_calls.load() == 0)
+    std::this_thread::sleep_for(1ms);
+  std::this_thread::sleep_for(50ms);
+  f.reviews.open_gate();
+  for (auto& t : requests)
+    t.join();
+  EXPECT_EQ(allowed.load(), 4);
+  EXPECT_EQ(f.reviews.token_calls.load(), 1);
+  EXPECT_EQ(f.reviews.access_calls.load(), 1);
 }
 
 TEST(delegated_auth, api_server_down_answers_as_upstream) {
