@@ -19,12 +19,14 @@
 #include <arpa/inet.h>
 #include <caf/all.hpp>
 
+#include <array>
 #include <csignal>
 #include <cstdio>
 #include <pthread.h>
 #include <random>
 #include <set>
 #include <thread>
+#include <tuple>
 
 namespace tessera::cmd {
 
@@ -61,6 +63,12 @@ void run_status::set_identity(std::string id) {
 
 namespace {
 
+/// Upstream's front-proxy authentication flags, which tessera refuses.
+constexpr std::array<const char*, 6> requestheader_flags
+  = {"requestheader-client-ca-file",       "requestheader-allowed-names",
+     "requestheader-username-headers",     "requestheader-group-headers",
+     "requestheader-extra-headers-prefix", "requestheader-uid-headers"};
+
 /// Everything `tessera run` was told, validated: the one place flags land.
 struct run_options {
   knob_flags knobs;
@@ -78,6 +86,13 @@ struct run_options {
   int bind_threads = 0;
   int verbosity = 0;
   std::string logging_format = "text";
+  /// Delegated authentication and authorization of the secure port (the
+  /// rest lands in `serving`).
+  std::string authentication_kubeconfig;
+  std::string authorization_kubeconfig;
+  std::vector<std::string> always_allow_paths;
+  /// Front-proxy (request header) authentication: not supported.
+  std::array<std::vector<std::string>, 6> requestheader;
 
   /// The configuration with the flags above applied.
   scheduler_setup setup;
@@ -152,6 +167,39 @@ void add_flags(flag_set& flags, run_options& f) {
             "on SIGTERM, how long in-flight bindings may take to finish");
   flags.add("bind-threads", f.bind_threads,
             "io threads issuing bindings (default: min(bind concurrency, 16))");
+  flags.add("authentication-kubeconfig", f.authentication_kubeconfig,
+            "kubeconfig of the API server that reviews the secure port's "
+            "bearer tokens (TokenReview; default: the scheduler's own "
+            "connection)");
+  flags.add("authorization-kubeconfig", f.authorization_kubeconfig,
+            "kubeconfig of the API server that authorizes the secure port's "
+            "requests (SubjectAccessReview; default: the scheduler's own "
+            "connection)");
+  flags.add("client-ca-file", f.serving.client_ca_file,
+            "PEM bundle: clients of the secure port presenting a certificate "
+            "it signed are authenticated as its CN, in the groups of its O");
+  flags.add("authentication-skip-lookup", f.serving.skip_lookup,
+            "do not read the client CA from the configmap "
+            "kube-system/extension-apiserver-authentication");
+  flags.add("authentication-tolerate-lookup-failure",
+            f.serving.tolerate_lookup_failure,
+            "start even when that configmap cannot be read (requests may then "
+            "all be anonymous)");
+  flags.add("authentication-token-webhook-cache-ttl", f.serving.auth.token_ttl,
+            "how long TokenReview answers are cached");
+  flags.add("authorization-webhook-cache-authorized-ttl",
+            f.serving.auth.authorized_ttl,
+            "how long allowing SubjectAccessReview answers are cached");
+  flags.add("authorization-webhook-cache-unauthorized-ttl",
+            f.serving.auth.unauthorized_ttl,
+            "how long refusing SubjectAccessReview answers are cached");
+  flags.add("authorization-always-allow-paths", f.always_allow_paths,
+            "comma-separated paths served without authorization; a trailing "
+            "* matches a prefix (default: /healthz,/readyz,/livez)");
+  for (std::size_t i = 0; i < requestheader_flags.size(); ++i)
+    flags.add(requestheader_flags[i], f.requestheader[i],
+              "not supported: tessera does not authenticate front-proxy "
+              "requests (exits 2 when given)");
   flags.add("v", f.verbosity, "log verbosity");
   flags.add("logging-format", f.logging_format, "text or json");
 }
@@ -179,6 +227,23 @@ void apply_flag_overrides(const flag_set& flags, run_options& f) {
     cc.qps = static_cast<float>(f.qps);
   if (flags.was_set("kube-api-burst"))
     cc.burst = f.burst;
+  // A string list as pflag's: the flag replaces the default, each value
+  // is comma-separated, and an empty value leaves no path.
+  if (flags.was_set("authorization-always-allow-paths")) {
+    auto& paths = f.serving.auth.always_allow_paths;
+    paths.clear();
+    for (const auto& value : f.always_allow_paths) {
+      std::size_t start = 0;
+      while (start <= value.size()) {
+        auto comma = value.find(',', start);
+        if (comma == std::string::npos)
+          comma = value.size();
+        if (comma > start)
+          paths.push_back(value.substr(start, comma - start));
+        start = comma + 1;
+      }
+    }
+  }
 }
 
 io::leader_election_timing election_timing(const run_options& f) {
@@ -216,6 +281,13 @@ std::string check_options(const run_options& f) {
     return "--shutdown-grace-period: must not be negative";
   if (f.bind_threads < 0)
     return "--bind-threads: must not be negative";
+  for (std::size_t i = 0; i < requestheader_flags.size(); ++i)
+    if (!f.requestheader[i].empty())
+      return std::string{"--"} + requestheader_flags[i]
+             + ": not supported: tessera does not authenticate front-proxy "
+               "(request header) clients";
+  if (auto a = serving::delegated_auth::make(f.serving.auth); !a)
+    return a.err().message;
   return {};
 }
 
@@ -267,6 +339,24 @@ std::optional<int> parse_options(const args& a, run_options& f) {
   if (!target)
     return usage_error(target.err().message);
   f.target = std::move(*target);
+  // The reviews go to the scheduler's own API server unless a kubeconfig
+  // of their own is given.
+  for (auto [flag, path, into] :
+       {std::tuple{"--authentication-kubeconfig", &f.authentication_kubeconfig,
+                   &f.serving.authentication_target},
+        std::tuple{"--authorization-kubeconfig", &f.authorization_kubeconfig,
+                   &f.serving.authorization_target}}) {
+    if (path->empty()) {
+      *into = f.target;
+      continue;
+    }
+    io::kubeconfig_options own;
+    own.kubeconfig = *path;
+    auto loaded = io::load_rest_config(own);
+    if (!loaded)
+      return usage_error(std::string{flag} + ": " + loaded.err().message);
+    *into = std::move(*loaded);
+  }
   return std::nullopt;
 }
 

@@ -20,6 +20,8 @@
 #include "adapters/fwd.hpp"
 #include "cmd/verbs.hpp"
 #include "io/fwd.hpp"
+#include "io/kubeconfig.hpp"
+#include "io/serving/delegated_auth.hpp"
 #include "metrics/fwd.hpp"
 #include "metrics/series.hpp"
 #include "support/clock.hpp"
@@ -123,6 +125,23 @@ struct serving_options {
   /// The effective configuration as YAML (what --write-config-to writes),
   /// served as JSON on /configz.
   std::string effective_config;
+
+  /// How the secure port checks requests (paths, groups, cache TTLs); the
+  /// reviewers and the client CA are filled in when serving starts.
+  serving::delegated_auth_config auth;
+  /// `--client-ca-file` ("" = look it up unless skip_lookup).
+  std::string client_ca_file;
+  /// `--authentication-skip-lookup`: never read the client CA from
+  /// kube-system/extension-apiserver-authentication.
+  bool skip_lookup = false;
+  /// `--authentication-tolerate-lookup-failure`: a failed lookup is a
+  /// warning (upstream's kube-scheduler default), not an exit.
+  bool tolerate_lookup_failure = true;
+  /// Where TokenReviews and SubjectAccessReviews go
+  /// (`--authentication-kubeconfig`, `--authorization-kubeconfig`, else
+  /// the scheduler's own connection).
+  io::rest_config authentication_target;
+  io::rest_config authorization_target;
 };
 
 /// The running pieces, for tests and the health server.

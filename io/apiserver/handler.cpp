@@ -3,6 +3,7 @@
 #include "io/apiserver/handler.hpp"
 
 #include "io/apiserver/documents.hpp"
+#include "io/apiserver/reviews.hpp"
 #include "io/apiserver/table.hpp"
 
 #include <boost/json.hpp>
@@ -610,6 +611,12 @@ http_reply api_handler::dispatch(const http_request_view& req) {
     return status_reply(status::path_not_found());
   const resource_info& res = *rp->resource;
   const std::string& ns = rp->ns;
+  if (res.name == "tokenreviews" || res.name == "subjectaccessreviews") {
+    if (req.method != "POST" || !rp->name.empty())
+      return status_reply(status::method_not_allowed(req.method, res.name));
+    return res.name == "tokenreviews" ? token_review_reply(config_, req.body)
+                                      : access_review_reply(config_, req.body);
+  }
 
   auto dry = dry_run_param(q);
   if (!dry)

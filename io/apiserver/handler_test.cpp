@@ -627,3 +627,96 @@ TEST_F(HandlerTest, GatedPodsAreMarkedAtCreationAndShownAsSchedulingGated) {
 
 } // namespace
 } // namespace tessera::apiserver
+
+namespace tessera::apiserver {
+namespace {
+
+/// The reviews other components delegate to the embedded server.
+TEST(HandlerReviews, TokenAndSubjectAccessReviews) {
+  struct test_case {
+    std::string name;
+    std::string server_token;
+    std::string path;
+    std::string body;
+    int status;
+    std::string body_part;
+  };
+  const std::string tr = "/apis/authentication.k8s.io/v1/tokenreviews";
+  const std::string sar = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
+  auto token_review = [](const std::string& token) {
+    return R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview",)"
+           R"("spec":{"token":")"
+           + token + R"("}})";
+  };
+  auto access_review = [](const std::string& user) {
+    return R"({"apiVersion":"authorization.k8s.io/v1",)"
+           R"("kind":"SubjectAccessReview","spec":{"user":")"
+           + user
+           + R"(","nonResourceAttributes":{"path":"/metrics","verb":"get"}}})";
+  };
+  std::vector<test_case> cases = {
+    {"its token", "t0k", tr, token_review("t0k"), 201,
+     R"("status":{"authenticated":true,"user":{"username":)"
+     R"("tessera:cluster-admin","groups":["system:authenticated"]}})"},
+    {"another token", "t0k", tr, token_review("nope"), 201,
+     R"("status":{"user":{}})"},
+    {"no token to match", "", tr, token_review(""), 201,
+     R"("status":{"user":{}})"},
+    {"not a TokenReview", "t0k", tr, R"({"kind":"Pod"})", 400,
+     "does not hold a TokenReview"},
+    {"the token's holder", "t0k", sar, access_review("tessera:cluster-admin"),
+     201, R"("allowed":true)"},
+    {"anyone else", "t0k", sar, access_review("system:anonymous"), 201,
+     R"("allowed":false,"reason":"the embedded cluster allows only its )"
+     R"(token's holder")"},
+    {"everyone without a token", "", sar, access_review("system:anonymous"),
+     201, R"("allowed":true)"},
+    {"no subject", "", sar,
+     R"({"spec":{"nonResourceAttributes":{"path":"/x","verb":"get"}}})", 422,
+     "spec.user: Required value"},
+    {"no attributes", "", sar, R"({"spec":{"user":"u"}})", 422,
+     "exactly one of nonResourceAttributes or resourceAttributes"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    store st;
+    handler_config hc;
+    hc.token = tc.server_token;
+    api_handler h{st, hc};
+    std::string auth = "Bearer " + tc.server_token;
+    http_request_view r;
+    r.method = "POST";
+    r.target = tc.path;
+    r.body = tc.body;
+    r.content_type = "application/json";
+    r.accept = "application/json";
+    r.authorization = auth;
+    auto reply = h.handle(r);
+    EXPECT_EQ(reply.status, tc.status) << reply.body;
+    EXPECT_NE(reply.body.find(tc.body_part), std::string::npos) << reply.body;
+  }
+}
+
+TEST_F(HandlerTest, ReviewsAreCreateOnlyInDiscovery) {
+  auto tr = send("GET", "/apis/authentication.k8s.io/v1");
+  EXPECT_EQ(tr.status, 200);
+  EXPECT_NE(tr.body.find(R"("name":"tokenreviews")"), std::string::npos)
+    << tr.body;
+  EXPECT_NE(tr.body.find(R"("verbs":["create"])"), std::string::npos);
+  auto sar = send("GET", "/apis/authorization.k8s.io/v1");
+  EXPECT_NE(sar.body.find(R"("name":"subjectaccessreviews")"),
+            std::string::npos)
+    << sar.body;
+  auto groups = send("GET", "/apis");
+  EXPECT_NE(groups.body.find("authentication.k8s.io"), std::string::npos);
+  EXPECT_NE(groups.body.find("authorization.k8s.io"), std::string::npos);
+  // Nothing is stored, so nothing is listed or read.
+  EXPECT_EQ(send("GET", "/apis/authentication.k8s.io/v1/tokenreviews").status,
+            405);
+  EXPECT_EQ(
+    send("GET", "/apis/authorization.k8s.io/v1/subjectaccessreviews/x").status,
+    405);
+}
+
+} // namespace
+} // namespace tessera::apiserver

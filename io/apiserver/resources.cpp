@@ -9,7 +9,7 @@ namespace {
 constexpr std::string_view full_verbs
   = "create,delete,deletecollection,get,list,patch,update,watch";
 
-constexpr std::array<resource_info, 20> table = {{
+constexpr std::array<resource_info, 22> table = {{
   {"", "v1", "pods", "pod", "Pod", "PodList", true, storage_kind::pod,
    resource_view::stored, "po", full_verbs, true, false},
   {"", "v1", "nodes", "node", "Node", "NodeList", false, storage_kind::node,
@@ -75,11 +75,23 @@ constexpr std::array<resource_info, 20> table = {{
   // The legacy bindings collection (POST only, pod named by the body).
   {"", "v1", "bindings", "binding", "Binding", "BindingList", true,
    storage_kind::pod, resource_view::stored, "", "create", false, false},
+  // Reviews (POST only, answered, never stored: see reviews.hpp).
+  {"authentication.k8s.io", "v1", "tokenreviews", "tokenreview", "TokenReview",
+   "TokenReviewList", false, storage_kind::pod, resource_view::stored, "",
+   "create", false, false},
+  {"authorization.k8s.io", "v1", "subjectaccessreviews", "subjectaccessreview",
+   "SubjectAccessReview", "SubjectAccessReviewList", false, storage_kind::pod,
+   resource_view::stored, "", "create", false, false},
 }};
 
-constexpr std::array<std::string_view, 6> groups
-  = {"apps/v1",   "coordination.k8s.io/v1", "events.k8s.io/v1",
-     "policy/v1", "scheduling.k8s.io/v1",   "storage.k8s.io/v1"};
+constexpr std::array<std::string_view, 8> groups = {"apps/v1",
+                                                    "authentication.k8s.io/v1",
+                                                    "authorization.k8s.io/v1",
+                                                    "coordination.k8s.io/v1",
+                                                    "events.k8s.io/v1",
+                                                    "policy/v1",
+                                                    "scheduling.k8s.io/v1",
+                                                    "storage.k8s.io/v1"};
 
 } // namespace
 
@@ -117,7 +129,7 @@ const resource_info* find_resource(std::string_view group,
 const resource_info& primary_resource(storage_kind storage) noexcept {
   for (const auto& r : table)
     if (r.storage == storage && r.view == resource_view::stored
-        && r.name != "bindings")
+        && r.verbs != "create")
       return r;
   return table[0];
 }

@@ -380,8 +380,7 @@ bool has_table(const resource_info& resource) noexcept {
   // Rows are made from the stored form, which both views of events share.
   return (resource.view == resource_view::stored
           || resource.view == resource_view::events_v1)
-         && table_of(resource.storage) != nullptr
-         && resource.name != "bindings";
+         && table_of(resource.storage) != nullptr && resource.verbs != "create";
 }
 
 std::string render_table(const resource_info& res,

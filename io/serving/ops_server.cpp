@@ -12,15 +12,20 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/asio/steady_timer.hpp>
+#include <boost/asio/thread_pool.hpp>
 #include <boost/asio/use_awaitable.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <boost/beast/ssl.hpp>
+#include <openssl/ssl.h>
+#include <openssl/x509.h>
+#include <openssl/x509v3.h>
 
 #include <algorithm>
 #include <atomic>
 #include <ctime>
 #include <fstream>
+#include <mutex>
 #include <optional>
 #include <sstream>
 #include <thread>
@@ -125,6 +130,43 @@ ops_reply not_found() {
   return {404, "text/plain; charset=utf-8", "404 page not found\n"};
 }
 
+std::vector<std::string> name_entries(X509_NAME* name, int nid) {
+  std::vector<std::string> out;
+  if (name == nullptr)
+    return out;
+  for (int i = X509_NAME_get_index_by_NID(name, nid, -1); i >= 0;
+       i = X509_NAME_get_index_by_NID(name, nid, i)) {
+    ASN1_STRING* data = X509_NAME_ENTRY_get_data(X509_NAME_get_entry(name, i));
+    unsigned char* utf8 = nullptr;
+    int n = ASN1_STRING_to_UTF8(&utf8, data);
+    if (n >= 0)
+      out.emplace_back(reinterpret_cast<const char*>(utf8),
+                       static_cast<std::size_t>(n));
+    OPENSSL_free(utf8);
+  }
+  return out;
+}
+
+/// The client certificate of a finished handshake: whether the chain
+/// verified against the client CA, and the subject's CN and O entries.
+peer_certificate peer_of(SSL* ssl) {
+  peer_certificate p;
+  X509* cert = SSL_get0_peer_certificate(ssl);
+  if (cert == nullptr)
+    return p;
+  p.presented = true;
+  long result = SSL_get_verify_result(ssl);
+  p.verified = result == X509_V_OK;
+  if (!p.verified)
+    p.problem = X509_verify_cert_error_string(result);
+  X509_NAME* subject = X509_get_subject_name(cert);
+  auto cn = name_entries(subject, NID_commonName);
+  if (!cn.empty())
+    p.common_name = cn.front();
+  p.organizations = name_entries(subject, NID_organizationName);
+  return p;
+}
+
 } // namespace
 
 ops_reply route(const ops_providers& p, std::string_view method,
@@ -159,6 +201,7 @@ struct ops_server::impl {
   }
 
   ops_providers providers;
+  std::shared_ptr<delegated_auth> auth;
   // Before the io_context: the sessions it destroys release their slots.
   io::accept_guard guard;
   // Before the io_context: sessions still pending when it is destroyed
@@ -172,6 +215,14 @@ struct ops_server::impl {
   std::uint16_t secure_port = 0;
   std::thread thread;
   std::atomic<bool> stopped{false};
+  // After the io_context, so destroyed (joined) first: a review finishing
+  // late posts its completion to a context that still exists.
+  std::optional<net::thread_pool> reviews;
+  // Once closed (stopping), nothing more goes to the review threads, so
+  // every answer they owe reaches the I/O thread before it stops: no
+  // session is left waiting inside a handler no one will run.
+  std::mutex reviews_mutex;
+  bool reviews_closed = false;
 
   static beast::tcp_stream& tcp_of(beast::tcp_stream& s) {
     return s;
@@ -180,8 +231,53 @@ struct ops_server::impl {
     return s.next_layer();
   }
 
+  /// The request's credentials, owned while a review thread reads them.
+  struct pending_check {
+    std::string method;
+    std::string path;
+    std::string authorization;
+    peer_certificate peer;
+
+    auth_request view() const {
+      return {method, path, authorization, peer};
+    }
+  };
+
+  /// The decision of a review thread, delivered on the I/O thread, which
+  /// alone touches the session's stream. A plain function returning the
+  /// operation (no coroutine frame of its own to hold `c`).
+  net::awaitable<auth_decision> review(const std::shared_ptr<pending_check>& c,
+                                       const net::any_io_executor& io) {
+    return net::async_initiate<decltype(net::use_awaitable),
+                               void(auth_decision)>(
+      [this, c, io](auto handler) {
+        std::lock_guard guard{reviews_mutex};
+        if (reviews_closed) {
+          // Stopping: no thread will review; answer on this thread's next
+          // turn instead.
+          net::post(io, [h = std::move(handler)]() mutable {
+            auth_decision d;
+            d.status = 503;
+            d.content_type = "text/plain; charset=utf-8";
+            d.body = "the server is shutting down\n";
+            std::move(h)(std::move(d));
+          });
+          return;
+        }
+        net::post(
+          *reviews, [a = auth, c, io, h = std::move(handler)]() mutable {
+            auth_decision d = a->check(c->view());
+            net::post(io, [h = std::move(h), d = std::move(d)]() mutable {
+              std::move(h)(std::move(d));
+            });
+          });
+      },
+      net::use_awaitable);
+  }
+
   template <class Stream>
-  net::awaitable<void> session(Stream stream, io::accept_guard::slot slot) {
+  net::awaitable<void> session(Stream stream, io::accept_guard::slot slot,
+                               std::optional<peer_certificate> peer) {
     (void)slot; // held for the session's lifetime
     beast::flat_buffer buffer;
     auto& lower = tcp_of(stream);
@@ -196,7 +292,30 @@ struct ops_server::impl {
       if (ec)
         break; // closed, timed out or malformed: nothing more to say
       auto& req = parser.get();
-      ops_reply reply = route(providers, req.method_string(), req.target());
+      ops_reply reply;
+      if (peer && auth) {
+        auto c = std::make_shared<pending_check>();
+        c->method = std::string{req.method_string()};
+        std::string_view target = req.target();
+        c->path = std::string{target.substr(0, target.find('?'))};
+        c->authorization = std::string{req[http::field::authorization]};
+        c->peer = *peer;
+        // Answered here when no review is due; otherwise on a review
+        // thread.
+        auth_decision d;
+        if (auto quick = auth->try_check(c->view())) {
+          d = std::move(*quick);
+        } else {
+          net::any_io_executor io = co_await net::this_coro::executor;
+          d = co_await review(c, io);
+        }
+        if (!d.allowed)
+          reply = {d.status, std::move(d.content_type), std::move(d.body)};
+        else
+          reply = route(providers, req.method_string(), req.target());
+      } else {
+        reply = route(providers, req.method_string(), req.target());
+      }
       http::response<http::string_body> res{
         static_cast<http::status>(reply.status), req.version()};
       res.set(http::field::content_type, reply.content_type);
@@ -228,7 +347,8 @@ struct ops_server::impl {
       TLOG_V(4, "tls handshake failed", "error", ec.message());
       co_return;
     }
-    co_await session(std::move(stream), std::move(slot));
+    auto peer = peer_of(stream.native_handle());
+    co_await session(std::move(stream), std::move(slot), std::move(peer));
   }
 
   // Never spins: a full server or a failed accept (out of descriptors)
@@ -258,9 +378,10 @@ struct ops_server::impl {
         net::co_spawn(ioc, tls_session(std::move(socket), std::move(slot)),
                       net::detached);
       else
-        net::co_spawn(
-          ioc, session(beast::tcp_stream{std::move(socket)}, std::move(slot)),
-          net::detached);
+        net::co_spawn(ioc,
+                      session(beast::tcp_stream{std::move(socket)},
+                              std::move(slot), std::nullopt),
+                      net::detached);
     }
   }
 };
@@ -372,13 +493,36 @@ ops_server::start(ops_server_config config, ops_providers providers) {
                         "--tls-private-key-file: not a PEM key matching the "
                         "certificate: "
                           + ec.message());
+    if (config.auth && !config.auth->config().client_ca_pem.empty()) {
+      const auto& ca = config.auth->config().client_ca_pem;
+      i->tls->add_certificate_authority(net::buffer(ca.data(), ca.size()), ec);
+      if (ec)
+        return make_error(ec::invalid_input,
+                          "--client-ca-file: not a PEM certificate bundle: "
+                            + ec.message());
+      // Ask for a certificate but let the handshake finish whatever comes:
+      // the authenticator turns a certificate that does not verify into a
+      // 401, as upstream's does, rather than a failed handshake.
+      i->tls->set_verify_mode(ssl::verify_peer);
+      i->tls->set_verify_callback(
+        [](bool, ssl::verify_context&) { return true; });
+    }
     i->certificate = std::move(pem.certificate);
     if (auto e = listen(i->secure, address, config.secure_port, "secure-port"))
       return e;
     i->secure_port = i->secure.local_endpoint().port();
     net::co_spawn(i->ioc, i->accept_loop(i->secure, true), net::detached);
   }
+  if (config.auth && i->tls) {
+    i->auth = config.auth;
+    i->reviews.emplace(
+      static_cast<std::size_t>(std::max(1, config.review_threads)));
+  }
   if (config.port != 0) {
+    if (!address.is_loopback())
+      TLOG_WARN("the plain port serves without authentication or "
+                "authorization on a non-loopback address",
+                "address", config.bind_address, "port", config.port);
     if (auto e = listen(i->plain, address, config.port, "port"))
       return e;
     i->plain_port = i->plain.local_endpoint().port();
@@ -396,7 +540,9 @@ ops_server::start(ops_server_config config, ops_providers providers) {
     }
   }};
   TLOG_INFO("serving health and metrics", "address", config.bind_address,
-            "securePort", i->secure_port, "port", i->plain_port);
+            "securePort", i->secure_port, "port", i->plain_port,
+            "delegatedAuth", i->auth != nullptr, "clientCertificates",
+            i->auth != nullptr && !i->auth->config().client_ca_pem.empty());
   return std::unique_ptr<ops_server>(new ops_server(std::move(i)));
 }
 
@@ -426,6 +572,19 @@ const std::string& ops_server::certificate_pem() const noexcept {
 void ops_server::stop() {
   if (impl_->stopped.exchange(true))
     return;
+  // Reviews in progress end at once; requests waiting for them answer as
+  // if the API server were gone.
+  if (impl_->auth)
+    impl_->auth->shutdown();
+  if (impl_->reviews) {
+    {
+      std::lock_guard guard{impl_->reviews_mutex};
+      impl_->reviews_closed = true;
+    }
+    // The reviews in progress end at once (shut down) and post their
+    // answers to the I/O thread, which still runs.
+    impl_->reviews->join();
+  }
   net::post(impl_->ioc, [p = impl_.get()] {
     beast::error_code ignored;
     p->plain.close(ignored);

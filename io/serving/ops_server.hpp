@@ -15,12 +15,17 @@
 /// success too and `?exclude=name` skips one. It serves a plain port and/or
 /// a TLS port on one address; the TLS port uses the given certificate
 /// files or, without them, a self-signed certificate made at start.
-/// Departure: upstream's secure port authenticates and authorizes every
-/// path but /healthz, /livez and /readyz; tessera does not (see
-/// docs/operations.md).
+///
+/// With a `delegated_auth`, the TLS port authenticates and authorizes every
+/// request as kube-scheduler's secure port does (see delegated_auth.hpp):
+/// it asks for a client certificate when a client CA is set, and runs the
+/// reviews on threads of their own, so a slow API server delays only the
+/// requests that wait for it. The plain port, like kube-scheduler's former
+/// insecure port, serves without authentication and authorization.
 #pragma once
 
 #include "io/accept_guard.hpp"
+#include "io/serving/delegated_auth.hpp"
 #include "support/error.hpp"
 
 #include <cstdint>
@@ -47,6 +52,11 @@ struct ops_server_config {
   /// Connection limit (by default a quarter of the descriptor limit) and
   /// the backoff after failed accepts, shared by both ports.
   io::accept_limits limits;
+  /// Checks of the TLS port; null = none (every request is served).
+  std::shared_ptr<delegated_auth> auth;
+  /// Threads that wait for reviews (at most this many at once; later
+  /// requests needing one queue).
+  int review_threads = 4;
 };
 
 /// A named health check: returns "" when healthy, else why not (logged;

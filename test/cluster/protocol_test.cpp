@@ -666,10 +666,12 @@ TEST_F(ApiServerTest, DiscoveryAndVersion) {
   for (const auto& g : groups.at("groups").as_array())
     names.insert(str(g, {"name"}));
   EXPECT_EQ(names, (std::set<std::string>{
-                     "apps", "coordination.k8s.io", "events.k8s.io", "policy",
+                     "apps", "authentication.k8s.io", "authorization.k8s.io",
+                     "coordination.k8s.io", "events.k8s.io", "policy",
                      "scheduling.k8s.io", "storage.k8s.io"}));
   for (const auto& gv :
-       {"/apis/apps/v1", "/apis/coordination.k8s.io/v1",
+       {"/apis/apps/v1", "/apis/authentication.k8s.io/v1",
+        "/apis/authorization.k8s.io/v1", "/apis/coordination.k8s.io/v1",
         "/apis/events.k8s.io/v1", "/apis/policy/v1",
         "/apis/scheduling.k8s.io/v1", "/apis/storage.k8s.io/v1"}) {
     SCOPED_TRACE(gv);

@@ -79,13 +79,17 @@ TEST(deploy_manifests, rbac_grants_scheduler_roles_and_lease) {
     std::string binding;
     std::string role_kind, role;
   };
-  for (const auto& tc :
-       std::vector<test_case>{{"ClusterRoleBinding/tessera-as-kube-scheduler",
-                               "ClusterRole", "system:kube-scheduler"},
-                              {"ClusterRoleBinding/tessera-as-volume-scheduler",
-                               "ClusterRole", "system:volume-scheduler"},
-                              {"RoleBinding/tessera-leader-election", "Role",
-                               "tessera-leader-election"}}) {
+  for (const auto& tc : std::vector<test_case>{
+         {"ClusterRoleBinding/tessera-as-kube-scheduler", "ClusterRole",
+          "system:kube-scheduler"},
+         {"ClusterRoleBinding/tessera-as-volume-scheduler", "ClusterRole",
+          "system:volume-scheduler"},
+         {"RoleBinding/tessera-leader-election", "Role",
+          "tessera-leader-election"},
+         {"ClusterRoleBinding/tessera-auth-delegator", "ClusterRole",
+          "system:auth-delegator"},
+         {"RoleBinding/tessera-authentication-reader", "Role",
+          "extension-apiserver-authentication-reader"}}) {
     SCOPED_TRACE(tc.binding);
     ASSERT_TRUE(objects.count(tc.binding));
     const auto& b = objects[tc.binding];
@@ -102,6 +106,33 @@ TEST(deploy_manifests, rbac_grants_scheduler_roles_and_lease) {
         names.insert(n.as<std::string>());
   EXPECT_TRUE(names.count("tessera"));
   EXPECT_TRUE(names.count("kube-scheduler"));
+}
+
+// The scrape job authenticates to the secure port, and the reader role
+// grants what its SubjectAccessReview asks: get on the path /metrics.
+TEST(deploy_manifests, prometheus_scrape_carries_credentials_the_port_allows) {
+  auto job = YAML::LoadFile((deploy_dir() / "prometheus/scrape-config.yaml")
+                              .string())["scrape_configs"][0];
+  EXPECT_EQ(job["scheme"].as<std::string>(), "https");
+  EXPECT_EQ(job["metrics_path"].as<std::string>(), "/metrics");
+  EXPECT_EQ(job["authorization"]["type"].as<std::string>(), "Bearer");
+  EXPECT_FALSE(
+    job["authorization"]["credentials_file"].as<std::string>().empty());
+  bool granted = false;
+  for (const auto& doc : YAML::LoadAllFromFile(
+         (deploy_dir() / "prometheus/metrics-reader.yaml").string())) {
+    if (doc["kind"].as<std::string>() != "ClusterRole")
+      continue;
+    for (const auto& rule : doc["rules"]) {
+      std::set<std::string> urls, verbs;
+      for (const auto& u : rule["nonResourceURLs"])
+        urls.insert(u.as<std::string>());
+      for (const auto& v : rule["verbs"])
+        verbs.insert(v.as<std::string>());
+      granted = granted || (urls.count("/metrics") && verbs.count("get"));
+    }
+  }
+  EXPECT_TRUE(granted);
 }
 
 // The config the ConfigMap (or an overlay's patch) carries loads with

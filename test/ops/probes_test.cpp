@@ -2,18 +2,15 @@
 // SPDX-License-Identifier: Apache-2.0
 // `tessera run` in-process with the operations hooks (cmd/ops_hooks.hpp)
 // against the embedded API server: probes through start-up, sync, standby,
-// leading and shutdown; /metrics and /configz of a live run.
+// leading and shutdown; /metrics and /configz of a live run; who the
+// secure port lets in.
 #include "cmd/ops_hooks.hpp"
 #include "io/http_client.hpp"
+#include "io/serving/self_signed.hpp"
 #include "test/run/run_fixture.hpp"
 
-#include <arpa/inet.h>
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
-
-#include <unistd.h>
 
 namespace tessera::test {
 namespace {
@@ -47,19 +44,6 @@ TEST(scheduler_providers, readiness_follows_run_status) {
     EXPECT_EQ(serving::route(p, "GET", "/livez").status, 200);
     EXPECT_EQ(serving::route(p, "GET", "/healthz").status, 200);
   }
-}
-
-// A port free right now (the run's flags take a number; 0 means off).
-int free_port() {
-  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
-  socklen_t len = sizeof a;
-  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
-  ::close(fd);
-  return ntohs(a.sin_port);
 }
 
 // run_scheduler on a thread with ops_hooks attached.
@@ -216,6 +200,78 @@ TEST(probes, standby_is_ready_and_takes_over_over_https) {
   EXPECT_EQ(status_of(client, "/readyz"), 200);
   c.create_pod("after-takeover");
   EXPECT_TRUE(wait_until([&] { return c.bound_pods() == 1; }));
+}
+
+// Client certificates signed by --client-ca-file authenticate as their CN
+// (the cluster's SubjectAccessReview decides), others fail with 401;
+// --authorization-always-allow-paths opens a path to anonymous clients.
+TEST(probes, secure_port_client_certificates_and_always_allowed_paths) {
+  temp_dir dir;
+  test_pki pki{dir};
+  if (!pki.ok)
+    GTEST_SKIP() << "openssl CLI unavailable: " << pki.problem;
+  apiserver::server_config sc;
+  sc.handler.token = "cluster-token";
+  test_cluster c{sc};
+  c.create_node("n0");
+  std::string kubeconfig = dir.write(
+    "kubeconfig",
+    "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+    "    server: "
+      + c.url()
+      + "\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\n"
+        "current-context: c\nusers:\n- name: u\n  user: {token: "
+        "cluster-token}\n");
+  int port = free_port();
+  served_run run{{"--kubeconfig", kubeconfig, "--leader-elect=false",
+                  "--kube-api-qps=0", "--bind-address=127.0.0.1",
+                  "--secure-port=" + std::to_string(port), "--client-ca-file",
+                  dir.file("ca.crt"), "--authentication-skip-lookup",
+                  "--authorization-always-allow-paths=/healthz,/readyz,"
+                  "/livez,/configz"}};
+  auto client_with = [&](const std::string& cert, const std::string& key) {
+    io::client_config cc;
+    cc.port = static_cast<std::uint16_t>(port);
+    cc.tls.enabled = true;
+    cc.tls.insecure_skip_verify = true;
+    cc.tls.client_cert_pem = cert;
+    cc.tls.client_key_pem = key;
+    cc.request_timeout = std::chrono::seconds(10);
+    return io::http_client{cc};
+  };
+  auto anonymous = client_with("", "");
+  ASSERT_TRUE(
+    wait_until([&] { return status_of(anonymous, "/readyz") == 200; }));
+  auto stranger_pem = serving::make_self_signed_certificate({});
+  ASSERT_TRUE(stranger_pem);
+  struct test_case {
+    std::string name;
+    std::string cert, key;
+    std::string target;
+    int status;
+    std::string body_part;
+  };
+  std::vector<test_case> cases = {
+    {"the cluster's admin by certificate", read_text(dir.file("admin.crt")),
+     read_text(dir.file("admin.key")), "/metrics", 200, "scheduler_"},
+    {"another user by certificate: the review says no",
+     read_text(dir.file("client.crt")), read_text(dir.file("client.key")),
+     "/metrics", 403, R"(User \"tessera\" cannot get path \"/metrics\")"},
+    {"a certificate of another CA", stranger_pem->certificate,
+     stranger_pem->private_key, "/healthz", 401, "Unauthorized"},
+    {"anonymous: metrics", "", "", "/metrics", 403, "system:anonymous"},
+    {"anonymous: configz, always allowed by the flag", "", "", "/configz", 200,
+     "componentconfig"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto cl = client_with(tc.cert, tc.key);
+    auto r = cl.get(tc.target);
+    ASSERT_TRUE(r) << r.err().message;
+    EXPECT_EQ(r->status, tc.status) << r->body;
+    EXPECT_NE(r->body.find(tc.body_part), std::string::npos) << r->body;
+  }
+  EXPECT_EQ(run.stop(), 0);
 }
 
 } // namespace

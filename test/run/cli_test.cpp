@@ -102,6 +102,39 @@ TEST(RunCli, BadFlagsExitTwo) {
     {"negative qps",
      {"--master", "http://127.0.0.1:1", "--kube-api-qps=-1"},
      "--kube-api-qps"},
+    {"always-allow path with an inner star",
+     {"--master", "http://127.0.0.1:1",
+      "--authorization-always-allow-paths=/healthz,/a*b"},
+     "--authorization-always-allow-paths: only a trailing * is allowed in "
+     "\"/a*b\""},
+    {"negative cache ttl",
+     {"--master", "http://127.0.0.1:1",
+      "--authorization-webhook-cache-authorized-ttl=-1s"},
+     "--authorization-webhook-cache-authorized-ttl: must not be negative"},
+    {"cache ttl not a duration",
+     {"--master", "http://127.0.0.1:1",
+      "--authentication-token-webhook-cache-ttl=soon"},
+     "--authentication-token-webhook-cache-ttl"},
+    {"front-proxy authentication",
+     {"--master", "http://127.0.0.1:1",
+      "--requestheader-client-ca-file=/etc/front-proxy-ca.crt"},
+     "--requestheader-client-ca-file: not supported"},
+    {"front-proxy headers",
+     {"--master", "http://127.0.0.1:1",
+      "--requestheader-username-headers=X-Remote-User"},
+     "--requestheader-username-headers: not supported"},
+    {"authentication kubeconfig",
+     {"--master", "http://127.0.0.1:1",
+      "--authentication-kubeconfig=/nonexistent/kubeconfig"},
+     "--authentication-kubeconfig: "},
+    {"authorization kubeconfig",
+     {"--master", "http://127.0.0.1:1",
+      "--authorization-kubeconfig=/nonexistent/kubeconfig"},
+     "--authorization-kubeconfig: "},
+    {"client ca file",
+     {"--master", "http://127.0.0.1:1", "--leader-elect=false",
+      "--client-ca-file=/nonexistent/ca.crt"},
+     "--client-ca-file: cannot read /nonexistent/ca.crt"},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
@@ -124,6 +157,12 @@ TEST(RunCli, ServingCertificateNotPemExitsTwo) {
                       "--tls-cert-file", junk, "--tls-private-key-file", junk});
   EXPECT_EQ(bad.code, 2) << bad.err;
   EXPECT_NE(bad.err.find("--tls-cert-file"), std::string::npos) << bad.err;
+  // Likewise a client CA bundle without a certificate.
+  auto ca = run_cli({"--master", "http://127.0.0.1:1", "--leader-elect=false",
+                     "--client-ca-file", junk});
+  EXPECT_EQ(ca.code, 2) << ca.err;
+  EXPECT_NE(ca.err.find("--client-ca-file: " + junk), std::string::npos)
+    << ca.err;
 }
 
 TEST(RunCli, WriteConfigToAppliesFlagsAndExits) {
@@ -252,6 +291,133 @@ TEST(RunCli, ClusterTokenFileGuardsTheApi) {
   EXPECT_EQ(allowed->status, 200);
   cluster.signal(SIGTERM);
   EXPECT_EQ(cluster.wait(10s).value_or(-1), 0);
+}
+
+// The secure port end to end, as a Prometheus scrape sees it: `tessera
+// cluster` guards its API with a token, `tessera run` reaches it through a
+// kubeconfig carrying that token, and /metrics answers only the token's
+// holder (TokenReview + SubjectAccessReview by the cluster), while the
+// probes stay open.
+TEST(RunCli, SecurePortAnswersTheClustersTokenOnly) {
+  temp_dir dir;
+  std::string token_file = dir.write("token", "scrape-s3cret\n");
+  child_process cluster{
+    {tessera_binary(), "cluster", "--port", "0", "--token-file", token_file}};
+  std::string url = cluster_url(cluster);
+  ASSERT_FALSE(url.empty()) << cluster.stderr_text();
+  std::string kubeconfig = dir.write(
+    "kubeconfig",
+    "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+    "    server: "
+      + url
+      + "\ncontexts:\n- name: c\n  context: {cluster: c, user: u}\n"
+        "current-context: c\nusers:\n- name: u\n  user:\n"
+        "    tokenFile: "
+      + token_file + "\n");
+  int port = free_port();
+  child_process run{{tessera_binary(), "run", "--kubeconfig", kubeconfig,
+                     "--leader-elect=false", "--bind-address=127.0.0.1",
+                     "--secure-port=" + std::to_string(port)}};
+  io::client_config cc;
+  cc.port = static_cast<std::uint16_t>(port);
+  cc.tls.enabled = true;
+  cc.tls.insecure_skip_verify = true;
+  cc.request_timeout = 10s;
+  auto get = [&](const std::string& target, const std::string& token) {
+    io::http_client c{cc};
+    io::http_request r;
+    r.target = target;
+    if (!token.empty())
+      r.headers.push_back({"Authorization", "Bearer " + token});
+    auto got = c.request(r);
+    return got ? *got : io::http_response{};
+  };
+  ASSERT_TRUE(wait_until([&] { return get("/readyz", "").status == 200; }))
+    << run.stderr_text();
+  auto scrape = get("/metrics", "scrape-s3cret");
+  EXPECT_EQ(scrape.status, 200) << scrape.body;
+  EXPECT_NE(scrape.body.find("scheduler_schedule_attempts_total"),
+            std::string::npos);
+  EXPECT_EQ(get("/configz", "scrape-s3cret").status, 200);
+  auto anonymous = get("/metrics", "");
+  EXPECT_EQ(anonymous.status, 403) << anonymous.body;
+  EXPECT_NE(anonymous.body.find(
+              R"(forbidden: User \"system:anonymous\" cannot get path )"
+              R"(\"/metrics\")"),
+            std::string::npos)
+    << anonymous.body;
+  EXPECT_EQ(get("/configz", "").status, 403);
+  auto wrong = get("/metrics", "guess");
+  EXPECT_EQ(wrong.status, 401) << wrong.body;
+  EXPECT_EQ(get("/healthz", "").status, 200);
+  EXPECT_EQ(get("/livez", "").status, 200);
+  run.signal(SIGTERM);
+  EXPECT_EQ(run.wait(10s).value_or(-1), 0) << run.stderr_text();
+  cluster.signal(SIGTERM);
+  EXPECT_EQ(cluster.wait(10s).value_or(-1), 0);
+}
+
+// The client CA lookup: made at start unless --authentication-skip-lookup
+// (the cluster logs every request at -v=4), and fatal only with
+// --authentication-tolerate-lookup-failure=false.
+TEST(RunCli, ClientCaLookupFollowsItsFlags) {
+  auto configmap_reads = [](std::vector<std::string> extra) {
+    child_process cluster{
+      {tessera_binary(), "cluster", "--port", "0", "--v=4"}};
+    std::string url = cluster_url(cluster);
+    EXPECT_FALSE(url.empty()) << cluster.stderr_text();
+    int port = free_port();
+    std::vector<std::string> args = {tessera_binary(),
+                                     "run",
+                                     "--master",
+                                     url,
+                                     "--leader-elect=false",
+                                     "--bind-address=127.0.0.1",
+                                     "--secure-port=" + std::to_string(port)};
+    args.insert(args.end(), extra.begin(), extra.end());
+    child_process run{args};
+    io::client_config cc;
+    cc.port = static_cast<std::uint16_t>(port);
+    cc.tls.enabled = true;
+    cc.tls.insecure_skip_verify = true;
+    std::string log;
+    // Serving starts after the lookup.
+    EXPECT_TRUE(wait_until([&] {
+      log += cluster.stderr_text();
+      auto r = io::http_client{cc}.get("/livez");
+      return r && r->status == 200;
+    }))
+      << run.stderr_text();
+    run.signal(SIGTERM);
+    EXPECT_EQ(run.wait(10s).value_or(-1), 0) << run.stderr_text();
+    cluster.signal(SIGTERM);
+    cluster.wait(10s);
+    log += cluster.stderr_text();
+    return log.find("configmaps/extension-apiserver-authentication")
+           != std::string::npos;
+  };
+  EXPECT_TRUE(configmap_reads({}));
+  EXPECT_FALSE(configmap_reads({"--authentication-skip-lookup"}));
+
+  // An API server that cannot be asked: a warning by default (the run goes
+  // on), exit 1 when the lookup must succeed.
+  temp_dir dir;
+  std::string unreachable = dir.write(
+    "unreachable",
+    "apiVersion: v1\nkind: Config\nclusters:\n- name: c\n  cluster:\n"
+    "    server: http://127.0.0.1:1\ncontexts:\n- name: c\n  context: "
+    "{cluster: c, user: u}\ncurrent-context: c\nusers:\n- name: u\n  "
+    "user: {}\n");
+  auto strict = run_cli({"--master", "http://127.0.0.1:1",
+                         "--leader-elect=false", "--bind-address=127.0.0.1",
+                         "--secure-port=" + std::to_string(free_port()),
+                         "--authentication-kubeconfig", unreachable,
+                         "--authentication-tolerate-lookup-failure=false"});
+  EXPECT_EQ(strict.code, 1) << strict.err;
+  EXPECT_NE(strict.err.find("cannot read configmap "
+                            "kube-system/extension-apiserver-authentication"),
+            std::string::npos)
+    << strict.err;
 }
 
 TEST(RunCli, TwoInstancesWithLeaderElectionHandOver) {

@@ -211,8 +211,13 @@ TEST(RunRbac, MinimalRbacGrantsEveryRequestTheSchedulerMakes) {
   const std::string pods = "/api/v1/namespaces/default/pods";
   post(client, pods, pod_json("low", "3", "low"));
 
+  // With its secure port, so that the client CA lookup and the reviews of
+  // a scrape are among the requests checked.
+  int secure_port = free_port();
   child_process sched{{tessera_binary(), "run", "--master", url,
-                       "--leader-elect-retry-period=500ms", "--secure-port=0"}};
+                       "--leader-elect-retry-period=500ms",
+                       "--bind-address=127.0.0.1",
+                       "--secure-port=" + std::to_string(secure_port)}};
   ASSERT_TRUE(poll([&] {
     return get_body(client, pods + "/low").find("\"nodeName\"")
            != std::string::npos;
@@ -228,6 +233,23 @@ TEST(RunRbac, MinimalRbacGrantsEveryRequestTheSchedulerMakes) {
                 != std::string::npos;
   }))
     << sched.stderr_text();
+  // A scrape without credentials (a SubjectAccessReview of
+  // system:anonymous, which the token-less cluster allows) and one with a
+  // token the cluster does not know (a TokenReview, then 401).
+  io::client_config scrape;
+  scrape.port = static_cast<std::uint16_t>(secure_port);
+  scrape.tls.enabled = true;
+  scrape.tls.insecure_skip_verify = true;
+  scrape.request_timeout = 10s;
+  auto metrics = io::http_client{scrape}.get("/metrics");
+  ASSERT_TRUE(metrics) << metrics.err().message;
+  EXPECT_EQ(metrics->status, 200) << metrics->body;
+  io::http_request with_token;
+  with_token.target = "/metrics";
+  with_token.headers.push_back({"Authorization", "Bearer unknown"});
+  auto refused = io::http_client{scrape}.request(with_token);
+  ASSERT_TRUE(refused) << refused.err().message;
+  EXPECT_EQ(refused->status, 401) << refused->body;
   sched.signal(SIGTERM);
   ASSERT_EQ(sched.wait(10s).value_or(-1), 0) << sched.stderr_text();
   log = cluster.stderr_text();
@@ -258,7 +280,9 @@ TEST(RunRbac, MinimalRbacGrantsEveryRequestTheSchedulerMakes) {
         "list /namespaces", "list policy/poddisruptionbudgets",
         "list scheduling.k8s.io/priorityclasses", "create /pods/binding",
         "patch /pods/status", "delete /pods", "create events.k8s.io/events",
-        "get coordination.k8s.io/leases", "update coordination.k8s.io/leases"})
+        "get coordination.k8s.io/leases", "update coordination.k8s.io/leases",
+        "get /configmaps", "create authentication.k8s.io/tokenreviews",
+        "create authorization.k8s.io/subjectaccessreviews"})
     EXPECT_EQ(seen.count(want), 1u) << "the run never made: " << want;
   EXPECT_GT(checked, 10u);
 }

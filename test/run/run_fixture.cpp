@@ -4,6 +4,9 @@
 
 #include "io/apiserver/resources.hpp"
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 
 #include <cstdlib>
@@ -67,6 +70,20 @@ test_pki::test_pki(const temp_dir& d) {
   };
   issue("server", "/CN=127.0.0.1", "subjectAltName=IP:127.0.0.1");
   issue("client", "/CN=tessera", "extendedKeyUsage=clientAuth");
+  issue("admin", "/CN=tessera:cluster-admin/O=ops",
+        "extendedKeyUsage=clientAuth");
+}
+
+int free_port() {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a);
+  socklen_t len = sizeof a;
+  ::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &len);
+  ::close(fd);
+  return ntohs(a.sin_port);
 }
 
 // test_cluster

@@ -34,8 +34,13 @@ bool wait_until(const std::function<bool()>& pred,
 
 std::string read_text(const std::string& path);
 
-/// A CA, a server certificate for 127.0.0.1 and a client certificate, made
-/// with the openssl CLI in `dir` (ca.crt, server.crt/key, client.crt/key).
+/// A loopback port free right now (the run's port flags take a number; 0
+/// means off).
+int free_port();
+
+/// A CA, a server certificate for 127.0.0.1 and client certificates, made
+/// with the openssl CLI in `dir` (ca.crt, server.crt/key, client.crt/key
+/// for CN tessera, admin.crt/key for CN tessera:cluster-admin in O ops).
 /// `ok()` is false (with the failing command in `problem`) when openssl is
 /// unavailable.
 struct test_pki {

@@ -1,0 +1,119 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "io/apiserver/reviews.hpp"
+
+#include "io/apiserver/status.hpp"
+
+#include <boost/json.hpp>
+
+namespace tessera::apiserver {
+
+namespace {
+
+namespace json = boost::json;
+
+/// The request as an object of `kind`, or the Status refusing it.
+expected<json::object> review_request(std::string_view body,
+                                      std::string_view kind,
+                                      std::string_view api_version) {
+  json::error_code ec;
+  auto doc = json::parse(body, ec);
+  if (ec || !doc.is_object())
+    return make_error(ec::invalid_input,
+                      "the body of the request was in an unknown format");
+  auto& o = doc.get_object();
+  auto field = [&o](std::string_view key) -> std::string_view {
+    auto* v = o.if_contains(key);
+    return v != nullptr && v->is_string() ? std::string_view{v->get_string()}
+                                          : std::string_view{};
+  };
+  if ((!field("kind").empty() && field("kind") != kind)
+      || (!field("apiVersion").empty() && field("apiVersion") != api_version))
+    return make_error(ec::invalid_input,
+                      "the body of the request does not hold a "
+                        + std::string{kind});
+  auto* spec = o.if_contains("spec");
+  if (spec == nullptr || !spec->is_object())
+    o["spec"] = json::object{};
+  o["kind"] = kind;
+  o["apiVersion"] = api_version;
+  o["metadata"] = json::object{{"creationTimestamp", nullptr}};
+  return std::move(o);
+}
+
+std::string string_at(const json::object& o, std::string_view key) {
+  auto* v = o.if_contains(key);
+  return v != nullptr && v->is_string() ? std::string{v->get_string()}
+                                        : std::string{};
+}
+
+http_reply created(const json::object& doc) {
+  http_reply r;
+  r.status = 201;
+  r.body = json::serialize(doc);
+  return r;
+}
+
+} // namespace
+
+http_reply token_review_reply(const handler_config& config,
+                              std::string_view body) {
+  auto doc = review_request(body, "TokenReview", "authentication.k8s.io/v1");
+  if (!doc)
+    return status_reply(status::bad_request(doc.err().message));
+  const auto& spec = doc->at("spec").as_object();
+  std::string token = string_at(spec, "token");
+  json::object st;
+  if (!config.token.empty() && token == config.token) {
+    st["authenticated"] = true;
+    st["user"] = json::object{
+      {"username", token_user},
+      {"groups", json::array{"system:authenticated"}},
+    };
+  } else {
+    st["user"] = json::object{};
+  }
+  (*doc)["status"] = std::move(st);
+  return created(*doc);
+}
+
+http_reply access_review_reply(const handler_config& config,
+                               std::string_view body) {
+  auto doc
+    = review_request(body, "SubjectAccessReview", "authorization.k8s.io/v1");
+  if (!doc)
+    return status_reply(status::bad_request(doc.err().message));
+  const auto& spec = doc->at("spec").as_object();
+  std::string user = string_at(spec, "user");
+  auto* groups = spec.if_contains("groups");
+  bool has_groups
+    = groups != nullptr && groups->is_array() && !groups->get_array().empty();
+  bool has_resource = spec.contains("resourceAttributes");
+  bool has_path = spec.contains("nonResourceAttributes");
+  if (user.empty() && !has_groups)
+    return status_reply(status::invalid("SubjectAccessReview",
+                                        "authorization.k8s.io", "",
+                                        {status::required("spec.user")}));
+  if (has_resource == has_path)
+    return status_reply(status::invalid(
+      "SubjectAccessReview", "authorization.k8s.io", "",
+      {status::invalid_value("spec.resourceAttributes", "null",
+                             "exactly one of nonResourceAttributes or "
+                             "resourceAttributes must be specified")}));
+  json::object st;
+  if (config.token.empty()) {
+    st["allowed"] = true;
+    st["reason"] = "the embedded cluster authenticates no one and allows "
+                   "every request";
+  } else if (user == token_user) {
+    st["allowed"] = true;
+    st["reason"] = "the embedded cluster allows its token's holder";
+  } else {
+    st["allowed"] = false;
+    st["reason"] = "the embedded cluster allows only its token's holder";
+  }
+  (*doc)["status"] = std::move(st);
+  return created(*doc);
+}
+
+} // namespace tessera::apiserver
