@@ -3,7 +3,6 @@
 #include "metrics/process_metrics.hpp"
 
 #include <sys/resource.h>
-#include <unistd.h>
 
 #include <cstdint>
 #include <ctime>
@@ -13,6 +12,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <unistd.h>
 
 namespace tessera::metrics {
 
