@@ -112,6 +112,13 @@ scheduler_metrics::scheduler_metrics()
                        "plugins that caused it to not schedule and so this "
                        "metric have meaning only when broken down by plugin.",
                        MetricType::Gauge, {"plugin", "profile"}),
+    event_handling_duration("scheduler_event_handling_duration_seconds",
+                            "Event handling latency in seconds.", {"event"},
+                            exponential_buckets(0.0001, 2, 12)),
+    inflight_events("scheduler_inflight_events",
+                    "Number of events currently tracked in the scheduling "
+                    "queue.",
+                    MetricType::Gauge, {"event"}),
     cache_size("scheduler_cache_size",
                "Number of nodes, pods, and assumed (bound) pods in the "
                "scheduler cache.",
@@ -181,6 +188,8 @@ std::vector<prometheus::MetricFamily> scheduler_metrics::collect() const {
   out.push_back(preemption_goroutines_duration.collect());
   out.push_back(preemption_goroutines_execution.collect());
   out.push_back(unschedulable_pods.collect());
+  out.push_back(event_handling_duration.collect());
+  out.push_back(inflight_events.collect());
   out.push_back(cache_size.collect());
   out.push_back(rest_requests.collect());
   out.push_back(rest_request_duration.collect());

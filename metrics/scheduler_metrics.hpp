@@ -84,6 +84,8 @@ public:
   family<histogram> preemption_goroutines_duration; ///< {result}
   family<counter> preemption_goroutines_execution;  ///< {result}
   family<gauge> unschedulable_pods;                 ///< {plugin, profile}
+  family<histogram> event_handling_duration;        ///< {event}
+  family<gauge> inflight_events;                    ///< {event}
   family<gauge> cache_size;                         ///< {type}
   // ---- client-go's REST client families ---------------------------------
   family<counter> rest_requests;           ///< {code, method, host}

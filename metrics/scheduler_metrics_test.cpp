@@ -96,6 +96,11 @@ std::vector<family_spec> expected_families() {
      {}},
     {"tessera_relists_total", MetricType::Counter, {"resource"}, {}},
     {"leader_election_master_status", MetricType::Gauge, {"name"}, {}},
+    {"scheduler_event_handling_duration_seconds",
+     MetricType::Histogram,
+     {"event"},
+     exp(0.0001, 2, 12)},
+    {"scheduler_inflight_events", MetricType::Gauge, {"event"}, {}},
     {"process_cpu_seconds_total", MetricType::Counter, {}, {}},
     {"process_virtual_memory_bytes", MetricType::Gauge, {}, {}},
     {"process_resident_memory_bytes", MetricType::Gauge, {}, {}},
@@ -125,6 +130,8 @@ TEST(scheduler_metrics, families_have_upstream_names_types_labels_buckets) {
   m.watch_events.with({"pods", "ADDED"}).inc();
   m.relists.with({"pods"}).inc();
   m.leader_election_master_status.with({"kube-scheduler"}).set(1);
+  m.event_handling_duration.with({"NodeAdd"}).observe(0.001);
+  m.inflight_events.with({"NodeAdd"}).set(1);
 
   auto families = m.collect();
   auto specs = expected_families();

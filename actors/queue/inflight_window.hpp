@@ -29,10 +29,13 @@ public:
       marks_.erase(it);
   }
 
-  /// Keeps `r` if any pod is in flight (nobody else could need it).
-  void record(Record r) {
-    if (!marks_.empty())
-      records_.push_back({++sequence_, std::move(r)});
+  /// Keeps `r` if any pod is in flight (nobody else could need it);
+  /// returns whether it did.
+  bool record(Record r) {
+    if (marks_.empty())
+      return false;
+    records_.push_back({++sequence_, std::move(r)});
+    return true;
   }
 
   /// Calls `f` on each record made since `mark` was opened, oldest first,
@@ -52,15 +55,17 @@ public:
     });
   }
 
-  /// Drops the records that every in-flight pod's view already saw.
-  void prune() {
-    if (marks_.empty()) {
-      records_.clear();
-      return;
-    }
-    std::uint64_t oldest = *marks_.begin();
-    while (!records_.empty() && records_.front().first <= oldest)
+  /// Drops the records that every in-flight pod's view already saw,
+  /// calling `dropped` on each.
+  template <class F> void prune(F&& dropped) {
+    while (!records_.empty()
+           && (marks_.empty() || records_.front().first <= *marks_.begin())) {
+      dropped(records_.front().second);
       records_.pop_front();
+    }
+  }
+  void prune() {
+    prune([](const Record&) {});
   }
 
 private:

@@ -81,7 +81,7 @@ void queue_state::on_outcome(const cycle_outcome& out) {
     entries_.erase(it);
     break;
   }
-  events_.prune();
+  prune_events();
 }
 
 void queue_state::on_bound(const bind_outcome& out) {

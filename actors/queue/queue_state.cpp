@@ -283,7 +283,9 @@ void queue_state::on_cluster_event(
   const plugins::cluster_event& ev,
   std::shared_ptr<const model::object> old_obj,
   std::shared_ptr<const model::object> new_obj) {
-  events_.record({ev, old_obj, new_obj});
+  auto began = std::chrono::steady_clock::now();
+  if (events_.record({ev, old_obj, new_obj}))
+    count_inflight(ev, 1);
   std::vector<entry*> moving;
   for (entry* e : unschedulable_) {
     if (!worth_requeuing(*e, ev, old_obj.get(), new_obj.get()))
@@ -301,11 +303,34 @@ void queue_state::on_cluster_event(
     detach(*e);
     to_backoff_or_active(*e);
   }
-  if (!moving.empty() && cfg_.metrics != nullptr) {
+  if (cfg_.metrics != nullptr) {
     std::string label = ev.label();
     for (entry* e : moving)
       count_incoming(e->at == where::backoff ? "backoff" : "active", label);
+    std::chrono::duration<double> took
+      = std::chrono::steady_clock::now() - began;
+    cfg_.metrics->event_handling_duration.with({label}).observe(took.count());
   }
+}
+
+// Metrics: scheduler_inflight_events, the cluster events kept for pods in
+// flight, by upstream's event label.
+void queue_state::count_inflight(const plugins::cluster_event& ev,
+                                 double delta) {
+  if (cfg_.metrics == nullptr)
+    return;
+  std::string label = ev.label();
+  auto it = inflight_gauges_.find(label);
+  if (it == inflight_gauges_.end())
+    it = inflight_gauges_
+           .emplace(label, &cfg_.metrics->inflight_events.with({label}))
+           .first;
+  it->second->add(delta);
+}
+
+void queue_state::prune_events() {
+  events_.prune(
+    [this](const recorded_event& r) { count_inflight(r.event, -1); });
 }
 
 bool queue_state::worth_requeuing(const entry& e,

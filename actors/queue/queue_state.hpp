@@ -183,6 +183,9 @@ private:
                        const model::object* new_obj) const;
   std::int64_t now_ns() const;
   void count_incoming(std::string_view queue, std::string_view event);
+  void count_inflight(const plugins::cluster_event& ev, double delta);
+  /// Drops the recorded events no pod in flight still needs.
+  void prune_events();
 
   queue_config cfg_;
   const clock& clock_;
@@ -207,6 +210,8 @@ private:
 
   /// Cluster events while pods were in flight.
   inflight_window<recorded_event> events_;
+  /// scheduler_inflight_events' series, by event label.
+  std::unordered_map<std::string, metrics::gauge*> inflight_gauges_;
 };
 
 } // namespace tessera::actors

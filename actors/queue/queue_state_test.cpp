@@ -476,6 +476,26 @@ TEST_F(queue_state_test, BindFailureBacksOff) {
   EXPECT_EQ(pop_name(q), "p");
 }
 
+// scheduler_inflight_events counts the events kept for pods in flight, by
+// label, until no such pod needs them; scheduler_event_handling_duration_
+// seconds times each event's handling.
+TEST_F(queue_state_test, InflightEventsAndEventHandlingAreRecorded) {
+  metrics::scheduler_metrics m;
+  auto q = make(&m);
+  auto p = test::make_pod("p").cpu("1").build();
+  q.add(p, 0);
+  node_added(q, test::make_node("early").cpu("1").build());
+  auto& inflight = m.inflight_events.with({"NodeAdd"});
+  EXPECT_EQ(inflight.value(), 0) << "nothing in flight needs it";
+  ASSERT_EQ(pop_name(q), "p");
+  node_added(q, test::make_node("n1").cpu("1").build());
+  node_added(q, test::make_node("n2").cpu("1").build());
+  EXPECT_EQ(inflight.value(), 2);
+  q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
+  EXPECT_EQ(inflight.value(), 0);
+  EXPECT_EQ(m.event_handling_duration.with({"NodeAdd"}).count(), 3u);
+}
+
 // SchedulerPopFromBackoffQ: with activeQ empty the head of backoffQ is
 // tried at once — never before an active pod, and never a pod backing off
 // after an error. Within one whole-second window backoffQ is ordered as
