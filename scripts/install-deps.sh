@@ -21,6 +21,9 @@ packages=(
   python3 # the deploy test's stand-in API discovery for kubectl --dry-run
           # and scripts/check-layout.sh
   clang-format git # scripts/check-format.sh (clang-format 14 on Debian 12)
+  clang-14 libclang-rt-14-dev # scripts/fuzz.sh: the compiler, and libFuzzer
+                              # with the sanitizer runtimes
+                              # (libclang_rt.fuzzer-x86_64.a and others)
 )
 
 sudo_cmd=()
