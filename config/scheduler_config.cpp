@@ -5,6 +5,7 @@
 #include "config/config_document.hpp"
 #include "config/yaml_reader.hpp"
 #include "model/document_file.hpp"
+#include "model/yaml_stream.hpp"
 
 #include <yaml-cpp/yaml.h>
 
@@ -87,6 +88,7 @@ std::string join_unique(const std::vector<std::string>& lines) {
 expected<scheduler_config> load(std::string_view text) {
   std::vector<YAML::Node> docs;
   try {
+    model::check_yaml_stream(text); // LoadAll itself may never return
     docs = YAML::LoadAll(std::string{text});
   } catch (const YAML::Exception& e) {
     return make_error(ec::invalid_input,

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "config/plugin_sets_text.hpp"
 #include "config/scheduler_config.hpp"
+#include "test/support/wait.hpp"
 
 #include <gtest/gtest.h>
 
@@ -138,6 +139,17 @@ shards: 0
 maxInflightCycles: 0
 bindConcurrency: 64
 )";
+
+// yaml-cpp 0.7's LoadAll collects empty documents forever at a ',' where a
+// document's root would start.
+TEST(scheduler_config, a_comma_where_a_document_starts_is_refused) {
+  test::finishes_within("load_config", [] {
+    auto cfg = load_config("\"\",");
+    ASSERT_FALSE(cfg.has_value());
+    EXPECT_EQ(cfg.err().message,
+              "yaml: line 1, column 3: did not find expected <document start>");
+  });
+}
 
 TEST(scheduler_config, default_config_is_upstreams_defaulted_v1) {
   auto cfg = default_config();

@@ -3,6 +3,7 @@
 #include "model/document_file.hpp"
 
 #include "model/json_reader.hpp"
+#include "model/yaml_stream.hpp"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/exceptions.h>
@@ -425,11 +426,10 @@ error check_document_text(std::string_view text) {
 }
 
 error check_duplicate_keys(std::string_view text) {
-  std::istringstream in{std::string{text}};
-  YAML::Parser parser{in};
+  yaml_stream stream{text};
   key_checker checker;
   try {
-    while (parser.HandleNextDocument(checker)) {
+    while (stream.next(checker)) {
     }
   } catch (const scan_failure& f) {
     return make_error(ec::invalid_input, f.message);

@@ -3,6 +3,7 @@
 #include "model/decode.hpp"
 #include "model/document_file.hpp"
 #include "test/support/temp_dir.hpp"
+#include "test/support/wait.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/resource.h>
@@ -115,6 +116,38 @@ TEST(document_file, decode_manifest_refuses_a_yaml_key_twice) {
   ASSERT_FALSE(m);
   EXPECT_EQ(m.err().message, "doc 1: metadata.labels: line 7: mapping key "
                              "\"app\" already defined at line 6");
+}
+
+// yaml-cpp 0.7 never consumes a ',' where a document's root would start and
+// reports empty documents there forever; every reader of YAML streams must
+// still return, and the converters name the place.
+TEST(document_file, a_comma_where_a_document_starts_is_refused) {
+  for (std::string text : {"\"\",", "[1],", "!!str ,", "a: 1\n---\n'x' ,\n"}) {
+    SCOPED_TRACE(text);
+    test::finishes_within("check_duplicate_keys", [&] {
+      // Not YAML: left to the caller's parser, as any other syntax error.
+      EXPECT_FALSE(check_duplicate_keys(text));
+    });
+    test::finishes_within("yaml_documents_to_json", [&] {
+      auto docs = yaml_documents_to_json(text);
+      ASSERT_FALSE(docs.has_value());
+      EXPECT_NE(
+        docs.err().message.find("did not find expected <document start>"),
+        std::string::npos)
+        << docs.err().message;
+    });
+    test::finishes_within("decode_manifest", [&] {
+      auto m = decode_manifest(text);
+      ASSERT_FALSE(m.has_value());
+      // "[1]," reads as JSON, and is refused as such.
+      if (text.front() != '[') {
+        EXPECT_NE(
+          m.err().message.find("did not find expected <document start>"),
+          std::string::npos)
+          << m.err().message;
+      }
+    });
+  }
 }
 
 TEST(document_file, read_document_file) {

@@ -23,6 +23,7 @@
 // `true`); null and collection keys are errors.
 #include "model/decode.hpp"
 #include "model/json_reader.hpp"
+#include "model/yaml_stream.hpp"
 #include "support/yaml_words.hpp"
 
 #include <boost/json.hpp>
@@ -557,8 +558,7 @@ struct document {
 
 /// Every document of a YAML stream, empty ones included (as null).
 std::vector<document> load_yaml(std::string_view text) {
-  std::istringstream in{std::string{text}};
-  YAML::Parser parser{in};
+  yaml_stream stream{text};
   // Aliases may repeat nodes, but not without bound (a "billion laughs"
   // document would otherwise expand exponentially).
   document_builder builder{100'000 + 4 * text.size()};
@@ -566,7 +566,7 @@ std::vector<document> load_yaml(std::string_view text) {
   for (int number = 1;; ++number) {
     builder.begin(number);
     try {
-      if (!parser.HandleNextDocument(builder))
+      if (!stream.next(builder))
         break;
     } catch (const YAML::Exception& e) {
       std::string message = "doc " + number_text(number) + ": invalid YAML";

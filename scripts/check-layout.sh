@@ -35,6 +35,7 @@ COMPONENTS = [
     (r"cmd/",                  None),  # None: anything of ours
     (r"perf/",                 None),
     (r"test/",                 None),
+    (r"fuzz/",                 None),
 ]
 
 # NARROWER: inside a component, product files matching the first pattern
@@ -75,12 +76,12 @@ THIRD_PARTY = [
     # what           include pattern           allowed in
     ("CAF",          r"caf/",                  CAF_FILES + r"|cmd/.*|perf/.*|test/.*"
                                                r"|(actors|adapters)/.*_test\.cpp"),
-    ("Boost.Beast",  r"boost/beast",           r"io/.*\.cpp"),
-    ("Boost.Asio",   r"boost/asio",            r"io/.*\.cpp"),
+    ("Boost.Beast",  r"boost/beast",           r"io/.*\.cpp|fuzz/.*\.cpp"),
+    ("Boost.Asio",   r"boost/asio",            r"io/.*\.cpp|fuzz/.*\.cpp"),
     ("Boost.JSON",   r"boost/json",            r"(model|io|cmd|perf)/(.*/)?[a-z_]+_json\.cpp"
                                                r"|model/json_(reader|access)\.hpp"
                                                r"|io/apiserver/.*\.cpp"
-                                               r"|perf/bench/.*\.cpp|test/.*"
+                                               r"|perf/bench/.*\.cpp|test/.*|fuzz/.*"
                                                r"|(model|io|adapters)/.*_test\.cpp"),
     ("OpenSSL",      r"openssl/",              r"io/.*\.cpp"),
     ("prometheus-cpp", r"prometheus/",         r"metrics/.*"),

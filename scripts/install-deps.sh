@@ -22,6 +22,9 @@ packages=(
           # and scripts/check-layout.sh
   clang-format git # scripts/check-format.sh (clang-format 14 on Debian 12)
   python3-kubernetes # the official Python client, for its compatibility test
+  clang-14 libclang-rt-14-dev # scripts/fuzz.sh: the compiler, and libFuzzer
+                              # with the sanitizer runtimes
+                              # (libclang_rt.fuzzer-x86_64.a and others)
 )
 
 sudo_cmd=()
