@@ -9,6 +9,7 @@
 
 #include "fuzz/fuzz_input.hpp"
 #include "io/apiserver/patch.hpp"
+#include "io/apiserver/stored_object.hpp"
 
 #include <boost/json/parse.hpp>
 #include <boost/json/serialize.hpp>
@@ -40,10 +41,11 @@ inline std::optional<patch_input> read_patch_input(const std::uint8_t* data,
     return std::nullopt;
   boost::json::error_code ec;
   in.target = boost::json::parse(target, ec);
-  if (ec || !in.target.is_object())
+  if (ec || !in.target.is_object()
+      || apiserver::json_doc::non_finite_number(in.target))
     return std::nullopt;
   in.patch = boost::json::parse(patch, ec);
-  if (ec)
+  if (ec || apiserver::json_doc::non_finite_number(in.patch))
     return std::nullopt;
   return in;
 }

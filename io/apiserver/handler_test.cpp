@@ -625,6 +625,26 @@ TEST_F(HandlerTest, GatedPodsAreMarkedAtCreationAndShownAsSchedulingGated) {
   EXPECT_EQ(status_of["plain"], "Pending");
 }
 
+// Boost.JSON reads 1e400 as infinity and 0e400 as NaN; stored, either would
+// be served as invalid JSON. Creates and patches with them are refused.
+TEST_F(HandlerTest, NumbersOutOfRangeAreRefused) {
+  auto made = send("POST", "/api/v1/namespaces/default/pods",
+                   pod("p", R"(,"priority":1e400)"));
+  EXPECT_EQ(made.status, 400) << made.body;
+  EXPECT_NE(made.body.find("out of the range"), std::string::npos) << made.body;
+  ASSERT_EQ(send("POST", "/api/v1/namespaces/default/pods", pod("q")).status,
+            201);
+  auto patched = send("PATCH", "/api/v1/namespaces/default/pods/q",
+                      R"({"metadata":{"labels":{"a":"b"}},"x":0e3088})",
+                      "application/merge-patch+json");
+  EXPECT_EQ(patched.status, 400) << patched.body;
+  auto got = send("GET", "/api/v1/namespaces/default/pods/q");
+  ASSERT_EQ(got.status, 200);
+  parse(got.body); // still valid JSON
+  EXPECT_EQ(got.body.find("\"a\":\"b\""), std::string::npos)
+    << "the refused patch changed nothing";
+}
+
 } // namespace
 } // namespace tessera::apiserver
 

@@ -651,6 +651,8 @@ api_result<object_ptr> store::patch(const resource_info& res,
   json::value patch_doc = json::parse(body, ec);
   if (ec)
     return status::bad_request("error decoding patch: " + ec.message());
+  if (auto bad = json_doc::non_finite_number(patch_doc))
+    return status::bad_request("error decoding patch: " + *bad);
   auto& st = *state_;
   std::lock_guard lock{st.mu};
   object_ptr old = find_stored(st, res, ns, name);

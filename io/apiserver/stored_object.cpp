@@ -8,6 +8,7 @@
 #include <boost/json.hpp>
 
 #include <charconv>
+#include <cmath>
 #include <mutex>
 #include <vector>
 
@@ -256,8 +257,33 @@ bool json_doc::parse(std::string_view text, json_doc& out, std::string& error,
     error = ec.message();
     return false;
   }
+  if (auto bad = non_finite_number(*d.value_)) {
+    error = *bad;
+    return false;
+  }
   out = std::move(d);
   return true;
+}
+
+std::optional<std::string> json_doc::non_finite_number(const json::value& v) {
+  switch (v.kind()) {
+  case json::kind::double_:
+    if (!std::isfinite(v.get_double()))
+      return std::string{"a number is out of the range of a float64"};
+    return std::nullopt;
+  case json::kind::array:
+    for (const auto& x : v.get_array())
+      if (auto bad = non_finite_number(x))
+        return bad;
+    return std::nullopt;
+  case json::kind::object:
+    for (const auto& kv : v.get_object())
+      if (auto bad = non_finite_number(kv.value()))
+        return bad;
+    return std::nullopt;
+  default:
+    return std::nullopt;
+  }
 }
 
 // ---- stored_object

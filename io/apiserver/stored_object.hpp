@@ -50,9 +50,16 @@ public:
   /// Takes `v` as is (its own storage); for rarely built documents.
   static json_doc adopt(boost::json::value&& v);
   /// Parses `text` into a fresh arena; false on malformed JSON (the
-  /// message in `error`) or nesting deeper than `max_depth`.
+  /// message in `error`), nesting deeper than `max_depth`, or a number
+  /// that does not parse to a finite value.
   static bool parse(std::string_view text, json_doc& out, std::string& error,
                     std::size_t max_depth = 64);
+
+  /// The message for the first number of `v` that is not finite (Boost.
+  /// JSON reads `1e400` as infinity and `0e400` as NaN, which would be
+  /// stored and then served as invalid JSON); nullopt when all are.
+  static std::optional<std::string>
+  non_finite_number(const boost::json::value& v);
 
   boost::json::value& value() noexcept {
     return *value_;
