@@ -283,7 +283,9 @@ void queue_state::on_cluster_event(
   const plugins::cluster_event& ev,
   std::shared_ptr<const model::object> old_obj,
   std::shared_ptr<const model::object> new_obj) {
-  auto began = std::chrono::steady_clock::now();
+  const bool recording = cfg_.metrics != nullptr;
+  auto began = recording ? std::chrono::steady_clock::now()
+                         : std::chrono::steady_clock::time_point{};
   if (events_.record({ev, old_obj, new_obj}))
     count_inflight(ev, 1);
   std::vector<entry*> moving;
@@ -303,29 +305,37 @@ void queue_state::on_cluster_event(
     detach(*e);
     to_backoff_or_active(*e);
   }
-  if (cfg_.metrics != nullptr) {
-    std::string label = ev.label();
+  if (recording) {
+    const event_series& series = series_of(ev);
     for (entry* e : moving)
-      count_incoming(e->at == where::backoff ? "backoff" : "active", label);
+      count_incoming(e->at == where::backoff ? "backoff" : "active",
+                     series.label);
     std::chrono::duration<double> took
       = std::chrono::steady_clock::now() - began;
-    cfg_.metrics->event_handling_duration.with({label}).observe(took.count());
+    series.handling->observe(took.count());
   }
 }
 
+// Metrics by upstream's event label, resolved once per label: a family
+// lookup takes a lock, and events come with every binding.
+const queue_state::event_series&
+queue_state::series_of(const plugins::cluster_event& ev) {
+  std::string label = ev.label();
+  auto it = event_series_.find(label);
+  if (it == event_series_.end()) {
+    event_series s{label, &cfg_.metrics->inflight_events.with({label}),
+                   &cfg_.metrics->event_handling_duration.with({label})};
+    it = event_series_.emplace(label, std::move(s)).first;
+  }
+  return it->second;
+}
+
 // Metrics: scheduler_inflight_events, the cluster events kept for pods in
-// flight, by upstream's event label.
+// flight.
 void queue_state::count_inflight(const plugins::cluster_event& ev,
                                  double delta) {
-  if (cfg_.metrics == nullptr)
-    return;
-  std::string label = ev.label();
-  auto it = inflight_gauges_.find(label);
-  if (it == inflight_gauges_.end())
-    it = inflight_gauges_
-           .emplace(label, &cfg_.metrics->inflight_events.with({label}))
-           .first;
-  it->second->add(delta);
+  if (cfg_.metrics != nullptr)
+    series_of(ev).inflight->add(delta);
 }
 
 void queue_state::prune_events() {

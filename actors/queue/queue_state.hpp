@@ -183,6 +183,13 @@ private:
                        const model::object* new_obj) const;
   std::int64_t now_ns() const;
   void count_incoming(std::string_view queue, std::string_view event);
+  struct event_series {
+    std::string label;
+    metrics::gauge* inflight = nullptr;
+    metrics::histogram* handling = nullptr;
+  };
+  /// The event's series (metrics on only).
+  const event_series& series_of(const plugins::cluster_event& ev);
   void count_inflight(const plugins::cluster_event& ev, double delta);
   /// Drops the recorded events no pod in flight still needs.
   void prune_events();
@@ -210,8 +217,9 @@ private:
 
   /// Cluster events while pods were in flight.
   inflight_window<recorded_event> events_;
-  /// scheduler_inflight_events' series, by event label.
-  std::unordered_map<std::string, metrics::gauge*> inflight_gauges_;
+  /// scheduler_inflight_events' and scheduler_event_handling_duration_
+  /// seconds' series, by event label.
+  std::unordered_map<std::string, event_series> event_series_;
 };
 
 } // namespace tessera::actors
