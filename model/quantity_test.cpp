@@ -328,6 +328,19 @@ TEST(quantity_test, canonical_form_of_constructed_values) {
   }
 }
 
+// A binary value no binary suffix divides prints bare; read back, it is
+// decimal SI and prints with a decimal suffix. Upstream's canonical form has
+// the same two steps, and the second form is a fixed point.
+TEST(quantity_test, bare_binary_form_reads_back_as_decimal) {
+  const quantity q = must_parse("11387777062.5Ki");
+  EXPECT_EQ(q.to_string(), "11661083712000");
+  const quantity back = must_parse(q.to_string());
+  EXPECT_EQ(back, q);
+  EXPECT_EQ(back.fmt(), fmt::decimal_si);
+  EXPECT_EQ(back.to_string(), "11661083712k");
+  EXPECT_EQ(must_parse(back.to_string()).to_string(), "11661083712k");
+}
+
 TEST(quantity_test, canonical_form_of_negative_values) {
   struct test_case {
     std::string name;
