@@ -115,6 +115,19 @@ void memory_cluster::scheduled(const model::pod_ptr&, model::symbol) {
   // The "Scheduled" event; bind() already recorded the outcome.
 }
 
+void memory_cluster::attempted(const model::pod_ptr&,
+                               const attempt_report& report) {
+  if (!report.batched)
+    return;
+  std::lock_guard lock{mutex_};
+  ++batched_;
+}
+
+std::size_t memory_cluster::batched() const {
+  std::lock_guard lock{mutex_};
+  return batched_;
+}
+
 void memory_cluster::unschedulable(const model::pod_ptr& pod,
                                    const failure_report& report) {
   std::lock_guard guard{mutex_};

@@ -58,6 +58,10 @@ public:
                     std::chrono::milliseconds timeout,
                     std::function<void(error)> done) override;
   void scheduled(const model::pod_ptr& pod, model::symbol node) override;
+  /// Counts the pods placed from a batch (batched()).
+  void attempted(const model::pod_ptr& pod,
+                 const attempt_report& report) override;
+  std::size_t batched() const;
   void unschedulable(const model::pod_ptr& pod,
                      const failure_report& report) override;
   void preempt(const model::pod_ptr& victim, const model::pod_ptr& preemptor,
@@ -96,6 +100,7 @@ private:
   void emit(object_event ev);
 
   mutable std::mutex mutex_;
+  std::size_t batched_ = 0;
   std::vector<model::object> initial_;
   std::map<std::string, model::pod_ptr> pods_;
   std::vector<std::string> pending_order_;

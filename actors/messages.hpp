@@ -320,6 +320,13 @@ struct assume_request {
   /// Generation of the cluster_context the cycle started from (PreFilter
   /// skip decisions, e.g. InterPodAffinity's, depend on its counters).
   std::uint64_t context_generation = 0;
+  /// Opportunistic batching: after the assume, filter the node again for a
+  /// pod like this one (node-local filters) and score it with the cycle's
+  /// local score plugins, so the batch can rank it among its other nodes.
+  bool rescore = false;
+  /// The node is a batch's hint, not a filtered choice: a refusal is the
+  /// hint not fitting (the pod runs a full cycle), not a conflict.
+  bool hinted = false;
 };
 using assume_request_ptr = std::shared_ptr<const assume_request>;
 
@@ -335,6 +342,10 @@ struct assume_reply {
   model::volume_binding_plan_ptr volumes;
   /// Why not, when !ok.
   std::string reason;
+  /// With `rescore`: whether another pod like this one still fits the node,
+  /// and if so its raw local scores there (score_plan().local order).
+  bool fits_again = false;
+  std::vector<std::int64_t> scores;
 };
 using assume_reply_ptr = std::shared_ptr<const assume_reply>;
 

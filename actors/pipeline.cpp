@@ -41,6 +41,7 @@ pipeline start_pipeline(caf::actor_system& sys, const pipeline_config& cfg,
   co.seed = cfg.seed;
   co.max_conflicts = cfg.max_conflicts;
   co.explain = cfg.explain;
+  co.batching = cfg.batching;
   co.metrics = cfg.metrics;
   p.coordinator = spawn_coordinator(sys, co, std::move(profiles), sink,
                                     p.shards, p.cache, p.queue, p.binder);

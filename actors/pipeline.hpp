@@ -43,6 +43,9 @@ struct pipeline_config {
   std::uint64_t seed = 0;
   bool explain = false;
   std::int32_t max_conflicts = 3;
+  /// Opportunistic batching (the OpportunisticBatching gate, on by default
+  /// in the verbs; off here so that tests ask for it).
+  bool batching = false;
   requeue_policy requeue = requeue_policy::live;
   /// The live queue's settings (its metrics are `metrics` below).
   queue_config queue;

@@ -68,6 +68,8 @@ struct attempt_report {
   result outcome = result::scheduled;
   /// From the start of the cycle to its end (assume or failure).
   duration elapsed{};
+  /// Scheduled on an opportunistic batch's hint (no full cycle).
+  bool batched = false;
 };
 
 class cluster_sink {

@@ -11,6 +11,7 @@ tessera_add_test(actors_tests
     shard/shard_state_test.cpp
     coordinator/admission_test.cpp
     coordinator/nominator_test.cpp
+    coordinator/batcher_test.cpp
     coordinator/node_claims_test.cpp
     coordinator/coordinator_state_test.cpp
     binder/binder_state_test.cpp

@@ -352,6 +352,8 @@ int perf_main(const args& a) {
         = std::chrono::seconds(setup->config.pod_max_backoff_seconds);
       ro.scheduler.pop_from_backoff = setup->config.gates.enabled(
         config::feature_gate::scheduler_pop_from_backoff_q);
+      ro.scheduler.batching = setup->config.gates.enabled(
+        config::feature_gate::opportunistic_batching);
       show.note(p.name() + ": shards=" + std::to_string(s.shards) + " inflight="
                 + std::to_string(s.inflight) + (s.baseline ? " (baseline)" : "")
                 + (f.metrics ? "" : " (metrics off)"));

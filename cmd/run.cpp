@@ -578,6 +578,8 @@ int schedule(run_context& rc) {
     = std::chrono::seconds(setup.config.pod_max_backoff_seconds);
   pc.queue.pop_from_backoff = setup.config.gates.enabled(
     config::feature_gate::scheduler_pop_from_backoff_q);
+  pc.batching
+    = setup.config.gates.enabled(config::feature_gate::opportunistic_batching);
   pc.metrics = rc.hooks.metrics;
   auto p = actors::start_pipeline(sys, pc, setup.profiles, source, sink,
                                   system_clock::instance());

@@ -122,15 +122,15 @@ void print_stats(const actors::memory_cluster& cluster,
     if (r.state == actors::memory_cluster::pod_result::status::scheduled)
       ++scheduled;
   double seconds = std::chrono::duration<double>(took).count();
-  std::fprintf(stderr,
-               "stats: shards=%zu inflight=%zu pods=%zu scheduled=%zu "
-               "seconds=%.3f pods_per_s=%.0f conflicts=%s cpu_seconds=%.3f "
-               "cores=%.2f\n",
-               pc.shards, pc.max_inflight_cycles, results.size(), scheduled,
-               seconds,
-               seconds > 0 ? static_cast<double>(scheduled) / seconds : 0.0,
-               cache ? std::to_string(cache->conflicts).c_str() : "unknown",
-               cpu_seconds, seconds > 0 ? cpu_seconds / seconds : 0.0);
+  std::fprintf(
+    stderr,
+    "stats: shards=%zu inflight=%zu pods=%zu scheduled=%zu "
+    "seconds=%.3f pods_per_s=%.0f conflicts=%s batched=%zu "
+    "cpu_seconds=%.3f cores=%.2f\n",
+    pc.shards, pc.max_inflight_cycles, results.size(), scheduled, seconds,
+    seconds > 0 ? static_cast<double>(scheduled) / seconds : 0.0,
+    cache ? std::to_string(cache->conflicts).c_str() : "unknown",
+    cluster.batched(), cpu_seconds, seconds > 0 ? cpu_seconds / seconds : 0.0);
 }
 
 int usage_error(const std::string& message) {
@@ -204,6 +204,8 @@ int simulate_main(const args& a) {
     pc.seed = static_cast<std::uint64_t>(f.seed);
     pc.explain = f.explain;
     pc.requeue = actors::requeue_policy::settle;
+    pc.batching = setup->config.gates.enabled(
+      config::feature_gate::opportunistic_batching);
     auto started = std::chrono::steady_clock::now();
     double cpu_started = process_cpu_seconds();
     auto p = actors::start_pipeline(sys, pc, setup->profiles, cluster, cluster,

@@ -79,7 +79,7 @@ constexpr std::array<feature_gate_info, feature_gate_count> table{{
    true, false,
    "not implemented: nominatedNodeName is written only by preemption"},
   {g::opportunistic_batching, "OpportunisticBatching", true, false,
-   "not implemented: every pod gets its own full cycle"},
+   "implemented; off, every pod gets its own full cycle"},
   {g::pod_group_preemption_policy, "PodGroupPreemptionPolicy", false, false,
    missing},
   {g::pod_level_resources, "PodLevelResources", true, false, implemented},

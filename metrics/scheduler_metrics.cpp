@@ -123,6 +123,16 @@ scheduler_metrics::scheduler_metrics()
                "Number of nodes, pods, and assumed (bound) pods in the "
                "scheduler cache.",
                MetricType::Gauge, {"type"}),
+    batch_attempts("scheduler_batch_attempts_total",
+                   "Counts of results when we attempt to use batching.",
+                   MetricType::Counter, {"profile", "result"}),
+    batch_cache_flushed("scheduler_batch_cache_flushed_total",
+                        "Counts of cache flushes by reason.",
+                        MetricType::Counter, {"profile", "reason"}),
+    batch_rescore_attempts(
+      "scheduler_batch_rescore_attempts_total",
+      "Counts of rescore attempts during opportunistic batching.",
+      MetricType::Counter, {"profile"}),
     rest_requests("rest_client_requests_total",
                   "Number of HTTP requests, partitioned by status code, "
                   "method, and host.",
@@ -191,6 +201,9 @@ std::vector<prometheus::MetricFamily> scheduler_metrics::collect() const {
   out.push_back(event_handling_duration.collect());
   out.push_back(inflight_events.collect());
   out.push_back(cache_size.collect());
+  out.push_back(batch_attempts.collect());
+  out.push_back(batch_cache_flushed.collect());
+  out.push_back(batch_rescore_attempts.collect());
   out.push_back(rest_requests.collect());
   out.push_back(rest_request_duration.collect());
   out.push_back(assume_conflicts.collect());

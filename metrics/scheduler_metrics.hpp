@@ -87,6 +87,10 @@ public:
   family<histogram> event_handling_duration;        ///< {event}
   family<gauge> inflight_events;                    ///< {event}
   family<gauge> cache_size;                         ///< {type}
+  /// Opportunistic batching.
+  family<counter> batch_attempts;         ///< {profile, result}
+  family<counter> batch_cache_flushed;    ///< {profile, reason}
+  family<counter> batch_rescore_attempts; ///< {profile}
   // ---- client-go's REST client families ---------------------------------
   family<counter> rest_requests;           ///< {code, method, host}
   family<histogram> rest_request_duration; ///< {verb, host}

@@ -75,6 +75,18 @@ std::vector<family_spec> expected_families() {
      {"plugin", "profile"},
      {}},
     {"scheduler_cache_size", MetricType::Gauge, {"type"}, {}},
+    {"scheduler_batch_attempts_total",
+     MetricType::Counter,
+     {"profile", "result"},
+     {}},
+    {"scheduler_batch_cache_flushed_total",
+     MetricType::Counter,
+     {"profile", "reason"},
+     {}},
+    {"scheduler_batch_rescore_attempts_total",
+     MetricType::Counter,
+     {"profile"},
+     {}},
     {"rest_client_requests_total",
      MetricType::Counter,
      {"code", "method", "host"},
@@ -132,6 +144,9 @@ TEST(scheduler_metrics, families_have_upstream_names_types_labels_buckets) {
   m.leader_election_master_status.with({"kube-scheduler"}).set(1);
   m.event_handling_duration.with({"NodeAdd"}).observe(0.001);
   m.inflight_events.with({"NodeAdd"}).set(1);
+  m.batch_attempts.with({"default-scheduler", "hint_used"}).inc();
+  m.batch_cache_flushed.with({"default-scheduler", "expired"}).inc();
+  m.batch_rescore_attempts.with({"default-scheduler"}).inc();
 
   auto families = m.collect();
   auto specs = expected_families();

@@ -4,6 +4,7 @@
 // state, then finishing, forgetting or expiring the assumed pod.
 #include "actors/cache/cache_state.hpp"
 #include "model/pod_key.hpp"
+#include "plugins/framework/cycle.hpp"
 #include "support/log.hpp"
 
 #include <algorithm>
@@ -95,12 +96,12 @@ assume_reply cache_state::assume(const assume_request& req) {
   }
   const model::node_info* target = current(req.node);
   if (target == nullptr || target->get_node() == nullptr) {
-    ++conflicts_;
+    conflicts_ += req.hinted ? 0 : 1;
     reply.reason = "node " + std::string{req.node.view()} + " is gone";
     return reply;
   }
   if (std::string why = conflict_check(req, *target); !why.empty()) {
-    ++conflicts_;
+    conflicts_ += req.hinted ? 0 : 1;
     reply.reason = std::move(why);
     return reply;
   }
@@ -113,7 +114,7 @@ assume_reply cache_state::assume(const assume_request& req) {
                           key, *req.pod, *target->get_node(), reply.volumes)
                                       : std::string{};
       !why.empty()) {
-    ++conflicts_;
+    conflicts_ += req.hinted ? 0 : 1;
     reply.reason = "node " + std::string{req.node.view()} + ": " + why;
     return reply;
   }
@@ -130,7 +131,26 @@ assume_reply cache_state::assume(const assume_request& req) {
   reply.ok = true;
   reply.assumed = shared;
   reply.generation = generation_;
+  if (req.rescore)
+    rescore(req, reply);
   return reply;
+}
+
+void cache_state::rescore(const assume_request& req,
+                          assume_reply& reply) const {
+  // The same pod, tried again on the node that now holds it: a pod with its
+  // signature gets the same results.
+  const model::node_info* node = current(req.node);
+  if (node == nullptr)
+    return;
+  const auto& prof = *req.profile;
+  const auto& state = *req.state;
+  if (!prof.run_filters(state, *req.pod, *node, true).ok())
+    return;
+  reply.fits_again = true;
+  for (std::size_t i : plugins::score_plan(prof, state).local)
+    reply.scores.push_back(
+      prof.score()[i].plugin->score(state, *req.pod, *node));
 }
 
 void cache_state::finish_binding(const model::pod& p) {

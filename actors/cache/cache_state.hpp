@@ -152,6 +152,8 @@ private:
                   bool has_new);
   std::string conflict_check(const assume_request& req,
                              const model::node_info& target) const;
+  /// Fills the batching fields of a successful assume's reply.
+  void rescore(const assume_request& req, assume_reply& reply) const;
 
   cache_config cfg_;
   const clock& clock_;

@@ -114,4 +114,54 @@ void coordinator_metrics::victims(std::size_t count) {
     m->victims.observe(static_cast<double>(count));
 }
 
+namespace {
+
+const std::string& profile_name(const std::vector<plugins::profile_ptr>& all,
+                                std::size_t index) {
+  static const std::string unknown;
+  return index < all.size() ? all[index]->scheduler_name() : unknown;
+}
+
+} // namespace
+
+void coordinator_metrics::count(
+  metrics::series_cache<metrics::counter>& cache, std::size_t key,
+  metrics::family<metrics::counter> metrics::scheduler_metrics::*family,
+  std::string_view profile, std::string_view label) {
+  auto* m = metrics_;
+  if (m == nullptr)
+    return;
+  cache
+    .get(*m, key,
+         [&](metrics::scheduler_metrics& into) -> metrics::counter& {
+           if (label.empty())
+             return (into.*family).with({profile});
+           return (into.*family).with({profile, label});
+         })
+    .inc();
+}
+
+void coordinator_metrics::batch_attempt(std::size_t profile,
+                                        batcher::attempt result) {
+  constexpr std::size_t results = 3;
+  count(batch_attempt_series_,
+        profile * results + static_cast<std::size_t>(result),
+        &metrics::scheduler_metrics::batch_attempts,
+        profile_name(profiles_, profile), batcher::to_string(result));
+}
+
+void coordinator_metrics::batch_flushed(std::size_t profile,
+                                        batcher::flush_reason why) {
+  constexpr std::size_t reasons = 9;
+  count(batch_flush_series_, profile * reasons + static_cast<std::size_t>(why),
+        &metrics::scheduler_metrics::batch_cache_flushed,
+        profile_name(profiles_, profile), batcher::to_string(why));
+}
+
+void coordinator_metrics::batch_rescored(std::size_t profile) {
+  count(batch_rescore_series_, profile,
+        &metrics::scheduler_metrics::batch_rescore_attempts,
+        profile_name(profiles_, profile), {});
+}
+
 } // namespace tessera::actors

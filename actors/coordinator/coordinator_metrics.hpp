@@ -11,6 +11,7 @@
 /// at once.
 #pragma once
 
+#include "actors/coordinator/batcher.hpp"
 #include "actors/messages.hpp"
 #include "metrics/scheduler_metrics.hpp"
 #include "plugins/framework/profile.hpp"
@@ -44,8 +45,18 @@ public:
   void inflight(std::size_t cycles);
   void preemption_attempt();
   void victims(std::size_t count);
+  /// Opportunistic batching, by the index of the pod's profile.
+  void batch_attempt(std::size_t profile, batcher::attempt result);
+  void batch_flushed(std::size_t profile, batcher::flush_reason why);
+  void batch_rescored(std::size_t profile);
 
 private:
+  /// Adds one to the counter of `family` labelled {profile} or, with a
+  /// `label`, {profile, label}; `key` names the series in `cache`.
+  void
+  count(metrics::series_cache<metrics::counter>& cache, std::size_t key,
+        metrics::family<metrics::counter> metrics::scheduler_metrics::*family,
+        std::string_view profile, std::string_view label);
   /// Index of `prof` (or of the profile it is a timed copy of).
   std::size_t profile_index(const plugins::profile& prof) const;
 
@@ -54,6 +65,9 @@ private:
   metrics::series_cache<metrics::histogram> extension_point_series_;
   metrics::series_cache<metrics::histogram> attempt_duration_series_;
   metrics::series_cache<metrics::counter> attempt_series_;
+  metrics::series_cache<metrics::counter> batch_attempt_series_;
+  metrics::series_cache<metrics::counter> batch_flush_series_;
+  metrics::series_cache<metrics::counter> batch_rescore_series_;
 };
 
 } // namespace tessera::actors

@@ -17,7 +17,11 @@ coordinator_state::coordinator_state(coordinator_config cfg,
     admission_(cfg.max_conflicts), rng_(cfg.seed),
     required_generation_(cfg.shards == 0 ? 1 : cfg.shards, 0),
     reported_generation_(cfg.shards == 0 ? 1 : cfg.shards, 0),
-    metrics_(profiles_, cfg.metrics) {
+    metrics_(profiles_, cfg.metrics),
+    batcher_(cfg.batching, cfg.batch_max_age,
+             [this](std::size_t profile, batcher::flush_reason why) {
+               metrics_.batch_flushed(profile, why);
+             }) {
   if (cfg_.shards == 0)
     cfg_.shards = 1;
   if (cfg_.max_inflight_cycles == 0)
@@ -107,6 +111,8 @@ void coordinator_state::resume(cycle& c) {
   switch (c.step) {
   case cycle_step::scanning:
     return after_scans(c);
+  case cycle_step::waiting_for_batch:
+    return; // a parked cycle has no request in flight
   case cycle_step::probing:
     return after_probe(c);
   case cycle_step::filtering:
@@ -223,6 +229,8 @@ void coordinator_state::assume(cycle& c, model::symbol node) {
   req->state = c.state;
   req->shard_generations = c.generations;
   req->context_generation = c.view->generation;
+  req->rescore = batcher_.head() == c.id;
+  req->hinted = !c.hint.empty() && node == c.hint && !c.hint_failed;
   c.step = cycle_step::assuming;
   c.chosen = node;
   c.pending = 1;
@@ -239,6 +247,18 @@ void coordinator_state::after_assume(cycle& c) {
   if (r->duplicate) {
     out->type = cycle_outcome::kind::dropped;
     finish(c, std::move(out));
+    return;
+  }
+  if (!r->ok && !c.hint.empty() && c.chosen == c.hint && !c.hint_failed) {
+    // The hint no longer fits: a full cycle, as upstream's hint not used.
+    TLOG_V(4, "batch hint does not fit", "pod", c.item.pod->key(), "node",
+           c.chosen.view(), "reason", r->reason);
+    c.hint_failed = true;
+    c.assumed.reset();
+    c.chosen = {};
+    c.evaluated = 0;
+    c.table = {};
+    filter_all(c);
     return;
   }
   if (!r->ok) {
@@ -336,10 +356,30 @@ void coordinator_state::finish(cycle& c, std::shared_ptr<cycle_outcome> out) {
         : out->type == cycle_outcome::kind::retry ? result::conflict
                                                   : result::error;
     report.elapsed = std::chrono::steady_clock::now() - c.began;
+    report.batched = out->type == cycle_outcome::kind::assumed
+                     && !c.hint.empty() && c.chosen == c.hint;
     ports_.sink().attempted(c.item.pod, report);
   }
   if (c.prof != nullptr)
     metrics_.attempt(out->type, *c.prof, c.began);
+  bool batch_ended = batcher_.head() == c.id;
+  if (batch_ended) {
+    batcher::ending e;
+    e.assumed = out->type == cycle_outcome::kind::assumed;
+    e.chosen = c.chosen;
+    e.hinted = c.hint;
+    e.fresh = std::move(c.fresh);
+    if (e.assumed && c.assumed) {
+      e.fits_again = c.assumed->fits_again;
+      e.scores = c.assumed->scores;
+    }
+    e.state = c.state.get();
+    e.pod = c.item.pod.get();
+    e.now = std::chrono::steady_clock::now();
+    metrics_.batch_attempt(c.item.profile, batcher_.on_end(std::move(e)));
+    if (batcher_.rescored())
+      metrics_.batch_rescored(c.item.profile);
+  }
   // The nominator learns the cycle's decision before any later cycle
   // begins, as after a serial cycle.
   if (out->type == cycle_outcome::kind::unschedulable
@@ -360,6 +400,8 @@ void coordinator_state::finish(cycle& c, std::shared_ptr<cycle_outcome> out) {
   std::size_t busy = cycles_.size() + admission_.held() + before_view_.size();
   out->credit = busy < cfg_.max_inflight_cycles ? 1 : 0;
   ports_.outcome(std::move(out));
+  if (batch_ended)
+    resume_parked();
   while (auto next = admission_.next(cycles_.size()))
     begin(std::move(*next));
   metrics_.inflight(cycles_.size());

@@ -15,7 +15,9 @@
 ///     ├─scans wanted─> [scanning] ─merge─┐                  │
 ///     v                                  v                  │
 ///   nominated node? ─> [probing] ──fits──────> [assuming]   │
-///     │ no                │ no                  ^    │      │
+///     │ no                │ no                  ^ ^  │      │
+///   batch? (batcher) ─hint────────────────────────┘  │      │
+///     │ no; or park in [waiting_for_batch]       │    │      │
 ///     v                   v                     │    │      v
 ///   [filtering], quota k ──1 node───────────────┤    │   FitError
 ///     │ 0 nodes ─────────────────────────────────────┼─> PostFilter
@@ -31,6 +33,7 @@
 #pragma once
 
 #include "actors/coordinator/admission.hpp"
+#include "actors/coordinator/batcher.hpp"
 #include "actors/coordinator/coordinator_metrics.hpp"
 #include "actors/coordinator/node_claims.hpp"
 #include "actors/coordinator/nominator.hpp"
@@ -59,6 +62,9 @@ struct coordinator_config {
   std::int32_t max_conflicts = 3;
   /// Report each cycle's per-node details to the sink (simulate --explain).
   bool explain = false;
+  /// Opportunistic batching (see batcher.hpp), and how long a batch lasts.
+  bool batching = false;
+  std::chrono::nanoseconds batch_max_age = std::chrono::milliseconds(500);
   /// Where the coordinator's series and the plugin calls of its sampled
   /// cycles record (not owned; it must outlive every timed profile the
   /// coordinator hands out); null = recording off.
@@ -130,8 +136,15 @@ private:
   // the step before it is in.
   void scan(cycle& c);
   void after_scans(cycle& c);
-  void probe_nominated(cycle& c);
+  /// Filters `node` alone (the nominated node, or a batch hint); assumes it
+  /// when it fits, filters every shard when not.
+  void probe(cycle& c, model::symbol node);
   void after_probe(cycle& c);
+  // Opportunistic batching (cycle_batching.cpp).
+  void batch_or_filter(cycle& c);
+  void take_hint(cycle& c);
+  /// Cycles parked behind the batch's head go on, in order.
+  void resume_parked();
   void filter_all(cycle& c);
   void after_filter(cycle& c);
   void after_scores(cycle& c);
@@ -197,6 +210,7 @@ private:
   /// never change placements).
   plugins::plugin_metrics_sampler plugin_sampler_{cfg_.seed, cfg_.metrics};
   coordinator_metrics metrics_;
+  batcher batcher_;
 };
 
 template <class Reply>

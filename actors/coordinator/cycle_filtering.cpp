@@ -65,18 +65,20 @@ void coordinator_state::after_scans(cycle& c) {
   model::symbol nominated = c.item.pod->nominated_node_name;
   // After max_conflicts retries in a row the pod filters every shard instead: a
   // probe's assume can keep failing on generations it never refreshed.
-  bool probe = !nominated.empty() && c.view->node_shard
-               && c.view->node_shard->count(nominated) != 0
-               && (!c.allowed || c.allowed->count(nominated) != 0)
-               && c.retries < cfg_.max_conflicts;
-  if (probe)
-    probe_nominated(c);
+  bool probe_first = !nominated.empty() && c.view->node_shard
+                     && c.view->node_shard->count(nominated) != 0
+                     && (!c.allowed || c.allowed->count(nominated) != 0)
+                     && c.retries < cfg_.max_conflicts;
+  if (probe_first)
+    probe(c, nominated);
+  else if (batcher_.enabled())
+    batch_or_filter(c);
   else
     filter_all(c);
 }
 
-void coordinator_state::probe_nominated(cycle& c) {
-  model::symbol node = c.item.pod->nominated_node_name;
+void coordinator_state::probe(cycle& c, model::symbol node) {
+  c.probe_node = node;
   std::uint32_t s = shard_of(node);
   auto req = c.request<filter_request>();
   req->quota = 1;
@@ -93,7 +95,7 @@ void coordinator_state::probe_nominated(cycle& c) {
 }
 
 void coordinator_state::after_probe(cycle& c) {
-  std::uint32_t s = shard_of(c.item.pod->nominated_node_name);
+  std::uint32_t s = shard_of(c.probe_node);
   const filter_reply_ptr& r = c.filters[s];
   // A failed or empty probe is not an error: the pod filters every shard.
   c.request_failed = false;
@@ -193,6 +195,8 @@ void coordinator_state::after_filter(cycle& c) {
     return;
   }
   if (c.table.nodes.size() == 1) {
+    if (batcher_.head() == c.id)
+      c.fresh.emplace(); // nothing left to batch
     assume(c, c.table.nodes.front());
     return;
   }
@@ -253,12 +257,19 @@ void coordinator_state::after_scores(cycle& c) {
 }
 
 void coordinator_state::select(cycle& c) {
+  // The batch's head keeps the raw scores: select_host normalizes in place,
+  // and a node rescored later is normalized again among the others.
+  std::vector<std::int64_t> raw;
+  if (batcher_.head() == c.id)
+    raw = c.table.scores;
   auto chosen
     = plugins::select_host(*c.prof, *c.state, *c.item.pod, c.table, rng_);
   if (!chosen) {
     fail_with_error(c, chosen.err().message);
     return;
   }
+  if (batcher_.head() == c.id)
+    c.fresh = plugins::batch_list::from_cycle(c.table, raw, *chosen);
   assume(c, c.table.nodes[*chosen]);
 }
 

@@ -8,12 +8,14 @@
 #pragma once
 
 #include "actors/messages.hpp"
+#include "plugins/framework/batch_list.hpp"
 #include "plugins/framework/cycle.hpp"
 #include "plugins/framework/diagnosis.hpp"
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <type_traits>
 #include <unordered_set>
 #include <vector>
@@ -27,7 +29,10 @@ namespace tessera::actors {
 enum class cycle_step : std::uint8_t {
   /// Node scans on every shard (cross-node PreFilter state).
   scanning,
-  /// Filter of the pod's nominated node on its shard alone.
+  /// Parked until the batch's head ends (see batcher).
+  waiting_for_batch,
+  /// Filter of one node on its shard alone: the pod's nominated node or
+  /// its batch hint.
   probing,
   /// Filter + local Score on every shard with a quota.
   filtering,
@@ -68,6 +73,14 @@ struct scheduling_cycle {
   assume_reply_ptr assumed;
   /// The node the assume asked for.
   model::symbol chosen;
+  /// The node `probing` filters.
+  model::symbol probe_node;
+  /// The batch's hint for this cycle (empty without one), and, when this
+  /// cycle is the batch's head and scored two or more nodes, what it
+  /// leaves behind.
+  model::symbol hint;
+  bool hint_failed = false;
+  std::optional<plugins::batch_list> fresh;
 
   plugins::diagnosis diag;
   plugins::score_table table;

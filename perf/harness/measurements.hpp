@@ -79,6 +79,8 @@ struct run_result {
   bool attempts_reported = false;
   std::uint64_t assume_conflicts = 0;
   std::uint64_t binds_failed = 0;
+  /// Pods placed from an opportunistic batch (no full cycle of their own).
+  std::uint64_t batched_pods = 0;
   double scheduler_cpu_seconds = 0;
   std::uint64_t peak_rss_bytes = 0;
   /// Process RSS just before the scheduler started (the cluster's share

@@ -64,6 +64,8 @@ void observed_sink::attempted(const model::pod_ptr& pod,
     break;
   }
   tracker_.attempted(pod->key(), r, report.elapsed);
+  if (report.batched)
+    tracker_.batched();
   inner_.attempted(pod, report);
 }
 

@@ -168,6 +168,16 @@ std::uint64_t pod_tracker::total_bound() const {
   return total_bound_;
 }
 
+void pod_tracker::batched() {
+  std::lock_guard lock{mu_};
+  ++batched_;
+}
+
+std::uint64_t pod_tracker::batched_total() const {
+  std::lock_guard lock{mu_};
+  return batched_;
+}
+
 std::uint64_t pod_tracker::binds_failed() const {
   std::lock_guard guard{mu_};
   return binds_failed_;

@@ -90,6 +90,9 @@ public:
   /// create).
   std::uint64_t total_bound() const;
   std::uint64_t binds_failed() const;
+  /// A pod was placed from an opportunistic batch.
+  void batched();
+  std::uint64_t batched_total() const;
   std::uint64_t attempts_reported() const;
 
   /// Waits until `done(counts)` holds for the group (or namespaces);
@@ -123,6 +126,7 @@ private:
   pod_counts all_;
   std::uint64_t total_bound_ = 0;
   std::uint64_t binds_failed_ = 0;
+  std::uint64_t batched_ = 0;
   std::uint64_t attempts_ = 0;
 };
 

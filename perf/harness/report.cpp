@@ -54,7 +54,8 @@ std::string render_results_table(const std::vector<run_result>& runs) {
      "pods",         "avg pods/s", "upstream floor", "p50",
      "p90",          "p99",        "attempt p50 ms", "attempt p99 ms",
      "e2e p50 ms",   "e2e p99 ms", "attempts/pod",   "conflicts",
-     "binds failed", "cpu s",      "peak rss MB",    "status"});
+     "binds failed", "batched",    "cpu s",          "peak rss MB",
+     "status"});
   for (const auto& r : runs) {
     rows.push_back(
       {r.name + (r.baseline ? " (baseline)" : ""),
@@ -74,6 +75,7 @@ std::string render_results_table(const std::vector<run_result>& runs) {
        fmt("%.2f", r.attempts_per_pod),
        std::to_string(r.assume_conflicts),
        std::to_string(r.binds_failed),
+       std::to_string(r.batched_pods),
        fmt("%.2f", r.scheduler_cpu_seconds),
        mb(r.peak_rss_bytes),
        r.failure.empty() ? "ok" : "FAILED"});

@@ -73,6 +73,8 @@ std::string render_results_json(const std::vector<run_result>& runs,
                          labels(r, "AssumeConflicts")));
     items.push_back(item(json::object{{"Count", r.binds_failed}}, "count",
                          labels(r, "BindsFailed")));
+    items.push_back(item(json::object{{"Count", r.batched_pods}}, "pods",
+                         labels(r, "BatchedPods")));
     double cores = r.seconds > 0 ? r.scheduler_cpu_seconds / r.seconds : 0;
     items.push_back(
       item(json::object{{"Seconds", r.scheduler_cpu_seconds}, {"Cores", cores}},

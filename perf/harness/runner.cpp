@@ -432,6 +432,7 @@ private:
     double cpu0 = meter_.scheduler_seconds();
     std::uint64_t conflicts0 = host_ ? host_->assume_conflicts() : 0;
     std::uint64_t binds_failed0 = tracker_.binds_failed();
+    std::uint64_t batched0 = tracker_.batched_total();
     time_point start = clock().now();
     auto created = [&](const created_object& made, time_point at) {
       tracker_.created(op.ns, made.name, group, at);
@@ -469,7 +470,7 @@ private:
                               [&] { show_.update(bound()); });
     show_.end(bound());
     if (op.collect_metrics) {
-      window w{start, cpu0, conflicts0, binds_failed0};
+      window w{start, cpu0, conflicts0, binds_failed0, batched0};
       out_.results.push_back(measure(w, tracker_.records(group)));
       if (!done)
         out_.results.back().failure = "timed out: " + std::to_string(bound())
@@ -512,6 +513,7 @@ private:
     double cpu0 = 0;
     std::uint64_t conflicts0 = 0;
     std::uint64_t binds_failed0 = 0;
+    std::uint64_t batched0 = 0;
   };
 
   run_result measure(const window& w, const std::vector<pod_record>& pods) {
@@ -527,6 +529,7 @@ private:
     r.scheduler_cpu_seconds = meter_.scheduler_seconds() - w.cpu0;
     r.assume_conflicts = (host_ ? host_->assume_conflicts() : 0) - w.conflicts0;
     r.binds_failed = tracker_.binds_failed() - w.binds_failed0;
+    r.batched_pods = tracker_.batched_total() - w.batched0;
     r.peak_rss_bytes = peak_rss_bytes();
     r.rss_before_scheduler_bytes = rss_before_;
     return r;
@@ -539,9 +542,10 @@ private:
                           "startCollectingMetrics while already collecting");
       collecting_ = op;
       collect_from_group_ = next_group_;
-      collect_window_ = window{clock().now(), meter_.scheduler_seconds(),
-                               host_ ? host_->assume_conflicts() : 0,
-                               tracker_.binds_failed()};
+      collect_window_
+        = window{clock().now(), meter_.scheduler_seconds(),
+                 host_ ? host_->assume_conflicts() : 0, tracker_.binds_failed(),
+                 tracker_.batched_total()};
       return {};
     }
     if (!collecting_)

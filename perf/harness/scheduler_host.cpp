@@ -69,6 +69,7 @@ scheduler_host::scheduler_host(const scheduler_settings& settings,
   pc.queue.initial_backoff = settings.initial_backoff;
   pc.queue.max_backoff = settings.max_backoff;
   pc.queue.pop_from_backoff = settings.pop_from_backoff;
+  pc.batching = settings.batching;
   pc.metrics = settings.metrics;
   impl_->source = &source;
   impl_->p = actors::start_pipeline(impl_->sys, pc, settings.profiles, source,

@@ -36,6 +36,8 @@ struct scheduler_settings {
   std::chrono::seconds max_backoff{10};
   /// The SchedulerPopFromBackoffQ gate.
   bool pop_from_backoff = true;
+  /// The OpportunisticBatching gate.
+  bool batching = true;
   /// Where the pipeline records (not owned); null = recording off.
   metrics::scheduler_metrics* metrics = nullptr;
 };

@@ -19,13 +19,15 @@
 #pragma once
 
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 
 #include <memory>
 #include <string_view>
 
 namespace tessera::plugins {
 
-class dynamic_resources final : public pre_filter_plugin {
+class dynamic_resources final : public pre_filter_plugin,
+                                public signs_by<always_same> {
 public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "DynamicResources";
@@ -33,6 +35,13 @@ public:
   /// The upstream plugin name (`plugin_name`).
   std::string_view name() const noexcept override {
     return plugin_name;
+  }
+  /// Batching: a pod with resource claims has no signature (its devices
+  /// are allocated per node).
+  bool signable(const model::pod& p,
+                const cluster_context& cluster) const override {
+    (void)cluster;
+    return p.resource_claims.empty();
   }
 
   /// Skip for a pod without resource claims; otherwise the refusal above.

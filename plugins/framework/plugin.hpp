@@ -58,6 +58,29 @@ public:
   virtual std::vector<cluster_event_with_hint> events_to_register() const {
     return {};
   }
+  /// Opportunistic batching's pod signature, in three calls. A pod's
+  /// signature is what every Filter and Score plugin reads of it; two pods
+  /// with equal signatures get the same results on every node, so the second
+  /// may reuse the first one's scored node list. `signs_pods` false (the
+  /// default) turns batching off for every profile the plugin is in, as
+  /// upstream does for a plugin that cannot sign.
+  virtual bool signs_pods() const noexcept {
+    return false;
+  }
+  /// False when this plugin's results for `p` depend on more than the pod
+  /// and the node (other pods, cluster-wide counts): `p` is then never
+  /// batched.
+  virtual bool signable(const model::pod& p,
+                        const cluster_context& cluster) const {
+    (void)p, (void)cluster;
+    return false;
+  }
+  /// For two signable pods: whether every field this plugin reads is equal.
+  virtual bool same_signature(const model::pod& a, const model::pod& b) const {
+    (void)a, (void)b;
+    return false;
+  }
+
   /// Called once by the profile with the plugin's slot.
   void bind_context(plugin_context ctx) noexcept {
     ctx_ = ctx;

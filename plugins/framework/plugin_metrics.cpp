@@ -203,6 +203,16 @@ public:
   std::vector<cluster_event_with_hint> events_to_register() const override {
     return inner_->events_to_register();
   }
+  bool signs_pods() const noexcept override {
+    return inner_->signs_pods();
+  }
+  bool signable(const model::pod& p,
+                const cluster_context& cluster) const override {
+    return inner_->signable(p, cluster);
+  }
+  bool same_signature(const model::pod& a, const model::pod& b) const override {
+    return inner_->same_signature(a, b);
+  }
 
   // ---- not part of a cycle: forwarded untimed ---------------------------
   bool less(const queued_pod& a, const queued_pod& b) const override {

@@ -138,10 +138,49 @@ profile::build(const config::profile_config& cfg, const registry& reg,
     if (at_pre_filter || at_pre_score)
       prof->scanners_.push_back(scanner);
   }
+  // Batching signs pods with every plugin whose results it reuses: those
+  // enabled at PreFilter, Filter, PreScore or Score.
+  auto enabled_in = [](const plugin* p, const auto& list) {
+    return std::any_of(list.begin(), list.end(), [&](auto* x) {
+      return static_cast<const plugin*>(x) == p;
+    });
+  };
+  bool all_sign = true;
+  for (const auto& p : prof->plugins_) {
+    bool reused
+      = enabled_in(p.get(), prof->pre_filter_)
+        || enabled_in(p.get(), prof->filter_)
+        || enabled_in(p.get(), prof->pre_score_)
+        || std::any_of(prof->score_.begin(), prof->score_.end(), [&](auto& w) {
+             return static_cast<const plugin*>(w.plugin) == p.get();
+           });
+    if (!reused)
+      continue;
+    prof->signer_slots_.push_back(p->slot());
+    all_sign = all_sign && p->signs_pods();
+  }
+  prof->batchable_ = all_sign;
   for (const auto& p : prof->plugins_)
     for (auto& e : p->events_to_register())
       prof->events_.push_back({std::string{p->name()}, std::move(e)});
   return std::shared_ptr<const profile>{std::move(prof)};
+}
+
+bool profile::signable(const model::pod& p,
+                       const cluster_context& cluster) const {
+  if (!batchable_)
+    return false;
+  for (std::size_t slot : signer_slots_)
+    if (!plugins_[slot]->signable(p, cluster))
+      return false;
+  return true;
+}
+
+bool profile::same_signature(const model::pod& a, const model::pod& b) const {
+  for (std::size_t slot : signer_slots_)
+    if (!plugins_[slot]->same_signature(a, b))
+      return false;
+  return true;
 }
 
 const plugin* profile::find(std::string_view name) const noexcept {

@@ -102,6 +102,17 @@ public:
   const std::vector<std::shared_ptr<plugin>>& plugins() const noexcept {
     return plugins_;
   }
+  /// Opportunistic batching: true when every plugin the profile runs at
+  /// PreFilter, Filter, PreScore or Score can sign pods.
+  bool batchable() const noexcept {
+    return batchable_;
+  }
+  /// Whether `p` has a signature: the profile is batchable and no plugin
+  /// finds `p` unsignable.
+  bool signable(const model::pod& p, const cluster_context& cluster) const;
+  /// For two signable pods: equal signatures (every signing plugin reads
+  /// equal fields).
+  bool same_signature(const model::pod& a, const model::pod& b) const;
   /// The plugin named `name`, or nullptr.
   const plugin* find(std::string_view name) const noexcept;
 
@@ -201,6 +212,8 @@ private:
   std::vector<const post_bind_plugin*> post_bind_;
   std::vector<const node_scanner*> scanners_;
   std::vector<registered_event> events_;
+  std::vector<std::size_t> signer_slots_;
+  bool batchable_ = false;
   bool instrumented_ = false;
 };
 

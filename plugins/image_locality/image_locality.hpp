@@ -25,6 +25,7 @@
 #pragma once
 
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -32,7 +33,7 @@
 
 namespace tessera::plugins {
 
-class image_locality final : public score_plugin {
+class image_locality final : public score_plugin, public signs_by<same_images> {
 public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "ImageLocality";

@@ -40,6 +40,7 @@
 #include "model/labels.hpp"
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 #include "plugins/framework/topology_pair_counts.hpp"
 #include "plugins/inter_pod_affinity/affinity_terms.hpp"
 
@@ -57,7 +58,8 @@ class inter_pod_affinity final : public pre_filter_plugin,
                                  public filter_plugin,
                                  public node_scanner,
                                  public pre_score_plugin,
-                                 public score_plugin {
+                                 public score_plugin,
+                                 public signs_by<same_namespace_and_labels> {
 public:
   static constexpr std::string_view plugin_name = "InterPodAffinity";
   static constexpr std::string_view affinity_rules_not_match
@@ -117,6 +119,13 @@ public:
   /// "InterPodAffinity".
   std::string_view name() const noexcept override {
     return plugin_name;
+  }
+  /// Batching: a pod with affinity or anti-affinity terms is scored
+  /// against other pods' placement, so it has no signature.
+  bool signable(const model::pod& p,
+                const cluster_context& cluster) const override {
+    (void)cluster;
+    return !p.has_pod_affinity_terms;
   }
   /// Assigned pods added, relabelled or deleted; nodes added or relabelled.
   std::vector<cluster_event_with_hint> events_to_register() const override;

@@ -47,6 +47,7 @@
 #include "model/node_selector.hpp"
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -60,7 +61,8 @@ namespace tessera::plugins {
 class node_affinity final : public pre_filter_plugin,
                             public filter_plugin,
                             public pre_score_plugin,
-                            public score_plugin {
+                            public score_plugin,
+                            public signs_by<same_node_constraints> {
 public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "NodeAffinity";

@@ -51,6 +51,18 @@ public:
   std::string_view name() const noexcept override {
     return plugin_name;
   }
+  /// Batching: pods that need the same node features are alike here.
+  bool signs_pods() const noexcept override {
+    return true;
+  }
+  bool signable(const model::pod& p,
+                const cluster_context& cluster) const override {
+    (void)p, (void)cluster;
+    return true;
+  }
+  bool same_signature(const model::pod& a, const model::pod& b) const override {
+    return required_features(a) == required_features(b);
+  }
   /// "node(s) didn't match Pod's required features".
   model::symbol reason_unsatisfied() const noexcept {
     return reason_unsatisfied_;

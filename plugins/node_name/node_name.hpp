@@ -12,6 +12,7 @@
 
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 
 #include <memory>
 #include <string_view>
@@ -19,7 +20,7 @@
 
 namespace tessera::plugins {
 
-class node_name final : public filter_plugin {
+class node_name final : public filter_plugin, public signs_by<same_node_name> {
 public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "NodeName";

@@ -24,6 +24,7 @@
 #include "model/pod.hpp"
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 
 #include <memory>
 #include <span>
@@ -32,7 +33,9 @@
 
 namespace tessera::plugins {
 
-class node_ports final : public pre_filter_plugin, public filter_plugin {
+class node_ports final : public pre_filter_plugin,
+                         public filter_plugin,
+                         public signs_by<same_host_ports> {
 public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "NodePorts";

@@ -27,6 +27,7 @@
 
 #include "config/plugin_args.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 #include "plugins/node_resources/resource_scorer.hpp"
 
 #include <boost/container/small_vector.hpp>
@@ -39,8 +40,10 @@
 
 namespace tessera::plugins {
 
-class node_resources_balanced_allocation final : public pre_score_plugin,
-                                                 public score_plugin {
+class node_resources_balanced_allocation final
+  : public pre_score_plugin,
+    public score_plugin,
+    public signs_by<same_requests> {
 public:
   static constexpr std::string_view plugin_name
     = "NodeResourcesBalancedAllocation";

@@ -40,6 +40,7 @@
 #include "model/pod.hpp"
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 #include "plugins/node_resources/resource_scorer.hpp"
 
 #include <boost/container/small_vector.hpp>
@@ -57,7 +58,8 @@ namespace tessera::plugins {
 class node_resources_fit final : public pre_filter_plugin,
                                  public filter_plugin,
                                  public pre_score_plugin,
-                                 public score_plugin {
+                                 public score_plugin,
+                                 public signs_by<same_requests> {
 public:
   /// Upstream's plugin name.
   static constexpr std::string_view plugin_name = "NodeResourcesFit";

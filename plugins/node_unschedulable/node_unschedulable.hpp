@@ -16,6 +16,7 @@
 #include "model/symbol.hpp"
 #include "model/taint.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 
 #include <memory>
 #include <string_view>
@@ -23,7 +24,8 @@
 
 namespace tessera::plugins {
 
-class node_unschedulable final : public filter_plugin {
+class node_unschedulable final : public filter_plugin,
+                                 public signs_by<same_tolerations> {
 public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "NodeUnschedulable";

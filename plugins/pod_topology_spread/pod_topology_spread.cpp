@@ -109,6 +109,15 @@ pod_topology_spread::pod_topology_spread(
     defaults_api, when_unsatisfiable::schedule_anyway, hostname_key_);
 }
 
+bool pod_topology_spread::signable(const model::pod& p,
+                                   const cluster_context& cluster) const {
+  if (!p.topology_spread_constraints.empty())
+    return false;
+  if ((default_hard_.empty() && default_soft_.empty()) || !default_selector_)
+    return true;
+  return default_selector_(p, cluster).is_everything();
+}
+
 std::vector<pod_topology_spread::spread_constraint>
 pod_topology_spread::constraints_for(const model::pod& p,
                                      when_unsatisfiable action,

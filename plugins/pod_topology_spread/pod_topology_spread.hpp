@@ -44,6 +44,7 @@
 #include "model/labels.hpp"
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 #include "plugins/framework/topology_pair_counts.hpp"
 #include "plugins/pod_topology_spread/spread_constraint.hpp"
 
@@ -75,7 +76,8 @@ class pod_topology_spread final : public pre_filter_plugin,
                                   public node_scanner,
                                   public pre_score_plugin,
                                   public score_plugin,
-                                  public feasible_summarizer {
+                                  public feasible_summarizer,
+                                  public signs_by<always_same> {
 public:
   static constexpr std::string_view plugin_name = "PodTopologySpread";
   static constexpr std::string_view constraints_not_match
@@ -145,6 +147,10 @@ public:
   std::string_view name() const noexcept override {
     return plugin_name;
   }
+  /// Batching: a pod with spread constraints, its own or the defaults, is
+  /// scored against other pods' placement, so it has no signature.
+  bool signable(const model::pod& p,
+                const cluster_context& cluster) const override;
   /// Assigned pods added, relabelled or deleted, the waiting pod's
   /// tolerations updated; nodes added, deleted, relabelled or retainted.
   std::vector<cluster_event_with_hint> events_to_register() const override;

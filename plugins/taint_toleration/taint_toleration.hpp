@@ -27,6 +27,7 @@
 
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -38,7 +39,8 @@ namespace tessera::plugins {
 
 class taint_toleration final : public filter_plugin,
                                public pre_score_plugin,
-                               public score_plugin {
+                               public score_plugin,
+                               public signs_by<same_tolerations> {
 public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "TaintToleration";

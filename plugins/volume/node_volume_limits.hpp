@@ -48,6 +48,7 @@
 #include "model/storage_view.hpp"
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 
 #include <memory>
 #include <string>
@@ -58,7 +59,8 @@
 namespace tessera::plugins {
 
 class node_volume_limits final : public pre_filter_plugin,
-                                 public filter_plugin {
+                                 public filter_plugin,
+                                 public signs_by<same_volumes> {
 public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "NodeVolumeLimits";

@@ -27,6 +27,7 @@
 #include "config/plugin_args.hpp"
 #include "model/storage_view.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 
 #include <array>
 #include <cstdint>
@@ -40,7 +41,8 @@ class volume_binding final : public pre_filter_plugin,
                              public pre_score_plugin,
                              public score_plugin,
                              public reserve_plugin,
-                             public pre_bind_plugin {
+                             public pre_bind_plugin,
+                             public signs_by<same_volumes> {
 public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "VolumeBinding";

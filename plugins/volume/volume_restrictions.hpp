@@ -36,6 +36,7 @@
 #include "model/pod.hpp"
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 
 #include <cstdint>
 #include <memory>
@@ -46,7 +47,8 @@
 namespace tessera::plugins {
 
 class volume_restrictions final : public pre_filter_plugin,
-                                  public filter_plugin {
+                                  public filter_plugin,
+                                  public signs_by<same_volumes> {
 public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "VolumeRestrictions";

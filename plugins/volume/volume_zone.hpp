@@ -36,6 +36,7 @@
 #include "model/storage.hpp"
 #include "model/symbol.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/signature.hpp"
 
 #include <memory>
 #include <string>
@@ -44,7 +45,9 @@
 
 namespace tessera::plugins {
 
-class volume_zone final : public pre_filter_plugin, public filter_plugin {
+class volume_zone final : public pre_filter_plugin,
+                          public filter_plugin,
+                          public signs_by<same_volumes> {
 public:
   /// Upstream's registry and configuration name.
   static constexpr std::string_view plugin_name = "VolumeZone";

@@ -52,6 +52,7 @@ TEST(report_json, a_run_yields_upstreams_data_items) {
          {"AttemptsPerPod", "attempts", {"Average", "Max"}},
          {"AssumeConflicts", "count", {"Count"}},
          {"BindsFailed", "count", {"Count"}},
+         {"BatchedPods", "pods", {"Count"}},
          {"SchedulerCPU", "s", {"Seconds", "Cores"}},
          {"PeakRSS", "MB", {"Process", "BeforeScheduler"}},
          {"MeasuredPods", "pods", {"Measured", "Bound", "Seconds"}},

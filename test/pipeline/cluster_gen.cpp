@@ -400,7 +400,16 @@ cluster_spec generate_cluster(const gen_options& o, std::uint64_t seed) {
   }
   if (o.storage_pods > 0)
     generate_storage(o, d, c);
+  std::size_t copies_left = 0;
+  pod_spec replica;
   for (std::size_t i = 0; i < o.pending; ++i) {
+    if (copies_left > 0) {
+      --copies_left;
+      pod_spec copy = replica;
+      copy.name = numbered("pod", i);
+      c.pending.push_back(std::move(copy));
+      continue;
+    }
     pod_spec p;
     p.name = numbered("pod", i);
     p.milli_cpu = d.between(o.min_cpu / 50, o.max_cpu / 50) * 50;
@@ -463,6 +472,11 @@ cluster_spec generate_cluster(const gen_options& o, std::uint64_t seed) {
         c.storage.claims.push_back(
           {p.name + "-scratch", "zonal", 1, rwo_mode, "", p.name});
       }
+    }
+    if (o.max_replicas > 1 && !p.ephemeral) {
+      copies_left = static_cast<std::size_t>(
+        d.between(0, static_cast<std::int64_t>(o.max_replicas) - 1));
+      replica = p;
     }
     c.pending.push_back(std::move(p));
   }

@@ -229,6 +229,11 @@ struct gen_options {
   /// Storage (see the file comment): fraction of pending pods that use
   /// claims; 0 generates no storage object at all.
   double storage_pods = 0.0;
+  /// Pending pods come in runs of 1 to `max_replicas` copies of one spec
+  /// (a workload's replicas: same spec, own names), so that batching sees
+  /// pods with equal signatures. Pods with generic ephemeral volumes are
+  /// never copied (their claim is their own).
+  std::size_t max_replicas = 1;
 };
 
 cluster_spec generate_cluster(const gen_options& opts, std::uint64_t seed);

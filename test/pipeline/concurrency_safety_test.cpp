@@ -17,6 +17,7 @@
 // pods. TESSERA_PIPELINE_SEED=N shifts every cluster seed by N (the seed is
 // in every failure message), so repeated CI runs can cover new clusters.
 
+#include "metrics/scheduler_metrics.hpp"
 #include "test/pipeline/cluster_gen.hpp"
 #include "test/pipeline/pipeline_runner.hpp"
 #include "test/pipeline/placement_checker.hpp"
@@ -35,8 +36,9 @@ namespace {
 using pod_status = actors::memory_cluster::pod_result::status;
 
 gen_options safety_cluster(std::size_t nodes, std::size_t pods, bool preemption,
-                           bool storage) {
+                           bool storage, std::size_t max_replicas) {
   gen_options o;
+  o.max_replicas = max_replicas;
   o.nodes = nodes;
   o.pending = pods;
   o.zones = 4;
@@ -77,6 +79,14 @@ gen_options safety_cluster(std::size_t nodes, std::size_t pods, bool preemption,
     o.max_pods = 8;
     o.max_bound_per_node = 4;
   }
+  if (max_replicas > 1) {
+    // Replicas without pod affinity or spread constraints: those pods have
+    // no signature, and one running pod with required anti-affinity makes
+    // InterPodAffinity's filter read other nodes for every pod, which ends
+    // batching (both are covered by the other cases).
+    o.anti_affinity = 0;
+    o.spread = 0;
+  }
   if (storage) {
     // Local volumes run out, attach counts fill up, ReadWriteOncePod claims
     // are shared: cycles in flight race for the same volumes.
@@ -100,6 +110,9 @@ struct test_case {
   bool preemption = false;
   /// Pods with claims (see cluster_gen.hpp).
   bool storage = false;
+  /// Pending pods in runs of identical replicas (see cluster_gen.hpp), so
+  /// that batching hands out hints.
+  std::size_t max_replicas = 1;
 };
 
 std::vector<grid_point> full_grid() {
@@ -119,23 +132,37 @@ std::vector<test_case> cases() {
       {"2000 nodes", 2000, 4000, 23 + shift, full_grid()},
       {"preempting", 500, 2000, 41 + shift, full_grid(), true},
       {"storage", 500, 2000, 61 + shift, full_grid(), false, true},
+      {"replicas", 1000, 4000, 81 + shift, full_grid(), false, false, 60},
+      {"replicas+", 500, 2000, 83 + shift, full_grid(), true, true, 30},
     };
   return {
     {"200 nodes", 200, 800, 21 + shift, {{1, 1}, {2, 4}, {4, 16}, {8, 64}}},
     {"preempting", 100, 400, 41 + shift, {{1, 1}, {2, 8}, {4, 32}}, true},
     {"storage", 100, 400, 61 + shift, {{1, 1}, {2, 8}, {4, 32}}, false, true},
+    {"replicas",
+     200,
+     800,
+     81 + shift,
+     {{1, 1}, {2, 8}, {4, 32}},
+     false,
+     false,
+     40},
+    {"replicas+", 100, 400, 83 + shift, {{1, 1}, {2, 8}}, true, true, 20},
   };
 }
 
 TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
   auto prof = default_profile();
   std::printf("[ safety   ] %-10s %5s %5s %6s %6s %8s %9s %9s %8s %9s %8s "
-              "%9s\n",
+              "%8s %9s\n",
               "cluster", "queue", "pods", "shards", "flight", "placed",
-              "serial", "unsched", "victims", "conflicts", "seconds", "pods/s");
+              "serial", "unsched", "victims", "conflicts", "batched", "seconds",
+              "pods/s");
   for (const auto& tc : cases()) {
-    cluster_spec spec = generate_cluster(
-      safety_cluster(tc.nodes, tc.pods, tc.preemption, tc.storage), tc.seed);
+    cluster_spec spec
+      = generate_cluster(safety_cluster(tc.nodes, tc.pods, tc.preemption,
+                                        tc.storage, tc.max_replicas),
+                         tc.seed);
     auto objects = spec.objects();
     reference_scheduler ref{prof, tc.seed};
     auto serial = ref.run(objects);
@@ -159,7 +186,15 @@ TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
         // preemptors are tried again (simulate's cluster never refuses).
         if (live && tc.preemption)
           opts.fail_every_nth_deletion = 2;
+        // Batching is on, as in `tessera run`: its hints must keep every
+        // rule too.
+        opts.batching = true;
+        metrics::scheduler_metrics recorded;
+        opts.metrics = &recorded;
         auto run = run_pipeline(objects, prof, opts);
+        const std::uint64_t hinted
+          = recorded.batch_attempts.with({"default-scheduler", "hint_used"})
+              .value();
         ASSERT_TRUE(run.idle) << "the pipeline did not finish";
         ASSERT_EQ(run.results.size(), serial.size());
 
@@ -220,13 +255,18 @@ TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
         if (g.inflight == 1) {
           EXPECT_EQ(run.cache.conflicts, 0u);
         }
+        // Runs of replicas must be batched, or the check above says little.
+        if (tc.max_replicas > 1) {
+          EXPECT_GT(hinted, tc.pods / 10) << "batching did not bite";
+        }
         std::printf("[ safety   ] %-10s %5s %5zu %6zu %6zu %8zu %9zu %9zu %8zu "
-                    "%9llu %8.2f %9.0f\n",
+                    "%9llu %8llu %8.2f %9.0f\n",
                     tc.name.c_str(), live ? "live" : "once", tc.pods, g.shards,
                     g.inflight, placed, serial_placed, unschedulable,
                     victims.size(),
                     static_cast<unsigned long long>(run.cache.conflicts),
-                    run.seconds, run.seconds > 0 ? tc.pods / run.seconds : 0.0);
+                    static_cast<unsigned long long>(hinted), run.seconds,
+                    run.seconds > 0 ? tc.pods / run.seconds : 0.0);
       }
   }
 }

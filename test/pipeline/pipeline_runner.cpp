@@ -85,6 +85,7 @@ pipeline_run run_pipeline(const std::vector<model::object>& objects,
     bool live = opts.requeue == actors::requeue_policy::live;
     pc.explain = opts.explain;
     pc.metrics = opts.metrics;
+    pc.batching = opts.batching;
     manual_clock clk;
     if (live)
       pc.tick = std::chrono::milliseconds(5); // flushes follow the clock

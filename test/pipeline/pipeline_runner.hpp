@@ -41,6 +41,8 @@ struct pipeline_options {
   metrics::scheduler_metrics* metrics = nullptr;
   /// Every n-th victim deletion fails (0: none; see memory_cluster).
   std::size_t fail_every_nth_deletion = 0;
+  /// Opportunistic batching.
+  bool batching = false;
 };
 
 struct pipeline_run {
