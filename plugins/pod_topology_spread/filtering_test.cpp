@@ -5,6 +5,7 @@
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/pod_topology_spread/test_cycle.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/plugin_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -208,10 +209,7 @@ TEST(pod_topology_spread_filter, node_without_node_object_is_an_error) {
   auto pod = test::make_pod("p").spread(constraint(zone_key, 1, true)).build();
   auto nodes = filter_nodes({});
   auto run = prepare(plugin, *pod, nodes);
-  auto placeholder = test::make_node_info(nullptr);
-  status s = plugin.filter(run.state, *pod, placeholder);
-  EXPECT_EQ(s.get_code(), code::error);
-  EXPECT_EQ(s.message(), "node not found");
+  test::expect_missing_node_error(plugin, run.state, *pod);
 }
 
 TEST(pod_topology_spread_filter, names_and_locality) {
@@ -228,15 +226,6 @@ TEST(pod_topology_spread_filter, names_and_locality) {
 }
 
 TEST(pod_topology_spread_filter, add_and_remove_pod) {
-  struct test_case {
-    std::string name;
-    model::pod_ptr pod;
-    std::vector<model::pod_ptr> existing;
-    std::vector<model::pod_ptr> added;
-    std::vector<model::pod_ptr> removed;
-    std::vector<std::string> before;
-    std::vector<std::string> after;
-  };
   auto web_zone = test::make_pod("p")
                     .label("app", "web")
                     .spread(constraint(zone_key, 1, true));
@@ -249,7 +238,7 @@ TEST(pod_topology_spread_filter, add_and_remove_pod) {
       = model::topology_spread_constraint::inclusion_policy::honor;
     return c;
   }());
-  const std::vector<test_case> cases = {
+  const std::vector<test::extension_case> cases = {
     {"a pod added in the empty zone raises the minimum",
      web_zone.build(),
      pods_on("n1", 1),
@@ -318,11 +307,7 @@ TEST(pod_topology_spread_filter, add_and_remove_pod) {
     SCOPED_TRACE(tc.name);
     auto nodes = filter_nodes(tc.existing, true);
     auto run = prepare(plugin, *tc.pod, nodes);
-    EXPECT_EQ(filter_all(plugin, run.state, *tc.pod, nodes), tc.before);
-    EXPECT_EQ(plugin_testing::filter_after_extensions(
-                plugin, run.state, *tc.pod, nodes, tc.added, tc.removed),
-              tc.after);
-    EXPECT_EQ(filter_all(plugin, run.state, *tc.pod, nodes), tc.before);
+    test::expect_extensions(plugin, run.state, tc, nodes);
   }
 }
 
