@@ -221,9 +221,9 @@ struct http_server::impl {
   /// Waits for a deferred answer; the function that makes it comes back on
   /// `ex`, the session's executor. A plain function returning the operation
   /// (no coroutine frame of its own to hold `deferred`).
-  static net::awaitable<reply_maker> await_deferred(
-    std::function<void(std::function<void(reply_maker)>)> deferred,
-    const net::any_io_executor& ex) {
+  static net::awaitable<reply_maker>
+  await_deferred(std::function<void(std::function<void(reply_maker)>)> deferred,
+                 const net::any_io_executor& ex) {
     return net::async_initiate<decltype(net::use_awaitable), void(reply_maker)>(
       [deferred = std::move(deferred), ex](auto handler) {
         auto h = std::make_shared<decltype(handler)>(std::move(handler));
@@ -253,15 +253,15 @@ struct http_server::impl {
     });
     auto& lower = tcp_of(stream);
     // A readable socket during a stream means the client closed it.
-    lower.socket().async_wait(
-      tcp::socket::wait_read, [weak](beast::error_code ec) {
-        if (ec == net::error::operation_aborted)
-          return;
-        if (auto s = weak.lock()) {
-          s->closed = true;
-          s->timer.cancel();
-        }
-      });
+    lower.socket().async_wait(tcp::socket::wait_read,
+                              [weak](beast::error_code ec) {
+                                if (ec == net::error::operation_aborted)
+                                  return;
+                                if (auto s = weak.lock()) {
+                                  s->closed = true;
+                                  s->timer.cancel();
+                                }
+                              });
 
     http::response<http::empty_body> res{static_cast<http::status>(r.status),
                                          version};
@@ -349,13 +349,13 @@ struct http_server::impl {
       parser.body_limit(cfg.body_limit);
       parser.header_limit(cfg.header_limit);
       auto ec = co_await read_request(stream, buffer, parser);
-      const unsigned version
-        = cfg.echo_version ? parser.get().version() : 11u;
+      const unsigned version = cfg.echo_version ? parser.get().version() : 11u;
       if (ec) {
         if (is_disconnect(ec))
           break;
-        if (auto r = handler.reject(ec == http::error::body_limit,
-                                    "malformed HTTP request: " + ec.message())) {
+        if (auto r
+            = handler.reject(ec == http::error::body_limit,
+                             "malformed HTTP request: " + ec.message())) {
           bool failed = false;
           co_await write_response(stream, *r, version, false, false, failed);
           TLOG_DEBUG("http request rejected", "srcIP", peer, "error",
@@ -401,7 +401,8 @@ struct http_server::impl {
     lower.socket().close(ignored);
   }
 
-  net::awaitable<void> tls_session(tcp::socket socket, accept_guard::slot slot) {
+  net::awaitable<void> tls_session(tcp::socket socket,
+                                   accept_guard::slot slot) {
     ssl::stream<beast::tcp_stream> stream{beast::tcp_stream{std::move(socket)},
                                           *tls};
     stream.next_layer().expires_after(std::chrono::seconds(10));

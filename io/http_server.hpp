@@ -129,7 +129,7 @@ public:
   /// passed the limit; `why` says what went wrong otherwise); none closes
   /// the connection without one.
   virtual std::optional<server_reply> reject(bool too_large,
-                                              std::string_view why) {
+                                             std::string_view why) {
     (void)too_large;
     (void)why;
     return std::nullopt;
@@ -215,8 +215,8 @@ public:
   [[nodiscard]] std::optional<tls_failure> use_tls(const tls_settings& s);
   /// Listens on `address`:`port` (0 = a free port) and returns the bound
   /// port; the error message is the system's.
-  [[nodiscard]] expected<std::uint16_t>
-  listen(const std::string& address, std::uint16_t port, bool tls);
+  [[nodiscard]] expected<std::uint16_t> listen(const std::string& address,
+                                               std::uint16_t port, bool tls);
   /// Calls `task` on an I/O thread every `interval` until stopped.
   void every(std::chrono::milliseconds interval, std::function<void()> task);
   /// Starts the I/O threads.

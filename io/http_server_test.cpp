@@ -1,8 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "io/http_server.hpp"
-
 #include "io/http_client.hpp"
+#include "io/http_server.hpp"
 
 #include <gtest/gtest.h>
 
