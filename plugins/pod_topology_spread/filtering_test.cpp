@@ -47,12 +47,6 @@ TEST(pod_topology_spread_filter, outcomes) {
     c.min_domains_set = true;
     return c;
   };
-  auto zone_with = [](policy affinity, policy taints) {
-    auto c = constraint(zone_key, 1, true);
-    c.node_affinity_policy = affinity;
-    c.node_taints_policy = taints;
-    return c;
-  };
   const std::vector<test_case> cases = {
     {"no constraints: PreFilter skips (default constraints need a selector)",
      test::make_pod("p").label("app", "web").build(),
@@ -120,7 +114,7 @@ TEST(pod_topology_spread_filter, outcomes) {
      test::make_pod("p")
        .label("app", "web")
        .node_selector("disk", "ssd")
-       .spread(zone_with(policy::honor, policy::ignore))
+       .spread(zone_with_policies(true, policy::honor, policy::ignore))
        .build(),
      all_of({pods_on("n2", 3)}),
      false,
@@ -130,7 +124,7 @@ TEST(pod_topology_spread_filter, outcomes) {
      test::make_pod("p")
        .label("app", "web")
        .node_selector("disk", "ssd")
-       .spread(zone_with(policy::ignore, policy::ignore))
+       .spread(zone_with_policies(true, policy::ignore, policy::ignore))
        .build(),
      all_of({pods_on("n2", 3)}),
      false,
@@ -140,20 +134,20 @@ TEST(pod_topology_spread_filter, outcomes) {
      test::make_pod("p")
        .label("app", "web")
        .required_node_affinity("disk", "NotIn", {"ssd"})
-       .spread(zone_with(policy::honor, policy::ignore))
+       .spread(zone_with_policies(true, policy::honor, policy::ignore))
        .build(),
      all_of({pods_on("n1", 3)}),
      false,
      false,
      {ok, ok, ok, ok, label_fail}},
     {"nodeTaintsPolicy Honor skips nodes with untolerated taints",
-     web({zone_with(policy::honor, policy::honor)}).build(),
+     web({zone_with_policies(true, policy::honor, policy::honor)}).build(),
      all_of({pods_on("n2", 3)}),
      true,
      false,
      {ok, ok, ok, ok, label_fail}},
     {"nodeTaintsPolicy Ignore counts tainted nodes",
-     web({zone_with(policy::honor, policy::ignore)}).build(),
+     web({zone_with_policies(true, policy::honor, policy::ignore)}).build(),
      all_of({pods_on("n2", 3)}),
      true,
      false,
@@ -162,7 +156,7 @@ TEST(pod_topology_spread_filter, outcomes) {
      test::make_pod("p")
        .label("app", "web")
        .toleration_exists("dedicated")
-       .spread(zone_with(policy::honor, policy::honor))
+       .spread(zone_with_policies(true, policy::honor, policy::honor))
        .build(),
      all_of({pods_on("n2", 3)}),
      true,
