@@ -131,15 +131,8 @@ int cluster_main(const args& a) {
             "fault injection: drop the watch history this often (forces 410)");
   flags.add("v", verbosity, "log verbosity; 4 logs one line per request");
   flags.add("logging-format", logging_format, "text or json");
-  auto parsed = flags.parse(a);
-  if (!parsed) {
-    std::fprintf(stderr, "tessera cluster: %s\n", parsed.err().message.c_str());
-    return exit_usage;
-  }
-  if (flags.help_requested()) {
-    std::fputs(flags.help().c_str(), stdout);
-    return exit_ok;
-  }
+  if (auto done = parse_verb_flags(flags, a, "cluster"))
+    return *done;
   auto usage_error = [](const std::string& msg) {
     std::fprintf(stderr, "tessera cluster: %s\n", msg.c_str());
     return exit_usage;

@@ -216,17 +216,13 @@ int perf_main(const args& a) {
             "threshold (upstream's floor, set for upstream's CI machines)");
   flags.add("v", f.verbosity, "log verbosity");
   flags.allow_positionals(8, "further --sweep axes");
-  auto positionals = flags.parse(a);
-  if (!positionals)
-    return usage_error(positionals.err().message);
-  if (flags.help_requested()) {
-    std::fputs(flags.help().c_str(), stdout);
-    return exit_ok;
-  }
+  args positionals;
+  if (auto done = parse_verb_flags(flags, a, "perf", &positionals))
+    return *done;
   log::verbosity = f.verbosity;
-  if (!positionals->empty() && f.sweep.empty())
-    return usage_error("unexpected argument \"" + positionals->front() + "\"");
-  for (const auto& p : *positionals)
+  if (!positionals.empty() && f.sweep.empty())
+    return usage_error("unexpected argument \"" + positionals.front() + "\"");
+  for (const auto& p : positionals)
     f.sweep.push_back(p);
   auto grid = perf::parse_sweep(f.sweep);
   if (!grid)

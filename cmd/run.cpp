@@ -298,13 +298,8 @@ std::optional<int> parse_options(const args& a, run_options& f) {
   flag_set flags{"tessera run [flags]\n\nSchedules the pods of a "
                  "kube-apiserver, as kube-scheduler does."};
   add_flags(flags, f);
-  auto parsed = flags.parse(a);
-  if (!parsed)
-    return usage_error(parsed.err().message);
-  if (flags.help_requested()) {
-    std::fputs(flags.help().c_str(), stdout);
-    return exit_ok;
-  }
+  if (auto done = parse_verb_flags(flags, a, "run"))
+    return *done;
   if (f.logging_format != "text" && f.logging_format != "json")
     return usage_error("invalid argument \"" + f.logging_format
                        + "\" for \"--logging-format\" flag: must be text or "

@@ -160,13 +160,8 @@ int simulate_main(const args& a) {
             "print scheduling throughput and assume conflicts to stderr");
   flags.add("seed", f.seed, "seed of the tie-breaking random choices");
   flags.add("v", f.verbosity, "log verbosity");
-  auto parsed = flags.parse(a);
-  if (!parsed)
-    return usage_error(parsed.err().message);
-  if (flags.help_requested()) {
-    std::fputs(flags.help().c_str(), stdout);
-    return exit_ok;
-  }
+  if (auto done = parse_verb_flags(flags, a, "simulate"))
+    return *done;
   log::verbosity = f.verbosity;
   if (f.output != "json" && f.output != "text")
     return usage_error("invalid argument \"" + f.output

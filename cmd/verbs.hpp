@@ -6,8 +6,14 @@
 /// flags or bad input files.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+namespace tessera {
+class flag_set;
+} // namespace tessera
 
 namespace tessera::cmd {
 
@@ -23,5 +29,14 @@ int version_main(const args& a);
 inline constexpr int exit_ok = 0;
 inline constexpr int exit_failure = 1;
 inline constexpr int exit_usage = 2;
+
+/// Reads a verb's arguments into `flags`. Returns the exit code when the
+/// verb ends here: bad flags print "tessera VERB: why" on stderr
+/// (exit_usage), -h and --help print the help on stdout (exit_ok).
+/// Otherwise nullopt, with the positional arguments in `positionals` when
+/// given.
+std::optional<int> parse_verb_flags(flag_set& flags, const args& a,
+                                    std::string_view verb,
+                                    args* positionals = nullptr);
 
 } // namespace tessera::cmd

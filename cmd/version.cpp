@@ -14,15 +14,8 @@ namespace tessera::cmd {
 
 int version_main(const args& a) {
   flag_set flags{"tessera version"};
-  auto parsed = flags.parse(a);
-  if (!parsed) {
-    std::fprintf(stderr, "tessera version: %s\n", parsed.err().message.c_str());
-    return exit_usage;
-  }
-  if (flags.help_requested()) {
-    std::fputs(flags.help().c_str(), stdout);
-    return exit_ok;
-  }
+  if (auto done = parse_verb_flags(flags, a, "version"))
+    return *done;
   std::printf("tessera %s\n", build::version);
   std::printf("follows:    kube-scheduler %s\n", build::kube_scheduler_version);
   std::printf("git commit: %s\n", build::git_commit);

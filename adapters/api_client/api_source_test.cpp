@@ -56,6 +56,21 @@ struct recording_receiver {
   }
 };
 
+/// An api_source on a test API server over `st`, started into a recording
+/// receiver (members stop in reverse: the source before its client).
+struct started_source {
+  explicit started_source(apiserver::store& st)
+    : srv(test::start_test_server(st)),
+      client(test::client_config_for(srv->url())) {
+    source.start(rec.make());
+  }
+
+  std::unique_ptr<apiserver::api_server> srv;
+  io::rest_client client;
+  api_source source{client};
+  recording_receiver rec;
+};
+
 std::string kind_name(const model::object& o) {
   return std::string{model::to_string(model::kind_of(o))};
 }
@@ -79,11 +94,9 @@ TEST(ApiSource, InitialStateInOneBatchThenLiveEvents) {
   ASSERT_TRUE(st.create(res("policy", "poddisruptionbudgets"), "default",
                         R"({"kind":"PodDisruptionBudget","metadata":{"name":)"
                         R"("pdb"},"spec":{"minAvailable":1}})"));
-  auto srv = test::start_test_server(st);
-  io::rest_client client{test::client_config_for(srv->url())};
-  api_source source{client};
-  recording_receiver rec;
-  source.start(rec.make());
+  started_source started{st};
+  auto& source = started.source;
+  auto& rec = started.rec;
   ASSERT_TRUE(rec.wait([&] { return rec.synced_after_batches >= 0; }));
   EXPECT_TRUE(source.synced());
   {
@@ -128,7 +141,7 @@ TEST(ApiSource, InitialStateInOneBatchThenLiveEvents) {
   }));
   source.stop();
   EXPECT_FALSE(rec.overlapped);
-  srv->stop();
+  started.srv->stop();
 }
 
 // The storage kinds are listed with the rest, before the nodes, in the order
@@ -165,11 +178,9 @@ TEST(ApiSource, StorageKindsBeforeNodesAndUndecodableOnesSkipped) {
   create("storage.k8s.io", "storageclasses", "",
          R"({"kind":"StorageClass","metadata":{"name":"fast"},)"
          R"("provisioner":"d"})");
-  auto srv = test::start_test_server(st);
-  io::rest_client client{test::client_config_for(srv->url())};
-  api_source source{client};
-  recording_receiver rec;
-  source.start(rec.make());
+  started_source started{st};
+  auto& source = started.source;
+  auto& rec = started.rec;
   ASSERT_TRUE(rec.wait([&] { return rec.synced_after_batches >= 0; }));
   {
     std::lock_guard g{rec.mutex};
@@ -190,7 +201,7 @@ TEST(ApiSource, StorageKindsBeforeNodesAndUndecodableOnesSkipped) {
     undecodable += r->stats().undecodable.load();
   EXPECT_EQ(undecodable, 1u);
   source.stop();
-  srv->stop();
+  started.srv->stop();
 }
 
 // A pod that does not decode never reaches the receiver, but its owner is

@@ -1,12 +1,12 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// `api_server`: the embedded API server's HTTP/1.1 front end (Boost.Beast,
-/// plain or TLS), serving an `api_handler` over a `store`. Keep-alive
-/// connections run as coroutines on a small pool of I/O threads; a watch
-/// reply streams chunked JSON lines: every pending event's shared serialized
-/// bytes are framed into one chunk and sent with one socket write, and
-/// ends at its timeout (with a last bookmark when allowed), when the client
+/// `api_server`: the embedded API server's HTTP/1.1 front end (an
+/// `io::http_server`, plain or TLS), serving an `api_handler` over a `store`.
+/// Keep-alive connections run as coroutines on a small pool of I/O threads; a
+/// watch reply streams chunked JSON lines: every pending event's shared
+/// serialized bytes are framed into one chunk and sent with one socket write,
+/// and ends at its timeout (with a last bookmark when allowed), when the client
 /// goes away, or when its watcher is dropped. Request bodies are limited;
 /// malformed HTTP gets a 400 and a closed connection. Fault injection for
 /// reliability tests: added latency, periodic dropping of watch

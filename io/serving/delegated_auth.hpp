@@ -29,6 +29,7 @@
 /// does and answers only what needs no review.
 #pragma once
 
+#include "io/http_server.hpp"
 #include "io/serving/review_client.hpp"
 #include "support/clock.hpp"
 #include "support/error.hpp"
@@ -74,15 +75,7 @@ struct delegated_auth_config {
 };
 
 /// What the TLS layer found about the client's certificate.
-struct peer_certificate {
-  bool presented = false;
-  /// The chain verified against the client CA (for client auth).
-  bool verified = false;
-  /// Why not, when presented and not verified.
-  std::string problem;
-  std::string common_name;
-  std::vector<std::string> organizations;
-};
+using peer_certificate = io::peer_certificate;
 
 /// The parts of a request the decision reads.
 struct auth_request {

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// `ops_server`: the scheduler's operations endpoints on one Beast server —
+/// `ops_server`: the scheduler's operations endpoints on one HTTP server —
 ///
 ///   /metrics         Prometheus text format (providers.metrics)
 ///   /healthz /livez  liveness checks      ("ok" or 500 with the failures)

@@ -108,13 +108,10 @@ public:
     return {};
   }
 
-  error remove(const object_template& t, const std::string& ns,
-               const std::string& name) override {
-    auto found = resource_of(t, "delete");
-    const auto* res = found ? *found : nullptr;
-    if (res == nullptr)
-      return found.err();
-    auto r = st_->remove(*res, res->namespaced ? ns : std::string{}, name);
+  error remove_object(const apiserver::resource_info& res,
+                      const object_template&, const std::string& ns,
+                      const std::string& name) override {
+    auto r = st_->remove(res, res.namespaced ? ns : std::string{}, name);
     if (!r && r.err().code != 404)
       return apiserver::to_error(r.err());
     return {};

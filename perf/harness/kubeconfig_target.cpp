@@ -168,18 +168,15 @@ public:
     return e;
   }
 
-  error remove(const object_template& t, const std::string& ns,
-               const std::string& name) override {
-    auto found = resource_of(t, "delete");
-    const auto* res = found ? *found : nullptr;
-    if (res == nullptr)
-      return found.err();
-    if (res->namespaced && !owns_namespace(ns))
+  error remove_object(const apiserver::resource_info& res,
+                      const object_template&, const std::string& ns,
+                      const std::string& name) override {
+    if (res.namespaced && !owns_namespace(ns))
       return make_error(ec::invalid_input,
                         "refusing to delete in namespace \"" + ns + "\"");
     io::http_request req;
     req.method = "DELETE";
-    req.target = collection_path(*res, ns) + "/" + name;
+    req.target = collection_path(res, ns) + "/" + name;
     auto r = writer_->request(req);
     if (!r)
       return r.err();

@@ -328,7 +328,12 @@ private:
   error ensure_namespace(const std::string& ns) {
     if (ns.empty() || namespaces_.count(ns) > 0)
       return {};
-    auto json = render_namespace(nullptr, ns, marks_);
+    return create_namespace(nullptr, ns);
+  }
+
+  /// Creates namespace `ns` from `t` (null: a bare namespace).
+  error create_namespace(const object_template* t, const std::string& ns) {
+    auto json = render_namespace(t, ns, marks_);
     if (!json)
       return json.err();
     if (auto e = target_->create_namespace(ns, *json))
@@ -376,15 +381,9 @@ private:
   error run(const planned_op&, const create_namespaces_op& op) {
     const object_template* t
       = op.template_path.empty() ? nullptr : &tmpl(op.template_path);
-    for (std::int64_t i = 0; i < op.count.value; ++i) {
-      std::string ns = op.prefix + "-" + std::to_string(i);
-      auto json = render_namespace(t, ns, marks_);
-      if (!json)
-        return json.err();
-      if (auto e = target_->create_namespace(ns, *json))
+    for (std::int64_t i = 0; i < op.count.value; ++i)
+      if (auto e = create_namespace(t, op.prefix + "-" + std::to_string(i)))
         return e;
-      namespaces_.insert(ns);
-    }
     return {};
   }
 

@@ -41,6 +41,14 @@ error target::update(const object_template& t, const std::string& ns,
   return update_object(**res, t, ns, name, json, subresource);
 }
 
+error target::remove(const object_template& t, const std::string& ns,
+                     const std::string& name) {
+  auto res = resource_of(t, "delete");
+  if (!res)
+    return res.err();
+  return remove_object(**res, t, ns, name);
+}
+
 expected<std::unique_ptr<target>> make_target(const target_options& options) {
   if (options.kind == target_kind::kubeconfig)
     return make_kubeconfig_target(options);

@@ -107,10 +107,8 @@ public:
                              const std::string& subresource);
 
   /// Deletes one object (404 is not an error).
-  [[nodiscard]] virtual error remove(const object_template& t,
-                                     const std::string& ns,
-                                     const std::string& name)
-    = 0;
+  [[nodiscard]] error remove(const object_template& t, const std::string& ns,
+                             const std::string& name);
 
   /// Creates a namespace. `owned` tells whether the harness may use an
   /// existing one (the embedded cluster is the harness's own; a real
@@ -145,6 +143,11 @@ protected:
   update_object(const apiserver::resource_info& res, const object_template& t,
                 const std::string& ns, const std::string& name,
                 const std::string& json, const std::string& subresource)
+    = 0;
+  /// `remove` for a served resource.
+  [[nodiscard]] virtual error
+  remove_object(const apiserver::resource_info& res, const object_template& t,
+                const std::string& ns, const std::string& name)
     = 0;
 };
 

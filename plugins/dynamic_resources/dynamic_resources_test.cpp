@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/dynamic_resources/dynamic_resources.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/plugin_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -39,8 +40,7 @@ TEST(dynamic_resources, pre_filter) {
     SCOPED_TRACE(tc.name);
     cycle_state state;
     auto r = plugin.pre_filter(state, *tc.pod, cluster_context{});
-    EXPECT_EQ(r.result.get_code(), tc.want_code);
-    EXPECT_EQ(r.result.message(), tc.want_message);
+    test::expect_status(r.result, tc.want_code, tc.want_message);
     EXPECT_FALSE(r.nodes.has_value());
   }
 }

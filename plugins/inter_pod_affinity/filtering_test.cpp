@@ -5,6 +5,7 @@
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 #include "plugins/inter_pod_affinity/test_cycle.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/plugin_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -279,10 +280,7 @@ TEST(inter_pod_affinity_filter, node_without_node_object_is_an_error) {
   auto pod = test::make_pod("p").required_anti_affinity("a", "b", zone).build();
   auto nodes = four_nodes({});
   auto run = prepare(plugin, *pod, nodes, make_context(nodes));
-  auto placeholder = test::make_node_info(nullptr);
-  status s = plugin.filter(run.state, *pod, placeholder);
-  EXPECT_EQ(s.get_code(), code::error);
-  EXPECT_EQ(s.message(), "node not found");
+  test::expect_missing_node_error(plugin, run.state, *pod);
 }
 
 TEST(inter_pod_affinity_filter, reasons_and_node_locality) {
@@ -301,17 +299,7 @@ TEST(inter_pod_affinity_filter, reasons_and_node_locality) {
 // AddPod / RemovePod change a copy of the state the way the pod's arrival or
 // departure would change the scan, and leave the original untouched.
 TEST(inter_pod_affinity_filter, add_and_remove_pod) {
-  struct test_case {
-    std::string name;
-    model::pod_ptr pod;
-    std::vector<model::pod_ptr> existing;
-    /// Pods to add (positive) or remove (from `existing`) and where.
-    std::vector<model::pod_ptr> added;
-    std::vector<model::pod_ptr> removed;
-    std::vector<std::string> before;
-    std::vector<std::string> after;
-  };
-  const std::vector<test_case> cases = {
+  const std::vector<test::extension_case> cases = {
     {"an added pod satisfies affinity in its zone",
      test::make_pod("p").required_affinity("app", "db", zone).build(),
      {},
@@ -384,11 +372,7 @@ TEST(inter_pod_affinity_filter, add_and_remove_pod) {
     auto nodes = four_nodes(tc.existing);
     auto run = prepare(plugin, *tc.pod, nodes, make_context(nodes));
     ASSERT_FALSE(run.state.skip_filter.test(0));
-    EXPECT_EQ(filter_all(plugin, run.state, *tc.pod, nodes), tc.before);
-    EXPECT_EQ(plugin_testing::filter_after_extensions(
-                plugin, run.state, *tc.pod, nodes, tc.added, tc.removed),
-              tc.after);
-    EXPECT_EQ(filter_all(plugin, run.state, *tc.pod, nodes), tc.before);
+    test::expect_extensions(plugin, run.state, tc, nodes);
   }
 }
 

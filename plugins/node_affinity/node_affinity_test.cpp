@@ -6,6 +6,7 @@
 #include "plugins/framework/registry.hpp"
 #include "plugins/node_affinity/node_affinity.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/plugin_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -48,15 +49,8 @@ std::vector<std::string> sorted_names(const node_name_set& set) {
 }
 
 TEST(node_affinity, filter_pod_constraints) {
-  struct test_case {
-    std::string name;
-    model::pod_ptr pod;
-    model::node_ptr node;
-    code want_code;
-    std::string want_message;
-  };
   auto zone_a = test::make_node("n1").zone("a").label("disk", "ssd").build();
-  const std::vector<test_case> cases = {
+  const std::vector<test::filter_case> cases = {
     {"no constraint", test::make_pod("p").build(), zone_a, code::success, ""},
     {"nodeSelector matches",
      test::make_pod("p").node_selector("disk", "ssd").build(), zone_a,
@@ -176,13 +170,7 @@ TEST(node_affinity, filter_pod_constraints) {
   };
   node_affinity plugin{no_args()};
   cycle_state state;
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    auto info = test::make_node_info(tc.node);
-    status s = plugin.filter(state, *tc.pod, info);
-    EXPECT_EQ(s.get_code(), tc.want_code);
-    EXPECT_EQ(s.message(), tc.want_message);
-  }
+  test::expect_filter(plugin, state, cases);
 }
 
 TEST(node_affinity, filter_empty_term_list_matches_nothing) {
@@ -235,9 +223,8 @@ TEST(node_affinity, filter_added_affinity) {
     SCOPED_TRACE(tc.name);
     node_affinity plugin{tc.args};
     auto info = test::make_node_info(tc.node);
-    status s = plugin.filter(state, *tc.pod, info);
-    EXPECT_EQ(s.get_code(), tc.want_code);
-    EXPECT_EQ(s.message(), tc.want_message);
+    test::expect_status(plugin.filter(state, *tc.pod, info), tc.want_code,
+                        tc.want_message);
   }
 }
 
@@ -362,8 +349,7 @@ TEST(node_affinity, pre_filter) {
     node_affinity plugin{tc.args};
     cycle_state state;
     auto r = plugin.pre_filter(state, *tc.pod, cluster_context{});
-    EXPECT_EQ(r.result.get_code(), tc.want_code);
-    EXPECT_EQ(r.result.message(), tc.want_message);
+    test::expect_status(r.result, tc.want_code, tc.want_message);
     EXPECT_EQ(r.nodes.has_value(), tc.want_set);
     EXPECT_EQ(sorted_names(r.nodes), tc.want_nodes);
   }
@@ -511,19 +497,9 @@ TEST(node_affinity, score_and_normalize) {
     node_affinity plugin{tc.args};
     cycle_state state;
     ASSERT_TRUE(plugin.pre_score(state, *tc.pod, cluster_context{}).ok());
-    std::vector<std::int64_t> raw;
-    std::vector<node_score> scores;
-    for (const auto& n : tc.nodes) {
-      auto info = test::make_node_info(n);
-      raw.push_back(plugin.score(state, *tc.pod, info));
-      scores.push_back({n->name, raw.back()});
-    }
-    EXPECT_EQ(raw, tc.want_raw);
-    EXPECT_TRUE(plugin.normalize_scores(state, *tc.pod, scores).ok());
-    std::vector<std::int64_t> normalized;
-    for (const auto& s : scores)
-      normalized.push_back(s.score);
-    EXPECT_EQ(normalized, tc.want_normalized);
+    auto got = test::score_nodes(plugin, state, *tc.pod, tc.nodes);
+    EXPECT_EQ(got.raw, tc.want_raw);
+    EXPECT_EQ(got.normalized, tc.want_normalized);
   }
 }
 

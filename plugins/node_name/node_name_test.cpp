@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/node_name/node_name.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/plugin_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -34,9 +35,8 @@ TEST(node_name, filter) {
     if (!tc.pod_node.empty())
       b.node(tc.pod_node);
     auto info = test::make_node_info(test::make_node(tc.node).build());
-    status s = plugin.filter(state, b.build_value(), info);
-    EXPECT_EQ(s.get_code(), tc.want_code);
-    EXPECT_EQ(s.message(), tc.want_message);
+    test::expect_status(plugin.filter(state, b.build_value(), info),
+                        tc.want_code, tc.want_message);
   }
 }
 

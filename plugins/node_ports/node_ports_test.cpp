@@ -5,6 +5,7 @@
 #include "plugins/framework/registry.hpp"
 #include "plugins/node_ports/node_ports.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/plugin_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -124,9 +125,8 @@ TEST(node_ports, filter) {
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
     auto info = test::make_node_info(test::make_node("n").build(), tc.existing);
-    status s = plugin.filter(state, *tc.pod, info);
-    EXPECT_EQ(s.get_code(), tc.want_code);
-    EXPECT_EQ(s.message(), tc.want_message);
+    test::expect_status(plugin.filter(state, *tc.pod, info), tc.want_code,
+                        tc.want_message);
   }
 }
 

@@ -3,6 +3,7 @@
 #include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/node_unschedulable/node_unschedulable.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/plugin_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -14,15 +15,8 @@ namespace tessera::plugins::node_unschedulable_test {
 constexpr const char* key = "node.kubernetes.io/unschedulable";
 
 TEST(node_unschedulable, filter) {
-  struct test_case {
-    std::string name;
-    model::pod_ptr pod;
-    model::node_ptr node;
-    code want_code;
-    std::string want_message;
-  };
   auto plain = test::make_pod("p").build();
-  const std::vector<test_case> cases = {
+  const std::vector<test::filter_case> cases = {
     {"schedulable node", plain, test::make_node("n").build(), code::success,
      ""},
     {"cordoned node rejects a plain pod", plain,
@@ -58,13 +52,7 @@ TEST(node_unschedulable, filter) {
   };
   node_unschedulable plugin;
   cycle_state state;
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    auto info = test::make_node_info(tc.node);
-    status s = plugin.filter(state, *tc.pod, info);
-    EXPECT_EQ(s.get_code(), tc.want_code);
-    EXPECT_EQ(s.message(), tc.want_message);
-  }
+  test::expect_filter(plugin, state, cases);
 }
 
 TEST(node_unschedulable, node_hint) {

@@ -5,6 +5,7 @@
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 #include "plugins/pod_topology_spread/test_cycle.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/plugin_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -44,12 +45,6 @@ TEST(pod_topology_spread_filter, outcomes) {
     auto c = constraint(zone_key, 1, true);
     c.min_domains = d;
     c.min_domains_set = true;
-    return c;
-  };
-  auto zone_with = [](policy affinity, policy taints) {
-    auto c = constraint(zone_key, 1, true);
-    c.node_affinity_policy = affinity;
-    c.node_taints_policy = taints;
     return c;
   };
   const std::vector<test_case> cases = {
@@ -119,7 +114,7 @@ TEST(pod_topology_spread_filter, outcomes) {
      test::make_pod("p")
        .label("app", "web")
        .node_selector("disk", "ssd")
-       .spread(zone_with(policy::honor, policy::ignore))
+       .spread(zone_with_policies(true, policy::honor, policy::ignore))
        .build(),
      all_of({pods_on("n2", 3)}),
      false,
@@ -129,7 +124,7 @@ TEST(pod_topology_spread_filter, outcomes) {
      test::make_pod("p")
        .label("app", "web")
        .node_selector("disk", "ssd")
-       .spread(zone_with(policy::ignore, policy::ignore))
+       .spread(zone_with_policies(true, policy::ignore, policy::ignore))
        .build(),
      all_of({pods_on("n2", 3)}),
      false,
@@ -139,20 +134,20 @@ TEST(pod_topology_spread_filter, outcomes) {
      test::make_pod("p")
        .label("app", "web")
        .required_node_affinity("disk", "NotIn", {"ssd"})
-       .spread(zone_with(policy::honor, policy::ignore))
+       .spread(zone_with_policies(true, policy::honor, policy::ignore))
        .build(),
      all_of({pods_on("n1", 3)}),
      false,
      false,
      {ok, ok, ok, ok, label_fail}},
     {"nodeTaintsPolicy Honor skips nodes with untolerated taints",
-     web({zone_with(policy::honor, policy::honor)}).build(),
+     web({zone_with_policies(true, policy::honor, policy::honor)}).build(),
      all_of({pods_on("n2", 3)}),
      true,
      false,
      {ok, ok, ok, ok, label_fail}},
     {"nodeTaintsPolicy Ignore counts tainted nodes",
-     web({zone_with(policy::honor, policy::ignore)}).build(),
+     web({zone_with_policies(true, policy::honor, policy::ignore)}).build(),
      all_of({pods_on("n2", 3)}),
      true,
      false,
@@ -161,7 +156,7 @@ TEST(pod_topology_spread_filter, outcomes) {
      test::make_pod("p")
        .label("app", "web")
        .toleration_exists("dedicated")
-       .spread(zone_with(policy::honor, policy::honor))
+       .spread(zone_with_policies(true, policy::honor, policy::honor))
        .build(),
      all_of({pods_on("n2", 3)}),
      true,
@@ -208,10 +203,7 @@ TEST(pod_topology_spread_filter, node_without_node_object_is_an_error) {
   auto pod = test::make_pod("p").spread(constraint(zone_key, 1, true)).build();
   auto nodes = filter_nodes({});
   auto run = prepare(plugin, *pod, nodes);
-  auto placeholder = test::make_node_info(nullptr);
-  status s = plugin.filter(run.state, *pod, placeholder);
-  EXPECT_EQ(s.get_code(), code::error);
-  EXPECT_EQ(s.message(), "node not found");
+  test::expect_missing_node_error(plugin, run.state, *pod);
 }
 
 TEST(pod_topology_spread_filter, names_and_locality) {
@@ -228,15 +220,6 @@ TEST(pod_topology_spread_filter, names_and_locality) {
 }
 
 TEST(pod_topology_spread_filter, add_and_remove_pod) {
-  struct test_case {
-    std::string name;
-    model::pod_ptr pod;
-    std::vector<model::pod_ptr> existing;
-    std::vector<model::pod_ptr> added;
-    std::vector<model::pod_ptr> removed;
-    std::vector<std::string> before;
-    std::vector<std::string> after;
-  };
   auto web_zone = test::make_pod("p")
                     .label("app", "web")
                     .spread(constraint(zone_key, 1, true));
@@ -249,7 +232,7 @@ TEST(pod_topology_spread_filter, add_and_remove_pod) {
       = model::topology_spread_constraint::inclusion_policy::honor;
     return c;
   }());
-  const std::vector<test_case> cases = {
+  const std::vector<test::extension_case> cases = {
     {"a pod added in the empty zone raises the minimum",
      web_zone.build(),
      pods_on("n1", 1),
@@ -318,11 +301,7 @@ TEST(pod_topology_spread_filter, add_and_remove_pod) {
     SCOPED_TRACE(tc.name);
     auto nodes = filter_nodes(tc.existing, true);
     auto run = prepare(plugin, *tc.pod, nodes);
-    EXPECT_EQ(filter_all(plugin, run.state, *tc.pod, nodes), tc.before);
-    EXPECT_EQ(plugin_testing::filter_after_extensions(
-                plugin, run.state, *tc.pod, nodes, tc.added, tc.removed),
-              tc.after);
-    EXPECT_EQ(filter_all(plugin, run.state, *tc.pod, nodes), tc.before);
+    test::expect_extensions(plugin, run.state, tc, nodes);
   }
 }
 

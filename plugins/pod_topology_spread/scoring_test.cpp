@@ -24,6 +24,10 @@ score_nodes(const std::vector<model::pod_ptr>& pods) {
                       pods);
 }
 
+// Feasible sets: the nodes with a zone, and all five.
+const std::vector<std::string> four = {"n1", "n2", "n3", "n4"};
+const std::vector<std::string> five = {"n1", "n2", "n3", "n4", "n5"};
+
 // The nodes of `all` named in `names`, in that order.
 std::vector<model::node_info_ptr>
 pick(const std::vector<model::node_info_ptr>& all,
@@ -43,16 +47,18 @@ model::label_selector web_selector(const model::pod&, const cluster_context&) {
 TEST(pod_topology_spread_score, raw_and_normalized) {
   using policy = model::topology_spread_constraint::inclusion_policy;
   using defaulting = config::pod_topology_spread_args::defaulting;
+  // Most cases score n1..n4 under the system defaults without a default
+  // selector, and PreScore runs: those fields come last, defaulted.
   struct test_case {
     std::string name;
-    config::pod_topology_spread_args args;
-    selector_source defaults;
     model::pod_ptr pod;
     std::vector<model::pod_ptr> existing;
-    std::vector<std::string> feasible;
-    bool want_skip;
     std::vector<std::int64_t> want_raw;
     std::vector<std::int64_t> want_normalized;
+    std::vector<std::string> feasible = four;
+    config::pod_topology_spread_args args = {};
+    selector_source defaults = no_default_selector;
+    bool want_skip = false;
   };
   const config::pod_topology_spread_args system{};
   config::pod_topology_spread_args list{};
@@ -64,98 +70,63 @@ TEST(pod_topology_spread_score, raw_and_normalized) {
       b.spread(std::move(c));
     return b.build();
   };
-  auto zone_affinity_policy = [](policy p) {
-    auto c = constraint(zone_key, 1, false);
-    c.node_affinity_policy = p;
-    return c;
-  };
-  const std::vector<std::string> four = {"n1", "n2", "n3", "n4"};
-  const std::vector<std::string> five = {"n1", "n2", "n3", "n4", "n5"};
   const std::vector<test_case> cases = {
     {"no constraints, no default selector: PreScore skips",
-     system,
-     no_default_selector,
      test::make_pod("p").label("app", "web").build(),
      pods_on("n1", 2),
-     four,
-     true,
      {},
-     {}},
-    {"only DoNotSchedule constraints: PreScore skips",
+     {},
+     four,
      system,
      no_default_selector,
+     true},
+    {"only DoNotSchedule constraints: PreScore skips",
      soft({constraint(zone_key, 1, true)}),
      pods_on("n1", 2),
-     four,
-     true,
      {},
-     {}},
-    {"zone: weight ln(3 domains + 2)",
+     {},
+     four,
      system,
      no_default_selector,
+     true},
+    {"zone: weight ln(3 domains + 2)",
      soft({constraint(zone_key, 1, false)}),
      all_of({pods_on("n1", 2), pods_on("n3", 1)}),
-     four,
-     false,
      {3, 3, 2, 0},
      {0, 0, 33, 100}},
     {"hostname: the node's own pods, weight ln(4 nodes + 2)",
-     system,
-     no_default_selector,
      soft({constraint(host_key, 1, false)}),
      all_of({pods_on("n1", 2), pods_on("n3", 1)}),
-     four,
-     false,
      {4, 0, 2, 0},
      {0, 100, 50, 100}},
     {"maxSkew - 1 is added per constraint",
-     system,
-     no_default_selector,
      soft({constraint(zone_key, 3, false)}),
      all_of({pods_on("n1", 2), pods_on("n3", 1)}),
-     four,
-     false,
      {5, 5, 4, 2},
      {40, 40, 60, 100}},
     {"a feasible node lacking a key is ignored and scores 0",
-     system,
-     no_default_selector,
      soft({constraint(zone_key, 1, false)}),
      all_of({pods_on("n1", 2), pods_on("n3", 1), pods_on("n5", 4)}),
-     five,
-     false,
      {3, 3, 2, 0, 0},
-     {0, 0, 33, 100, 0}},
+     {0, 0, 33, 100, 0},
+     five},
     {"weights come from the feasible set, counts from all nodes",
-     system,
-     no_default_selector,
      soft({constraint(zone_key, 1, false)}),
      all_of({pods_on("n1", 2), pods_on("n2", 2), pods_on("n3", 1)}),
-     {"n1", "n3"},
-     false,
      {6, 1},
-     {16, 100}},
+     {16, 100},
+     {"n1", "n3"}},
     {"two constraints add up",
-     system,
-     no_default_selector,
      soft({constraint(zone_key, 1, false), constraint(host_key, 1, false)}),
      all_of({pods_on("n1", 2), pods_on("n3", 1)}),
-     four,
-     false,
      {7, 3, 3, 0},
      {0, 57, 57, 100}},
     {"no matching pod anywhere: every node 100",
-     system,
-     no_default_selector,
      soft({constraint(zone_key, 1, false)}),
      pods_on("n1", 2, "api"),
-     four,
-     false,
      {0, 0, 0, 0},
      {100, 100, 100, 100}},
     {"pods of other namespaces and pods being deleted do not count",
-     system,
-     no_default_selector,
      soft({constraint(zone_key, 1, false)}),
      all_of({pods_on("n1", 2, "web", "other"),
              {test::make_pod("gone")
@@ -163,63 +134,52 @@ TEST(pod_topology_spread_score, raw_and_normalized) {
                 .node("n3")
                 .deleting()
                 .build()}}),
-     four,
-     false,
      {0, 0, 0, 0},
      {100, 100, 100, 100}},
     {"nodeAffinityPolicy Honor leaves out nodes the pod cannot use",
-     system,
-     no_default_selector,
      test::make_pod("p")
        .label("app", "web")
        .node_selector("disk", "ssd")
-       .spread(zone_affinity_policy(policy::honor))
+       .spread(zone_with_policies(false, policy::honor))
        .build(),
      pods_on("n2", 3),
-     {"n1", "n3"},
-     false,
      {0, 0},
-     {100, 100}},
+     {100, 100},
+     {"n1", "n3"}},
     {"nodeAffinityPolicy Ignore counts them",
-     system,
-     no_default_selector,
      test::make_pod("p")
        .label("app", "web")
        .node_selector("disk", "ssd")
-       .spread(zone_affinity_policy(policy::ignore))
+       .spread(zone_with_policies(false, policy::ignore))
        .build(),
      pods_on("n2", 3),
-     {"n1", "n3"},
-     false,
      {4, 0},
-     {0, 100}},
+     {0, 100},
+     {"n1", "n3"}},
     {"System defaults with a selector: hostname 3 and zone 5, keys optional",
-     system,
-     web_selector,
      test::make_pod("p").label("app", "web").build(),
      all_of({pods_on("n1", 2), pods_on("n3", 1), pods_on("n5", 1)}),
-     five,
-     false,
      {13, 10, 10, 6, 4},
-     {30, 53, 53, 84, 100}},
+     {30, 53, 53, 84, 100},
+     five,
+     system,
+     web_selector},
     {"List defaults with a selector: every key required",
-     list,
-     web_selector,
      test::make_pod("p").label("app", "web").build(),
      all_of({pods_on("n1", 2), pods_on("n3", 1), pods_on("n5", 1)}),
-     five,
-     false,
      {4, 4, 3, 1, 0},
-     {25, 25, 50, 100, 0}},
+     {25, 25, 50, 100, 0},
+     five,
+     list,
+     web_selector},
     {"own constraints win over defaults",
-     system,
-     web_selector,
      soft({constraint(host_key, 1, false)}),
      all_of({pods_on("n1", 2), pods_on("n3", 1)}),
-     four,
-     false,
      {4, 0, 2, 0},
-     {0, 100, 50, 100}},
+     {0, 100, 50, 100},
+     four,
+     system,
+     web_selector},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);

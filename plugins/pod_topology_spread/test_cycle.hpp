@@ -107,6 +107,18 @@ constraint(const char* key, std::int32_t max_skew, bool hard,
   return c;
 }
 
+/// A zone constraint, maxSkew 1, with the given nodeAffinityPolicy and
+/// nodeTaintsPolicy (the API's defaults: Honor and Ignore).
+inline model::topology_spread_constraint zone_with_policies(
+  bool hard, model::topology_spread_constraint::inclusion_policy affinity,
+  model::topology_spread_constraint::inclusion_policy taints
+  = model::topology_spread_constraint::inclusion_policy::ignore) {
+  auto c = constraint(zone_key, 1, hard);
+  c.node_affinity_policy = affinity;
+  c.node_taints_policy = taints;
+  return c;
+}
+
 using spread_cycle = plugin_testing::prepared_cycle;
 using spread_scores = plugin_testing::plugin_scores;
 using plugin_testing::filter_all;

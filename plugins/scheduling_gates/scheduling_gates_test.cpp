@@ -3,6 +3,7 @@
 #include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/scheduling_gates/scheduling_gates.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/plugin_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -35,9 +36,8 @@ TEST(scheduling_gates, pre_enqueue) {
     auto b = test::make_pod("p");
     for (const auto& g : tc.gates)
       b.gate(g);
-    status s = plugin.pre_enqueue(b.build_value());
-    EXPECT_EQ(s.get_code(), tc.want_code);
-    EXPECT_EQ(s.message(), tc.want_message);
+    test::expect_status(plugin.pre_enqueue(b.build_value()), tc.want_code,
+                        tc.want_message);
   }
 }
 

@@ -7,6 +7,7 @@
 #include "plugins/framework/registry.hpp"
 #include "plugins/taint_toleration/taint_toleration.hpp"
 #include "test/support/builders.hpp"
+#include "test/support/plugin_cases.hpp"
 
 #include <gtest/gtest.h>
 
@@ -19,15 +20,8 @@ namespace tessera::plugins::taint_toleration_test {
 constexpr const char* untolerated = "node(s) had untolerated taint(s)";
 
 TEST(taint_toleration, filter) {
-  struct test_case {
-    std::string name;
-    model::pod_ptr pod;
-    model::node_ptr node;
-    code want_code;
-    std::string want_message;
-  };
   auto plain = test::make_pod("p").build();
-  const std::vector<test_case> cases = {
+  const std::vector<test::filter_case> cases = {
     {"untainted node", plain, test::make_node("n").build(), code::success, ""},
     {"NoSchedule taint not tolerated", plain,
      test::make_node("n").taint("dedicated", "gpu", "NoSchedule").build(),
@@ -75,13 +69,7 @@ TEST(taint_toleration, filter) {
   };
   taint_toleration plugin;
   cycle_state state;
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    auto info = test::make_node_info(tc.node);
-    status s = plugin.filter(state, *tc.pod, info);
-    EXPECT_EQ(s.get_code(), tc.want_code);
-    EXPECT_EQ(s.message(), tc.want_message);
-  }
+  test::expect_filter(plugin, state, cases);
 }
 
 TEST(taint_toleration, default_normalize_score) {
@@ -169,19 +157,9 @@ TEST(taint_toleration, score_and_normalize) {
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
     EXPECT_TRUE(plugin.pre_score(state, *tc.pod, cluster_context{}).ok());
-    std::vector<std::int64_t> raw;
-    std::vector<node_score> scores;
-    for (const auto& n : tc.nodes) {
-      auto info = test::make_node_info(n);
-      raw.push_back(plugin.score(state, *tc.pod, info));
-      scores.push_back({n->name, raw.back()});
-    }
-    EXPECT_EQ(raw, tc.want_raw);
-    EXPECT_TRUE(plugin.normalize_scores(state, *tc.pod, scores).ok());
-    std::vector<std::int64_t> normalized;
-    for (const auto& s : scores)
-      normalized.push_back(s.score);
-    EXPECT_EQ(normalized, tc.want_normalized);
+    auto got = test::score_nodes(plugin, state, *tc.pod, tc.nodes);
+    EXPECT_EQ(got.raw, tc.want_raw);
+    EXPECT_EQ(got.normalized, tc.want_normalized);
   }
 }
 

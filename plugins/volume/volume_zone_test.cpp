@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace tessera::plugins::volume_zone_test {
@@ -54,6 +55,17 @@ cluster_context storage() {
     .context();
 }
 
+/// A pod with `volumes` through PreFilter on `state`, over storage() (one
+/// context, kept for the filters that read it after).
+std::pair<model::pod_ptr, pre_filter_result>
+pre_filter_pod(const volume_zone& plugin, cycle_state& state,
+               const std::vector<model::volume>& volumes) {
+  static const cluster_context ctx = storage();
+  auto pod = with_volumes(test::make_pod("p"), volumes);
+  auto r = plugin.pre_filter(state, *pod, ctx);
+  return {pod, std::move(r)};
+}
+
 TEST(volume_zone, pre_filter) {
   struct test_case {
     std::string name;
@@ -97,12 +109,10 @@ TEST(volume_zone, pre_filter) {
      ur + "persistentvolume \"pv-gone\" not found"},
   };
   volume_zone plugin;
-  auto ctx = storage();
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    auto pod = with_volumes(test::make_pod("p"), tc.volumes);
     cycle_state state{1};
-    auto r = plugin.pre_filter(state, *pod, ctx);
+    auto [pod, r] = pre_filter_pod(plugin, state, tc.volumes);
     EXPECT_EQ(describe(r.result), tc.want);
     EXPECT_FALSE(r.nodes.has_value());
   }
@@ -142,12 +152,11 @@ TEST(volume_zone, filter) {
      {ok, conflict, ok, conflict, conflict}},
   };
   volume_zone plugin;
-  auto ctx = storage();
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
-    auto pod = with_volumes(test::make_pod("p"), tc.volumes);
     cycle_state state{1};
-    ASSERT_EQ(describe(plugin.pre_filter(state, *pod, ctx).result), ok);
+    auto [pod, r] = pre_filter_pod(plugin, state, tc.volumes);
+    ASSERT_EQ(describe(r.result), ok);
     EXPECT_EQ(plugin_testing::filter_all(plugin, state, *pod, nodes), tc.want);
   }
 }
