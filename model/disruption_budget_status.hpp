@@ -21,6 +21,20 @@ namespace tessera::model {
 bool pdb_lists_as_disrupted(const disruption_budget& budget,
                             const pod& p) noexcept;
 
+/// The counts the disruption controller writes into a budget's status.
+struct pdb_status_counts {
+  std::int32_t expected_pods = 0;
+  std::int32_t desired_healthy = 0;
+  std::int32_t current_healthy = 0;
+  std::int32_t disruptions_allowed = 0;
+};
+
+/// The disruption controller's status for `budget` given every pod of the
+/// cluster (`pods`, any namespace), computed as `pdb_disruptions_allowed`
+/// describes.
+pdb_status_counts pdb_status(const disruption_budget& budget,
+                             std::span<const pod_ptr> pods);
+
 /// The disruption controller's disruptionsAllowed for `budget` given every
 /// pod of the cluster (`pods`, any namespace):
 /// - matching pods: the budget's namespace and selector (nil matches none,
