@@ -124,8 +124,7 @@ void set_allowed_condition(json::object& status, std::int32_t allowed,
 }
 
 /// The model's view of a stored object of kind T; null when it has none.
-template <class T>
-std::shared_ptr<const T> model_of(const stored_object& o) {
+template <class T> std::shared_ptr<const T> model_of(const stored_object& o) {
   auto m = o.to_model();
   if (!m)
     return nullptr;
@@ -178,8 +177,8 @@ json::object live_disrupted(const json::object* status,
                             const std::vector<model::pod_ptr>& pods,
                             std::chrono::system_clock::time_point now) {
   json::object out;
-  const json::object* map = status ? object_at(*status, "disruptedPods")
-                                   : nullptr;
+  const json::object* map
+    = status ? object_at(*status, "disruptedPods") : nullptr;
   if (!map)
     return out;
   for (const auto& [name, when] : *map) {
@@ -270,8 +269,7 @@ std::optional<api_status> take_from_budget(store& st, const json::object& pod,
         std::string{violation}, 0,
         {{"DisruptionBudget",
           "The disruption budget " + name + " needs " + std::to_string(desired)
-            + " healthy pods and has " + std::to_string(healthy)
-            + " currently",
+            + " healthy pods and has " + std::to_string(healthy) + " currently",
           ""}});
     if (dry_run)
       return std::nullopt;
@@ -375,8 +373,8 @@ api_result<std::string> evict(store& st, const eviction_request& request) {
   auto doc = (*pod)->parse();
   const auto& pod_json = doc.value().as_object();
   const std::string pod_rv = std::to_string((*pod)->resource_version());
-  const bool rv_given = request.options.precondition_resource_version
-                        .has_value();
+  const bool rv_given
+    = request.options.precondition_resource_version.has_value();
 
   auto remove = [&](bool pin_version) -> api_result<std::string> {
     delete_options o = request.options;

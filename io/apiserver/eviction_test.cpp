@@ -1,7 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/eviction.hpp"
-
 #include "io/apiserver/handler.hpp"
 #include "io/apiserver/kube_wire.pb.h"
 #include "io/apiserver/store.hpp"
@@ -45,8 +44,8 @@ protected:
 
   void add_budget(const std::string& name, const std::string& spec) {
     ASSERT_TRUE(st_.create(budgets(), "default",
-                           R"({"metadata":{"name":")" + name
-                             + R"("},"spec":)" + spec + "}"));
+                           R"({"metadata":{"name":")" + name + R"("},"spec":)"
+                             + spec + "}"));
   }
 
   /// Pods p1..pN of app=web and the budget "web" with `spec` over them.
@@ -66,8 +65,9 @@ protected:
   http_reply post_eviction(const std::string& pod, std::string body = {},
                            std::string_view query = "") {
     if (body.empty())
-      body = R"({"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":")"
-             + pod + R"(","namespace":"default"}})";
+      body
+        = R"({"apiVersion":"policy/v1","kind":"Eviction","metadata":{"name":")"
+          + pod + R"(","namespace":"default"}})";
     http_request_view r;
     r.method = "POST";
     std::string target = "/api/v1/namespaces/default/pods/" + pod + "/eviction"
@@ -81,8 +81,11 @@ protected:
 
   bool going(const std::string& pod) {
     auto p = st_.get(pods(), "default", pod);
-    return !p || json::parse((*p)->json()).at("metadata").as_object().contains(
-                   "deletionTimestamp");
+    return !p
+           || json::parse((*p)->json())
+                .at("metadata")
+                .as_object()
+                .contains("deletionTimestamp");
   }
 
   store st_;
@@ -107,7 +110,8 @@ TEST_F(EvictionTest, AMissingPodIsNotFound) {
 }
 
 TEST_F(EvictionTest, ABudgetWithoutDisruptionsLeftRefusesWith429) {
-  web_pods_with_budget(2, R"({"minAvailable":2,"selector":{"matchLabels":{"app":"web"}}})");
+  web_pods_with_budget(
+    2, R"({"minAvailable":2,"selector":{"matchLabels":{"app":"web"}}})");
   auto r = post_eviction("p1");
   ASSERT_EQ(r.status, 429) << r.body;
   auto v = json::parse(r.body);
@@ -121,7 +125,8 @@ TEST_F(EvictionTest, ABudgetWithoutDisruptionsLeftRefusesWith429) {
 }
 
 TEST_F(EvictionTest, EachEvictionTakesOneDisruptionFromTheBudget) {
-  web_pods_with_budget(2, R"({"minAvailable":1,"selector":{"matchLabels":{"app":"web"}}})");
+  web_pods_with_budget(
+    2, R"({"minAvailable":1,"selector":{"matchLabels":{"app":"web"}}})");
   auto first = post_eviction("p1");
   ASSERT_EQ(first.status, 201) << first.body;
   EXPECT_TRUE(going("p1"));
@@ -138,7 +143,8 @@ TEST_F(EvictionTest, ACurrentStatusIsTakenAsWritten) {
   add_pod("p1");
   // Computed from the pods, this budget would allow one disruption; its
   // controller-written status says none.
-  add_budget("web", R"({"maxUnavailable":1,"selector":{"matchLabels":{"app":"web"}}})");
+  add_budget(
+    "web", R"({"maxUnavailable":1,"selector":{"matchLabels":{"app":"web"}}})");
   ASSERT_TRUE(st_.patch(budgets(), "default", "web", patch_type::merge,
                         R"({"status":{"observedGeneration":1,
                             "disruptionsAllowed":0,"currentHealthy":1,
@@ -155,14 +161,16 @@ TEST_F(EvictionTest, ACurrentStatusIsTakenAsWritten) {
 TEST_F(EvictionTest, PendingAndUnhealthyPodsNeedNoDisruption) {
   add_pod("pending", "Pending", false);
   add_pod("p1");
-  add_budget("web", R"({"minAvailable":5,"selector":{"matchLabels":{"app":"web"}}})");
+  add_budget("web",
+             R"({"minAvailable":5,"selector":{"matchLabels":{"app":"web"}}})");
   EXPECT_EQ(post_eviction("pending").status, 201);
   EXPECT_TRUE(going("pending"));
   add_pod("sick", "Running", false);
   EXPECT_EQ(post_eviction("sick").status, 429) << "budget not at its target";
-  ASSERT_TRUE(st_.patch(budgets(), "default", "web", patch_type::merge,
-                        R"({"spec":{"unhealthyPodEvictionPolicy":"AlwaysAllow"}})",
-                        subresource::main));
+  ASSERT_TRUE(
+    st_.patch(budgets(), "default", "web", patch_type::merge,
+              R"({"spec":{"unhealthyPodEvictionPolicy":"AlwaysAllow"}})",
+              subresource::main));
   EXPECT_EQ(post_eviction("sick").status, 201);
   EXPECT_TRUE(going("sick"));
   EXPECT_FALSE(going("p1"));
@@ -170,9 +178,11 @@ TEST_F(EvictionTest, PendingAndUnhealthyPodsNeedNoDisruption) {
 
 TEST_F(EvictionTest, TwoBudgetsAreAServerError) {
   add_pod("p1");
-  add_budget("a", R"({"maxUnavailable":1,"selector":{"matchLabels":{"app":"web"}}})");
+  add_budget(
+    "a", R"({"maxUnavailable":1,"selector":{"matchLabels":{"app":"web"}}})");
   add_budget("b", R"({"maxUnavailable":1,"selector":{}})");
-  add_budget("c", R"({"maxUnavailable":1,"selector":{"matchLabels":{"app":"web"}}})");
+  add_budget(
+    "c", R"({"maxUnavailable":1,"selector":{"matchLabels":{"app":"web"}}})");
   auto r = post_eviction("p1");
   EXPECT_EQ(r.status, 500) << r.body;
   EXPECT_NE(r.body.find("more than one PodDisruptionBudget"),
@@ -181,7 +191,8 @@ TEST_F(EvictionTest, TwoBudgetsAreAServerError) {
 }
 
 TEST_F(EvictionTest, DryRunChangesNothing) {
-  web_pods_with_budget(2, R"({"minAvailable":1,"selector":{"matchLabels":{"app":"web"}}})");
+  web_pods_with_budget(
+    2, R"({"minAvailable":1,"selector":{"matchLabels":{"app":"web"}}})");
   EXPECT_EQ(post_eviction("p1", {}, "?dryRun=All").status, 201);
   EXPECT_FALSE(going("p1"));
   EXPECT_FALSE(budget("web").as_object().contains("status"));
@@ -190,10 +201,12 @@ TEST_F(EvictionTest, DryRunChangesNothing) {
 TEST_F(EvictionTest, DeleteOptionsApply) {
   add_pod("p1");
   auto r = post_eviction(
-    "p1", R"({"metadata":{"name":"p1"},"deleteOptions":{"preconditions":{"uid":"wrong"}}})");
+    "p1",
+    R"({"metadata":{"name":"p1"},"deleteOptions":{"preconditions":{"uid":"wrong"}}})");
   EXPECT_EQ(r.status, 409) << r.body;
   r = post_eviction(
-    "p1", R"({"metadata":{"name":"p1"},"deleteOptions":{"gracePeriodSeconds":0}})");
+    "p1",
+    R"({"metadata":{"name":"p1"},"deleteOptions":{"gracePeriodSeconds":0}})");
   EXPECT_EQ(r.status, 201) << r.body;
   EXPECT_FALSE(st_.get(pods(), "default", "p1")) << "gone at once";
 }
