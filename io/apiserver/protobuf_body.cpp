@@ -36,6 +36,8 @@ api_status unsupported_kind(std::string_view kind) {
 const pb::Message* prototype(std::string_view kind) {
   if (kind == "Namespace")
     return &kube::Namespace::default_instance();
+  if (kind == "Service")
+    return &kube::Service::default_instance();
   if (kind == "PriorityClass")
     return &kube::PriorityClass::default_instance();
   if (kind == "PodDisruptionBudget")
@@ -45,6 +47,52 @@ const pb::Message* prototype(std::string_view kind) {
   if (kind == "DeleteOptions")
     return &kube::DeleteOptions::default_instance();
   return nullptr;
+}
+
+/// A string field that is not UTF-8 (Go would have replaced its bytes;
+/// JSON cannot carry them).
+struct not_utf8 {
+  std::string field;
+};
+
+/// True for well-formed UTF-8: no overlong forms, surrogates or code points
+/// above U+10FFFF, as a JSON parser demands.
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int n = 0;
+    std::uint32_t cp = 0;
+    if ((c & 0xe0) == 0xc0) {
+      n = 1;
+      cp = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+      n = 2;
+      cp = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+      n = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + static_cast<std::size_t>(n) >= s.size())
+      return false;
+    for (int k = 1; k <= n; ++k) {
+      auto b = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
+      if ((b & 0xc0) != 0x80)
+        return false;
+      cp = (cp << 6) | (b & 0x3f);
+    }
+    static constexpr std::uint32_t least[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+      return false;
+    i += static_cast<std::size_t>(n) + 1;
+  }
+  return true;
 }
 
 bool keep_zero(const pb::FieldDescriptor* f) {
@@ -59,8 +107,8 @@ json::value time_json(const pb::Message& m) {
   if (t.seconds() == 0 && t.nanos() == 0)
     return nullptr;
   // Whole seconds, as metav1.Time's JSON form.
-  return json::string{format_time(std::chrono::system_clock::time_point{
-    std::chrono::seconds{t.seconds()}})};
+  return json::string{format_time(
+    std::chrono::system_clock::time_point{std::chrono::seconds{t.seconds()}})};
 }
 
 /// A nested message's JSON; nullopt when Go's JSON would omit it.
@@ -74,8 +122,11 @@ std::optional<json::value> nested_json(const pb::Message& m) {
   }
   if (d == kube::IntOrString::descriptor()) {
     const auto& v = static_cast<const kube::IntOrString&>(m);
-    if (v.type() == 1)
+    if (v.type() == 1) {
+      if (!valid_utf8(v.strval()))
+        throw not_utf8{"IntOrString.strVal"};
       return json::value(json::string{v.strval()});
+    }
     return json::value(v.intval());
   }
   return message_json(m);
@@ -99,6 +150,8 @@ json::value scalar_json(const pb::Message& m, const pb::FieldDescriptor* f,
     return rep ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f);
   case pb::FieldDescriptor::CPPTYPE_STRING: {
     auto s = rep ? r->GetRepeatedString(m, f, index) : r->GetString(m, f);
+    if (!valid_utf8(s))
+      throw not_utf8{f->containing_type()->name() + "." + f->name()};
     return json::string{s};
   }
   default:
@@ -190,7 +243,7 @@ bool is_protobuf_media_type(std::string_view content_type) noexcept {
 
 std::string_view protobuf_kinds() noexcept {
   return "DeleteOptions, Eviction, Namespace, PodDisruptionBudget, "
-         "PriorityClass";
+         "PriorityClass, Service";
 }
 
 api_result<std::string> protobuf_body_to_json(std::string_view body) {
@@ -219,11 +272,20 @@ api_result<std::string> protobuf_body_to_json(std::string_view body) {
     return status::bad_request("couldn't decode the protobuf body: not a "
                                "valid "
                                + kind + " message");
+  if (!valid_utf8(envelope.typemeta().apiversion()))
+    return status::bad_request(
+      "couldn't decode the protobuf body: apiVersion is not UTF-8");
   json::object out;
   out["kind"] = kind;
   if (!envelope.typemeta().apiversion().empty())
     out["apiVersion"] = envelope.typemeta().apiversion();
-  json::value fields = message_json(*msg);
+  json::value fields;
+  try {
+    fields = message_json(*msg);
+  } catch (const not_utf8& e) {
+    return status::bad_request("couldn't decode the protobuf body: " + e.field
+                               + " is not UTF-8");
+  }
   for (auto& kv : fields.as_object())
     out[kv.key()] = std::move(kv.value());
   return json::serialize(out);

@@ -3,7 +3,7 @@
 
 /// Request bodies in Kubernetes' protobuf encoding
 /// (`Content-Type: application/vnd.kubernetes.protobuf`), which kubectl's
-/// typed client sends for `create namespace|priorityclass|pdb`, for the
+/// typed client sends for `create namespace|priorityclass|pdb|service`, for the
 /// DeleteOptions of `drain` and for its Evictions. The body is the 4-byte
 /// magic `k8s\0` followed by a runtime.Unknown message whose typeMeta names
 /// the kind and whose `raw` holds the object (kube_wire.proto). It is turned

@@ -1,8 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-#include "io/apiserver/protobuf_body.hpp"
-
 #include "io/apiserver/kube_wire.pb.h"
+#include "io/apiserver/protobuf_body.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -17,8 +16,8 @@ namespace json = boost::json;
 std::string from_hex(std::string_view hex) {
   std::string out;
   for (std::size_t i = 0; i + 1 < hex.size(); i += 2)
-    out += static_cast<char>(std::stoi(std::string{hex.substr(i, 2)}, nullptr,
-                                       16));
+    out += static_cast<char>(
+      std::stoi(std::string{hex.substr(i, 2)}, nullptr, 16));
   return out;
 }
 
@@ -45,8 +44,7 @@ TEST(ProtobufBody, KubectlCreateNamespace) {
   auto body = from_hex(
     "6b3873000a0f0a02763112094e616d657370616365121b0a130a03666f6f12001a0022002a"
     "0032003800420012001a020a001a002200");
-  EXPECT_EQ(decode(body),
-            json::parse(R"({"kind":"Namespace","apiVersion":"v1",
+  EXPECT_EQ(decode(body), json::parse(R"({"kind":"Namespace","apiVersion":"v1",
               "metadata":{"name":"foo"},"spec":{},"status":{}})"));
 }
 
@@ -55,8 +53,7 @@ TEST(ProtobufBody, KubectlCreatePriorityClass) {
     "6b3873000a250a147363686564756c696e672e6b38732e696f2f7631120d5072696f726974"
     "79436c61737312310a120a02686912001a0022002a00320038004200100718002201642a14"
     "507265656d70744c6f7765725072696f726974791a002200");
-  EXPECT_EQ(decode(body),
-            json::parse(R"({"kind":"PriorityClass",
+  EXPECT_EQ(decode(body), json::parse(R"({"kind":"PriorityClass",
               "apiVersion":"scheduling.k8s.io/v1","metadata":{"name":"hi"},
               "value":7,"description":"d",
               "preemptionPolicy":"PreemptLowerPriority"})"));
@@ -73,6 +70,24 @@ TEST(ProtobufBody, KubectlCreatePodDisruptionBudget) {
                       "selector":{"matchLabels":{"app":"web"}}},
               "status":{"disruptionsAllowed":0,"currentHealthy":0,
                         "desiredHealthy":0,"expectedPods":0}})"));
+}
+
+TEST(ProtobufBody, KubectlCreateServiceClusterIP) {
+  // kubectl create service clusterip s1 --tcp=80:8080 --tcp=443
+  auto body = from_hex(
+    "6b3873000a0d0a0276311207536572766963651280010a1d0a02733112001a0022002a0032"
+    "00380042005a090a0361707012027331125b0a1b0a0738302d383038301203544350185022"
+    "07"
+    "080010903f1a0028000a180a03343433120354435018bb032207080010bb031a0028001209"
+    "0a03617070120273311a002209436c757374657249503a00420052005a00600068001a020a"
+    "001a002200");
+  EXPECT_EQ(decode(body), json::parse(R"({"kind":"Service","apiVersion":"v1",
+              "metadata":{"name":"s1","labels":{"app":"s1"}},
+              "spec":{"ports":[
+                {"name":"80-8080","protocol":"TCP","port":80,"targetPort":8080},
+                {"name":"443","protocol":"TCP","port":443,"targetPort":443}],
+                "selector":{"app":"s1"},"type":"ClusterIP"},
+              "status":{}})"));
 }
 
 TEST(ProtobufBody, KubectlDrainDeleteOptions) {
@@ -119,8 +134,7 @@ TEST(ProtobufBody, PointersKeepZeroesAndSpecialTypesBecomeTheirJson) {
   (*pdb.mutable_status()->mutable_disruptedpods())["p1"].set_seconds(
     1767225600);
   auto v = decode(envelope(pdb, "policy/v1", "PodDisruptionBudget"));
-  EXPECT_EQ(v.at("spec"),
-            json::parse(R"({"maxUnavailable":"50%","selector":{
+  EXPECT_EQ(v.at("spec"), json::parse(R"({"maxUnavailable":"50%","selector":{
               "matchExpressions":[{"key":"tier","operator":"In",
                                    "values":["web"]}]}})"));
   EXPECT_EQ(v.at("status").at("disruptedPods"),
@@ -128,11 +142,10 @@ TEST(ProtobufBody, PointersKeepZeroesAndSpecialTypesBecomeTheirJson) {
 }
 
 TEST(ProtobufBody, GarbageIsABadRequestNamingTheProblem) {
-  for (std::string_view body :
-       {std::string_view{}, std::string_view{"k8s"},
-        std::string_view{R"({"kind":"Namespace"})"},
-        std::string_view{"k8s\0\xff\xff\xff\xff", 8},
-        std::string_view{"k8s\0\x0a\x05\x0a", 7}}) {
+  for (std::string_view body : {std::string_view{}, std::string_view{"k8s"},
+                                std::string_view{R"({"kind":"Namespace"})"},
+                                std::string_view{"k8s\0\xff\xff\xff\xff", 8},
+                                std::string_view{"k8s\0\x0a\x05\x0a", 7}}) {
     auto r = protobuf_body_to_json(body);
     ASSERT_FALSE(r) << *r;
     EXPECT_EQ(r.err().code, 400);
@@ -145,21 +158,44 @@ TEST(ProtobufBody, GarbageIsABadRequestNamingTheProblem) {
   kube::Unknown u;
   u.mutable_typemeta()->set_kind("Namespace");
   u.set_raw("\xff\xff\xff");
-  auto r = protobuf_body_to_json(std::string{"k8s\0", 4}
-                                 + u.SerializeAsString());
+  auto r
+    = protobuf_body_to_json(std::string{"k8s\0", 4} + u.SerializeAsString());
   ASSERT_FALSE(r);
   EXPECT_EQ(r.err().code, 400);
   EXPECT_NE(r.err().message.find("not a valid Namespace message"),
             std::string::npos);
 }
 
+TEST(ProtobufBody, StringsMustBeUtf8) {
+  kube::Namespace ns;
+  ns.mutable_metadata()->set_name("caf\xc3\xa9");
+  EXPECT_EQ(decode(envelope(ns, "v1", "Namespace")).at("metadata").at("name"),
+            "caf\xc3\xa9");
+  kube::PodDisruptionBudget pdb;
+  for (std::string bad :
+       {"\xc3", "\xc0\xaf", "\xed\xa0\x80", "\xff", "\xf4\x90\x80\x80"}) {
+    (*ns.mutable_metadata()->mutable_labels())["k"] = bad;
+    pdb.mutable_spec()->mutable_minavailable()->set_type(1);
+    pdb.mutable_spec()->mutable_minavailable()->set_strval(bad);
+    for (const auto& body :
+         {envelope(ns, "v1", "Namespace"),
+          envelope(pdb, "policy/v1", "PodDisruptionBudget")}) {
+      auto r = protobuf_body_to_json(body);
+      ASSERT_FALSE(r) << *r;
+      EXPECT_EQ(r.err().code, 400);
+      EXPECT_NE(r.err().message.find("is not UTF-8"), std::string::npos)
+        << r.err().message;
+    }
+  }
+}
+
 TEST(ProtobufBody, AKindWithoutSchemaIsUnsupportedMediaType) {
   kube::Namespace ns;
   ns.mutable_metadata()->set_name("s1");
-  auto r = protobuf_body_to_json(envelope(ns, "v1", "Service"));
+  auto r = protobuf_body_to_json(envelope(ns, "v1", "ConfigMap"));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.err().code, 415);
-  EXPECT_NE(r.err().message.find("not \"Service\""), std::string::npos)
+  EXPECT_NE(r.err().message.find("not \"ConfigMap\""), std::string::npos)
     << r.err().message;
   EXPECT_NE(r.err().message.find("application/json"), std::string::npos);
 }

@@ -510,12 +510,13 @@ spec:
 
 // kubectl's typed client writes these as protobuf (1.20 as JSON); the
 // server stores what the JSON of the same object would give.
-TEST_F(KubectlTest, TypedCreatesOfNamespacePriorityClassAndBudget) {
+TEST_F(KubectlTest, TypedCreatesOfNamespacePriorityClassBudgetAndService) {
   for (const char* cmd :
        {"create namespace team", "create priorityclass high --value=1000",
         "create priorityclass zero --value=0 --description=none",
         "create poddisruptionbudget web --selector=app=web --min-available=1",
-        "create pdb half --selector=app=web --max-unavailable=50%"}) {
+        "create pdb half --selector=app=web --max-unavailable=50%",
+        "create service nodeport web --tcp=80:http --node-port=30080"}) {
     auto r = run(cmd);
     EXPECT_EQ(r.code, 0) << cmd << "\n" << r.output;
   }
@@ -537,6 +538,11 @@ TEST_F(KubectlTest, TypedCreatesOfNamespacePriorityClassAndBudget) {
               "selector":{"matchLabels":{"app":"web"}}})"));
   EXPECT_EQ(read(budgets, "default", "half").at("spec").at("maxUnavailable"),
             "50%");
+  auto svc = read(primary_resource(storage_kind::service), "default", "web");
+  EXPECT_EQ(svc.at("spec").at("type"), "NodePort");
+  EXPECT_EQ(svc.at("spec").at("ports").at(0),
+            json::parse(R"({"name":"80-http","protocol":"TCP","port":80,
+              "targetPort":"http","nodePort":30080})"));
   auto table = run("get pdb,pc");
   EXPECT_NE(table.output.find("half   N/A             50%"), std::string::npos)
     << table.output;
