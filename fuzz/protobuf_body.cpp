@@ -5,8 +5,9 @@
 // (`Content-Type: application/vnd.kubernetes.protobuf`): the raw bytes,
 // envelope included. Every body it accepts must give a JSON object that
 // names the envelope's kind.
-#include "fuzz/fuzz_input.hpp"
 #include "io/apiserver/protobuf_body.hpp"
+
+#include "fuzz/fuzz_input.hpp"
 
 #include <boost/json.hpp>
 
@@ -24,7 +25,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   boost::json::error_code ec;
   auto v = boost::json::parse(*decoded, ec);
   if (ec || !v.is_object() || !v.as_object().contains("kind"))
-    fuzz::finding("decoded body is not a JSON object with a kind: "
-                  + *decoded);
+    fuzz::finding("decoded body is not a JSON object with a kind: " + *decoded);
   return 0;
 }
