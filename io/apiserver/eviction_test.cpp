@@ -264,6 +264,19 @@ TEST_F(EvictionTest, KubectlsProtobufEvictionAndDeleteOptions) {
   EXPECT_EQ(reply.status, 400) << reply.body;
 }
 
+TEST_F(EvictionTest, OnlyPostEvictsAndOnlyPods) {
+  add_pod("p1");
+  http_request_view r;
+  r.method = "GET";
+  r.target = "/api/v1/namespaces/default/pods/p1/eviction";
+  EXPECT_EQ(handler_.handle(r).status, 405);
+  r.method = "POST";
+  r.target = "/api/v1/nodes/n1/eviction";
+  r.body = R"({"metadata":{"name":"n1"}})";
+  EXPECT_EQ(handler_.handle(r).status, 404);
+  EXPECT_FALSE(going("p1"));
+}
+
 TEST_F(EvictionTest, DiscoveryListsTheSubresourceAsKubectlDrainLooksForIt) {
   http_request_view r;
   r.method = "GET";
