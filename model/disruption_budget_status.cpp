@@ -44,7 +44,8 @@ std::int32_t clamp32(std::int64_t v) {
 } // namespace
 
 pdb_status_counts pdb_status(const disruption_budget& budget,
-                             std::span<const pod_ptr> pods) {
+                             std::span<const pod_ptr> pods,
+                             std::optional<std::int64_t> controllers_scale) {
   std::int64_t matching = 0;
   std::int64_t controlled = 0;
   std::int64_t healthy = 0;
@@ -60,6 +61,8 @@ pdb_status_counts pdb_status(const disruption_budget& budget,
   }
   std::int64_t expected = 0;
   std::int64_t desired = 0;
+  if (controllers_scale)
+    controlled = *controllers_scale;
   if (budget.max_unavailable) {
     expected = controlled;
     desired = std::max<std::int64_t>(

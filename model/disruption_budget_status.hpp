@@ -12,6 +12,7 @@
 #include "model/fwd.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 namespace tessera::model {
@@ -31,9 +32,12 @@ struct pdb_status_counts {
 
 /// The disruption controller's status for `budget` given every pod of the
 /// cluster (`pods`, any namespace), computed as `pdb_disruptions_allowed`
-/// describes.
-pdb_status_counts pdb_status(const disruption_budget& budget,
-                             std::span<const pod_ptr> pods);
+/// describes, except that `controllers_scale`, when given, is the expected
+/// pod count of percentage and maxUnavailable budgets (the summed replicas
+/// of the matching pods' controllers, which the controller reads).
+pdb_status_counts
+pdb_status(const disruption_budget& budget, std::span<const pod_ptr> pods,
+           std::optional<std::int64_t> controllers_scale = std::nullopt);
 
 /// The disruption controller's disruptionsAllowed for `budget` given every
 /// pod of the cluster (`pods`, any namespace):

@@ -9,6 +9,7 @@
 
 #include <boost/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <utility>
@@ -170,6 +171,50 @@ api_result<std::vector<model::pod_ptr>> pods_in(store& st,
   return out;
 }
 
+/// The replicas the disruption controller reads as a percentage or
+/// maxUnavailable budget's expected pod count: the summed spec.replicas of
+/// the distinct controllers (ReplicaSet, StatefulSet,
+/// ReplicationController) of the pods it selects. Nullopt when one is not
+/// in the store, where the controller would fail to sync: the model then
+/// counts the controlled pods instead, as nothing recreates evicted pods
+/// here and refusing every eviction would help no one.
+std::optional<std::int64_t>
+controllers_scale(store& st, const model::disruption_budget& budget,
+                  const std::vector<model::pod_ptr>& pods) {
+  std::vector<std::string> seen;
+  std::int64_t total = 0;
+  for (const auto& p : pods) {
+    if (p->ns != budget.ns || !budget.selector.matches(p->labels))
+      continue;
+    const model::owner_reference* owner = nullptr;
+    for (const auto& o : p->owners)
+      if (o.controller)
+        owner = &o;
+    if (!owner)
+      continue; // the controller skips pods nothing controls
+    std::string key = owner->kind + "/" + owner->name;
+    if (std::find(seen.begin(), seen.end(), key) != seen.end())
+      continue;
+    seen.push_back(std::move(key));
+    const resource_info* res
+      = owner->kind == "ReplicaSet" ? find_resource("apps", "v1", "replicasets")
+        : owner->kind == "StatefulSet"
+          ? find_resource("apps", "v1", "statefulsets")
+        : owner->kind == "ReplicationController"
+          ? find_resource("", "v1", "replicationcontrollers")
+          : nullptr;
+    if (!res)
+      return std::nullopt;
+    auto controller = st.get(*res, p->ns.str(), owner->name);
+    if (!controller)
+      return std::nullopt;
+    auto doc = (*controller)->parse();
+    const json::object* spec = object_at(doc.value().as_object(), "spec");
+    total += spec && spec->contains("replicas") ? int_at(spec, "replicas") : 1;
+  }
+  return total;
+}
+
 /// The disruptedPods entries the disruption controller would keep: pods
 /// that still exist, are not being deleted, and were evicted less than its
 /// timeout ago.
@@ -240,7 +285,10 @@ std::optional<api_status> take_from_budget(store& st, const json::object& pod,
       b.disrupted_pods.clear();
       for (const auto& kv : disrupted)
         b.disrupted_pods.emplace_back(kv.key());
-      auto counts = model::pdb_status(b, *pods);
+      std::optional<std::int64_t> scale;
+      if (b.max_unavailable || (b.min_available && b.min_available->percent))
+        scale = controllers_scale(st, b, *pods);
+      auto counts = model::pdb_status(b, *pods, scale);
       allowed = counts.disruptions_allowed;
       desired = counts.desired_healthy;
       healthy = counts.current_healthy;

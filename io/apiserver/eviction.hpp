@@ -23,7 +23,8 @@
 /// budget whose status is not current (status.observedGeneration below
 /// metadata.generation, as for every budget nothing has written a status
 /// for) gets the status that controller would write, computed from the pods
-/// at the time of the eviction (model::pdb_status), where kube-apiserver
+/// and their controllers' replicas at the time of the eviction
+/// (model::pdb_status, `controllers_scale`), where kube-apiserver
 /// answers 429 until its controller caught up. A status written with a
 /// current observedGeneration is taken as it is, as upstream.
 #pragma once

@@ -176,6 +176,38 @@ TEST_F(EvictionTest, PendingAndUnhealthyPodsNeedNoDisruption) {
   EXPECT_FALSE(going("p1"));
 }
 
+TEST_F(EvictionTest, APercentageCountsTheControllersReplicas) {
+  const auto& replica_sets = *find_resource("apps", "v1", "replicasets");
+  ASSERT_TRUE(st_.create(
+    replica_sets, "default",
+    R"({"metadata":{"name":"rs"},"spec":{"replicas":2,"selector":{"matchLabels":{"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},"spec":{"containers":[{"name":"c","image":"busybox"}]}}}})"));
+  for (const char* name : {"p1", "p2"}) {
+    add_pod(name);
+    ASSERT_TRUE(st_.patch(
+      pods(), "default", name, patch_type::merge,
+      R"({"metadata":{"ownerReferences":[{"apiVersion":"apps/v1","kind":"ReplicaSet","name":"rs","uid":"u","controller":true}]}})",
+      subresource::main));
+  }
+  add_budget(
+    "web",
+    R"({"maxUnavailable":"50%","selector":{"matchLabels":{"app":"web"}}})");
+  auto grace0 = [](const char* pod) {
+    return std::string{R"({"metadata":{"name":")"} + pod
+           + R"("},"deleteOptions":{"gracePeriodSeconds":0}})";
+  };
+  EXPECT_EQ(post_eviction("p1", grace0("p1")).status, 201);
+  ASSERT_FALSE(st_.get(pods(), "default", "p1"));
+  // The ReplicaSet still wants two: one of two may be down, and p1 is.
+  auto r = post_eviction("p2", grace0("p2"));
+  EXPECT_EQ(r.status, 429) << r.body;
+  EXPECT_NE(r.body.find("needs 1 healthy pods and has 1 currently"),
+            std::string::npos)
+    << r.body;
+  // Without the ReplicaSet the budget counts the pods that are left.
+  ASSERT_TRUE(st_.remove(replica_sets, "default", "rs"));
+  EXPECT_EQ(post_eviction("p2", grace0("p2")).status, 201);
+}
+
 TEST_F(EvictionTest, TwoBudgetsAreAServerError) {
   add_pod("p1");
   add_budget(
