@@ -22,18 +22,28 @@ namespace {
 
 constexpr std::string_view magic{"k8s\0", 4};
 
-api_status unsupported_kind(std::string_view kind) {
+api_status unsupported_kind(std::string_view kind,
+                            std::string_view api_version) {
   api_status s;
   s.code = 415;
   s.reason = "UnsupportedMediaType";
   s.message = "the embedded API server decodes protobuf bodies of "
               + std::string{protobuf_kinds()} + " only, not \""
-              + std::string{kind} + "\": send it as application/json";
+              + std::string{kind} + "\" of \"" + std::string{api_version}
+              + "\": send it as application/json";
   return s;
 }
 
 /// The schema of a kind, or null.
-const pb::Message* prototype(std::string_view kind) {
+const pb::Message* prototype(std::string_view kind,
+                             std::string_view api_version) {
+  if (kind == "Binding")
+    return &kube::Binding::default_instance();
+  if (kind == "Lease")
+    return &kube::Lease::default_instance();
+  if (kind == "Event")
+    return api_version == "events.k8s.io/v1" ? &kube::Event::default_instance()
+                                             : nullptr;
   if (kind == "Namespace")
     return &kube::Namespace::default_instance();
   if (kind == "Service")
@@ -111,11 +121,23 @@ json::value time_json(const pb::Message& m) {
     std::chrono::system_clock::time_point{std::chrono::seconds{t.seconds()}})};
 }
 
+/// A MicroTime as RFC 3339 with microseconds; null when zero.
+json::value micro_time_json(const pb::Message& m) {
+  const auto& t = static_cast<const kube::MicroTime&>(m);
+  if (t.seconds() == 0 && t.nanos() == 0)
+    return nullptr;
+  auto at = std::chrono::system_clock::time_point{
+    std::chrono::seconds{t.seconds()}
+    + std::chrono::duration_cast<std::chrono::system_clock::duration>(
+      std::chrono::nanoseconds{t.nanos()})};
+  return json::string{format_micro_time(at)};
+}
+
 /// A nested message's JSON; nullopt when Go's JSON would omit it.
 std::optional<json::value> nested_json(const pb::Message& m) {
   const auto* d = m.GetDescriptor();
-  if (d == kube::Time::descriptor()) {
-    auto t = time_json(m);
+  if (d == kube::Time::descriptor() || d == kube::MicroTime::descriptor()) {
+    auto t = d == kube::Time::descriptor() ? time_json(m) : micro_time_json(m);
     if (t.is_null())
       return std::nullopt;
     return t;
@@ -242,8 +264,8 @@ bool is_protobuf_media_type(std::string_view content_type) noexcept {
 }
 
 std::string_view protobuf_kinds() noexcept {
-  return "DeleteOptions, Eviction, Namespace, PodDisruptionBudget, "
-         "PriorityClass, Service";
+  return "Binding, DeleteOptions, Event (events.k8s.io/v1), Eviction, "
+         "Lease, Namespace, PodDisruptionBudget, PriorityClass, Service";
 }
 
 api_result<std::string> protobuf_body_to_json(std::string_view body) {
@@ -264,9 +286,10 @@ api_result<std::string> protobuf_body_to_json(std::string_view body) {
   if (kind.empty())
     return status::bad_request(
       "couldn't decode the protobuf body: the envelope names no kind");
-  const pb::Message* proto = prototype(kind);
+  const std::string& api_version = envelope.typemeta().apiversion();
+  const pb::Message* proto = prototype(kind, api_version);
   if (!proto)
-    return unsupported_kind(kind);
+    return unsupported_kind(kind, api_version);
   std::unique_ptr<pb::Message> msg{proto->New()};
   if (!msg->ParseFromString(envelope.raw()))
     return status::bad_request("couldn't decode the protobuf body: not a "

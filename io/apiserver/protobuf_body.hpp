@@ -3,8 +3,10 @@
 
 /// Request bodies in Kubernetes' protobuf encoding
 /// (`Content-Type: application/vnd.kubernetes.protobuf`), which kubectl's
-/// typed client sends for `create namespace|priorityclass|pdb|service`, for the
-/// DeleteOptions of `drain` and for its Evictions. The body is the 4-byte
+/// typed client sends for `create namespace|priorityclass|pdb|service`, for
+/// the DeleteOptions of `drain` and for its Evictions, and kube-scheduler's
+/// default client for Bindings, Leases and events.k8s.io Events (decoded,
+/// but not run against a kube-scheduler here). The body is the 4-byte
 /// magic `k8s\0` followed by a runtime.Unknown message whose typeMeta names
 /// the kind and whose `raw` holds the object (kube_wire.proto). It is turned
 /// into the JSON a client would have sent for the same object, so the store
@@ -22,8 +24,7 @@ namespace tessera::apiserver {
 /// True for `application/vnd.kubernetes.protobuf`, parameters ignored.
 bool is_protobuf_media_type(std::string_view content_type) noexcept;
 
-/// The kinds `protobuf_body_to_json` decodes, for messages and docs:
-/// "DeleteOptions, Eviction, Namespace, PodDisruptionBudget, PriorityClass".
+/// The kinds `protobuf_body_to_json` decodes, for messages and docs.
 std::string_view protobuf_kinds() noexcept;
 
 /// Decodes a protobuf request body into JSON text carrying the envelope's

@@ -1,7 +1,9 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
+#include "io/apiserver/handler.hpp"
 #include "io/apiserver/kube_wire.pb.h"
 #include "io/apiserver/protobuf_body.hpp"
+#include "io/apiserver/store.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -139,6 +141,112 @@ TEST(ProtobufBody, PointersKeepZeroesAndSpecialTypesBecomeTheirJson) {
                                    "values":["web"]}]}})"));
   EXPECT_EQ(v.at("status").at("disruptedPods"),
             json::parse(R"({"p1":"2026-01-01T00:00:00Z"})"));
+}
+
+// What kube-scheduler's default (protobuf) client writes, built here from
+// the schema: no kube-scheduler runs in the tests.
+TEST(ProtobufBody, KubeSchedulersBindingLeaseAndEvent) {
+  kube::Binding b;
+  b.mutable_metadata()->set_name("p1");
+  b.mutable_metadata()->set_namespace_("default");
+  b.mutable_metadata()->set_uid("u-1");
+  b.mutable_target()->set_kind("Node");
+  b.mutable_target()->set_name("n1");
+  EXPECT_EQ(decode(envelope(b, "v1", "Binding")),
+            json::parse(R"({"kind":"Binding","apiVersion":"v1",
+              "metadata":{"name":"p1","namespace":"default","uid":"u-1"},
+              "target":{"kind":"Node","name":"n1"}})"));
+
+  kube::Lease l;
+  l.mutable_metadata()->set_name("kube-scheduler");
+  l.mutable_spec()->set_holderidentity("host_1");
+  l.mutable_spec()->set_leasedurationseconds(15);
+  l.mutable_spec()->mutable_renewtime()->set_seconds(1767225600);
+  l.mutable_spec()->mutable_renewtime()->set_nanos(123456789);
+  l.mutable_spec()->set_leasetransitions(0);
+  EXPECT_EQ(decode(envelope(l, "coordination.k8s.io/v1", "Lease")),
+            json::parse(R"({"kind":"Lease",
+              "apiVersion":"coordination.k8s.io/v1",
+              "metadata":{"name":"kube-scheduler"},
+              "spec":{"holderIdentity":"host_1","leaseDurationSeconds":15,
+                "renewTime":"2026-01-01T00:00:00.123456Z",
+                "leaseTransitions":0}})"));
+
+  kube::Event e;
+  e.mutable_metadata()->set_name("p1.1");
+  e.mutable_eventtime()->set_seconds(1767225600);
+  e.set_reportingcontroller("default-scheduler");
+  e.set_action("Scheduling");
+  e.set_reason("FailedScheduling");
+  e.mutable_regarding()->set_kind("Pod");
+  e.mutable_regarding()->set_name("p1");
+  e.set_note("0/1 nodes are available");
+  e.set_type("Warning");
+  e.mutable_deprecatedsource();
+  e.mutable_deprecatedfirsttimestamp();
+  EXPECT_EQ(decode(envelope(e, "events.k8s.io/v1", "Event")),
+            json::parse(R"({"kind":"Event","apiVersion":"events.k8s.io/v1",
+              "metadata":{"name":"p1.1"},
+              "eventTime":"2026-01-01T00:00:00.000000Z",
+              "reportingController":"default-scheduler",
+              "action":"Scheduling","reason":"FailedScheduling",
+              "regarding":{"kind":"Pod","name":"p1"},
+              "note":"0/1 nodes are available","type":"Warning",
+              "deprecatedSource":{}})"));
+  // core/v1's Event numbers its fields differently: not decoded.
+  auto core = protobuf_body_to_json(envelope(e, "v1", "Event"));
+  ASSERT_FALSE(core);
+  EXPECT_EQ(core.err().code, 415);
+}
+
+TEST(ProtobufBody, KubeSchedulersWritesGoThroughTheHandler) {
+  store st(store_config{.seed = 9});
+  api_handler handler(st, {});
+  ASSERT_TRUE(st.create(
+    primary_resource(storage_kind::pod), "default",
+    R"({"metadata":{"name":"p1"},"spec":{"containers":[{"name":"c","image":"i"}]}})"));
+  auto post = [&](const std::string& target, const std::string& body) {
+    http_request_view r;
+    r.method = "POST";
+    r.target = target;
+    r.body = body;
+    r.content_type = "application/vnd.kubernetes.protobuf";
+    r.accept = "application/vnd.kubernetes.protobuf, application/json";
+    return handler.handle(r);
+  };
+  kube::Binding b;
+  b.mutable_metadata()->set_name("p1");
+  b.mutable_target()->set_kind("Node");
+  b.mutable_target()->set_name("n1");
+  auto bound = post("/api/v1/namespaces/default/pods/p1/binding",
+                    envelope(b, "v1", "Binding"));
+  EXPECT_EQ(bound.status, 201) << bound.body;
+  auto pod = st.get(primary_resource(storage_kind::pod), "default", "p1");
+  ASSERT_TRUE(pod);
+  EXPECT_EQ(*(*pod)->attrs().field("spec.nodeName"), "n1");
+
+  kube::Lease l;
+  l.mutable_metadata()->set_name("kube-scheduler");
+  l.mutable_spec()->set_holderidentity("host_1");
+  auto leased
+    = post("/apis/coordination.k8s.io/v1/namespaces/kube-system/leases",
+           envelope(l, "coordination.k8s.io/v1", "Lease"));
+  EXPECT_EQ(leased.status, 201) << leased.body;
+
+  kube::Event e;
+  e.mutable_metadata()->set_name("p1.1");
+  e.mutable_eventtime()->set_seconds(1767225600);
+  e.set_reportingcontroller("default-scheduler");
+  e.set_reportinginstance("default-scheduler-host");
+  e.set_action("Binding");
+  e.set_reason("Scheduled");
+  e.mutable_regarding()->set_kind("Pod");
+  e.mutable_regarding()->set_namespace_("default");
+  e.mutable_regarding()->set_name("p1");
+  e.set_type("Normal");
+  auto recorded = post("/apis/events.k8s.io/v1/namespaces/default/events",
+                       envelope(e, "events.k8s.io/v1", "Event"));
+  EXPECT_EQ(recorded.status, 201) << recorded.body;
 }
 
 TEST(ProtobufBody, GarbageIsABadRequestNamingTheProblem) {
