@@ -6,6 +6,8 @@ find_package(Boost 1.81 CONFIG REQUIRED COMPONENTS json)
 find_package(OpenSSL REQUIRED)
 find_package(prometheus-cpp CONFIG REQUIRED)
 find_package(yaml-cpp CONFIG REQUIRED)
+# The embedded API server's protobuf request bodies (libprotobuf-dev, protoc).
+find_package(Protobuf REQUIRED)
 if(TESSERA_BUILD_TESTS)
   find_package(GTest CONFIG REQUIRED)
 endif()

@@ -34,8 +34,18 @@ bool pdb_lists_as_disrupted(const disruption_budget& budget,
          != budget.disrupted_pods.end();
 }
 
-std::int32_t pdb_disruptions_allowed(const disruption_budget& budget,
-                                     std::span<const pod_ptr> pods) {
+namespace {
+
+std::int32_t clamp32(std::int64_t v) {
+  return static_cast<std::int32_t>(
+    std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX));
+}
+
+} // namespace
+
+pdb_status_counts pdb_status(const disruption_budget& budget,
+                             std::span<const pod_ptr> pods,
+                             std::optional<std::int64_t> controllers_scale) {
   std::int64_t matching = 0;
   std::int64_t controlled = 0;
   std::int64_t healthy = 0;
@@ -51,6 +61,8 @@ std::int32_t pdb_disruptions_allowed(const disruption_budget& budget,
   }
   std::int64_t expected = 0;
   std::int64_t desired = 0;
+  if (controllers_scale)
+    controlled = *controllers_scale;
   if (budget.max_unavailable) {
     expected = controlled;
     desired = std::max<std::int64_t>(
@@ -65,9 +77,18 @@ std::int32_t pdb_disruptions_allowed(const disruption_budget& budget,
     }
   }
   std::int64_t allowed = healthy - desired;
-  if (expected <= 0 || allowed <= 0)
-    return 0;
-  return static_cast<std::int32_t>(std::min<std::int64_t>(allowed, INT32_MAX));
+  pdb_status_counts out;
+  out.expected_pods = clamp32(expected);
+  out.desired_healthy = clamp32(desired);
+  out.current_healthy = clamp32(healthy);
+  out.disruptions_allowed
+    = expected <= 0 || allowed <= 0 ? 0 : clamp32(allowed);
+  return out;
+}
+
+std::int32_t pdb_disruptions_allowed(const disruption_budget& budget,
+                                     std::span<const pod_ptr> pods) {
+  return pdb_status(budget, pods).disruptions_allowed;
 }
 
 } // namespace tessera::model

@@ -12,6 +12,7 @@
 #include "model/fwd.hpp"
 
 #include <cstdint>
+#include <optional>
 #include <span>
 
 namespace tessera::model {
@@ -20,6 +21,23 @@ namespace tessera::model {
 /// already counted its eviction).
 bool pdb_lists_as_disrupted(const disruption_budget& budget,
                             const pod& p) noexcept;
+
+/// The counts the disruption controller writes into a budget's status.
+struct pdb_status_counts {
+  std::int32_t expected_pods = 0;
+  std::int32_t desired_healthy = 0;
+  std::int32_t current_healthy = 0;
+  std::int32_t disruptions_allowed = 0;
+};
+
+/// The disruption controller's status for `budget` given every pod of the
+/// cluster (`pods`, any namespace), computed as `pdb_disruptions_allowed`
+/// describes, except that `controllers_scale`, when given, is the expected
+/// pod count of percentage and maxUnavailable budgets (the summed replicas
+/// of the matching pods' controllers, which the controller reads).
+pdb_status_counts
+pdb_status(const disruption_budget& budget, std::span<const pod_ptr> pods,
+           std::optional<std::int64_t> controllers_scale = std::nullopt);
 
 /// The disruption controller's disruptionsAllowed for `budget` given every
 /// pod of the cluster (`pods`, any namespace):

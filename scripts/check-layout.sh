@@ -85,6 +85,7 @@ THIRD_PARTY = [
                                                r"|(model|io|adapters)/.*_test\.cpp"),
     ("OpenSSL",      r"openssl/",              r"io/.*\.cpp"),
     ("prometheus-cpp", r"prometheus/",         r"metrics/.*"),
+    ("protobuf",     r"google/protobuf/",      r"io/apiserver/.*\.cpp|fuzz/.*"),
 ]
 
 # Tests: *_test.cpp, *_bench.cpp and test helper headers (test_*.hpp,
@@ -93,8 +94,9 @@ THIRD_PARTY = [
 # may include; the NARROWER rules do not apply to them.
 TEST_FILE = r".*(_test\.cpp|_bench\.cpp|/test_[a-z_]*\.hpp|_test_cycle\.hpp)"
 
-# Generated at configure time (build/generated/).
-GENERATED = {"support/version.hpp"}
+# Generated at configure time (build/generated/), or by protoc at build time
+# (build/io/apiserver/).
+GENERATED = {"support/version.hpp", "io/apiserver/kube_wire.pb.h"}
 # ---------------------------------------------------------------------------
 
 root = sys.argv[1]

@@ -36,6 +36,7 @@ dictionary() {
   case "$1" in
     apiserver_http) echo http ;;
     quantity_parse) echo quantity ;;
+    protobuf_body) echo protobuf ;;
     label_selector_parse | field_selector_parse) echo selector ;;
     manifest_decode | yaml_to_json | scheduler_config | kubeconfig_parse) echo yaml ;;
     *) echo json ;;

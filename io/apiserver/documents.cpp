@@ -51,6 +51,11 @@ std::string resource_list_json(std::string_view group,
     };
     if (r.name == "pods") {
       sub("binding", "Binding", "create");
+      // kubectl drain evicts only when discovery lists this, with its
+      // group and version.
+      sub("eviction", "Eviction", "create");
+      resources.back().as_object()["group"] = "policy";
+      resources.back().as_object()["version"] = "v1";
       sub("resize", "Pod", "get,patch,update");
     }
     if (r.has_status)

@@ -3,6 +3,8 @@
 #include "io/apiserver/handler.hpp"
 
 #include "io/apiserver/documents.hpp"
+#include "io/apiserver/eviction.hpp"
+#include "io/apiserver/protobuf_body.hpp"
 #include "io/apiserver/reviews.hpp"
 #include "io/apiserver/table.hpp"
 
@@ -441,34 +443,8 @@ api_result<delete_options> parse_delete_options(const query& q,
   opts.grace_period_seconds = *grace;
   if (trim(body).empty())
     return opts;
-  json::error_code ec;
-  auto v = json::parse(body, ec);
-  if (ec || !v.is_object())
-    return status::bad_request("couldn't decode DeleteOptions: "
-                               + (ec ? ec.message() : "not an object"));
-  const auto& o = v.as_object();
-  if (auto* g = o.if_contains("gracePeriodSeconds"); g && g->is_int64())
-    opts.grace_period_seconds = g->as_int64();
-  if (auto* p = o.if_contains("preconditions"); p && p->is_object()) {
-    const auto& po = p->as_object();
-    if (auto* u = po.if_contains("uid"); u && u->is_string())
-      opts.precondition_uid = std::string{u->as_string()};
-    if (auto* r = po.if_contains("resourceVersion"); r && r->is_string())
-      opts.precondition_resource_version = std::string{r->as_string()};
-  }
-  if (auto* d = o.if_contains("dryRun"); d && d->is_array())
-    for (const auto& e : d->as_array())
-      if (e.is_string() && e.as_string() == "All")
-        opts.dry_run = true;
-  if (auto* pp = o.if_contains("propagationPolicy"); pp && pp->is_string()) {
-    std::string_view v2 = pp->as_string();
-    if (v2 != "Orphan" && v2 != "Background" && v2 != "Foreground")
-      return status::invalid(
-        "DeleteOptions", "meta.k8s.io", "",
-        {status::unsupported_value(
-          "propagationPolicy", v2,
-          R"("Foreground", "Background", "Orphan", "nil")")});
-  }
+  if (auto err = read_delete_options(body, opts))
+    return *err;
   return opts;
 }
 
@@ -520,7 +496,10 @@ http_reply api_handler::handle(const http_request_view& request) {
   return r;
 }
 
-http_reply api_handler::dispatch(const http_request_view& req) {
+http_reply api_handler::dispatch(const http_request_view& request) {
+  // A copy whose body may be replaced by the JSON of a protobuf body.
+  http_request_view req = request;
+  std::string decoded_body;
   auto qpos = req.target.find('?');
   std::string_view path = req.target.substr(0, qpos);
   query q
@@ -544,6 +523,18 @@ http_reply api_handler::dispatch(const http_request_view& req) {
     std::string want = "Bearer " + config_.token;
     if (req.authorization != want)
       return status_reply(status::unauthorized());
+  }
+  // kubectl's typed client writes protobuf; the rest of the server reads
+  // the same object as JSON.
+  if (is_protobuf_media_type(req.content_type)
+      && (req.method == "POST" || req.method == "PUT"
+          || req.method == "DELETE")) {
+    auto decoded = protobuf_body_to_json(req.body);
+    if (!decoded)
+      return status_reply(decoded.err());
+    decoded_body = std::move(*decoded);
+    req.body = decoded_body;
+    req.content_type = "application/json";
   }
   auto seg = split_path(path);
   if (is_get && (path == "/version" || path == "/version/"))
@@ -646,8 +637,8 @@ http_reply api_handler::dispatch(const http_request_view& req) {
     else if (rp->sub == "resize" && res.storage == storage_kind::pod
              && res.name == "pods")
       sub = subresource::resize;
-    else if (rp->sub == "binding" && res.storage == storage_kind::pod
-             && res.name == "pods")
+    else if ((rp->sub == "binding" || rp->sub == "eviction")
+             && res.storage == storage_kind::pod && res.name == "pods")
       sub = subresource::main;
     else
       return status_reply(status::path_not_found());
@@ -773,6 +764,20 @@ http_reply api_handler::dispatch(const http_request_view& req) {
     if (!json_body_type(req.content_type))
       return status_reply(status::unsupported_media_type(req.content_type));
     return bind_from_body(store_, req.body, ns, name);
+  }
+  if (rp->sub == "eviction") {
+    if (req.method != "POST")
+      return status_reply(
+        status::method_not_allowed(req.method, "pods/eviction"));
+    if (!json_body_type(req.content_type))
+      return status_reply(status::unsupported_media_type(req.content_type));
+    auto e = parse_eviction(req.body, ns, name, wopts.dry_run);
+    if (!e)
+      return status_reply(e.err());
+    auto r = evict(store_, *e);
+    if (!r)
+      return status_reply(r.err());
+    return json_reply(201, std::move(*r));
   }
   if (is_get) {
     media m = negotiate(req.accept, has_table(res) && sub == subresource::main);

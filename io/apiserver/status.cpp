@@ -232,6 +232,14 @@ api_status forbidden(std::string_view resource, std::string_view name,
   return s;
 }
 
+api_status too_many_requests(std::string message, int retry_after_seconds,
+                             std::vector<status_cause> causes) {
+  auto s = make_detailed(429, "TooManyRequests", std::move(message));
+  s.retry_after_seconds = retry_after_seconds;
+  s.causes = std::move(causes);
+  return s;
+}
+
 api_status expired(std::string message) {
   return make(410, "Expired", std::move(message));
 }

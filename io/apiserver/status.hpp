@@ -86,6 +86,10 @@ api_status bad_request(std::string message);
 /// 403 Forbidden `<resource> "<name>" is forbidden: <why>`.
 api_status forbidden(std::string_view resource, std::string_view name,
                      std::string_view why);
+/// 429 TooManyRequests with `message`, `details.retryAfterSeconds` (and a
+/// Retry-After header) when `retry_after_seconds` > 0, and `causes`.
+api_status too_many_requests(std::string message, int retry_after_seconds,
+                             std::vector<status_cause> causes = {});
 /// 410 Expired with `message`.
 api_status expired(std::string message);
 /// 500 InternalError `Internal error occurred: <message>`.

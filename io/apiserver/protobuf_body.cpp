@@ -1,0 +1,317 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "io/apiserver/protobuf_body.hpp"
+
+#include "io/apiserver/kube_wire.pb.h"
+#include "io/apiserver/time_format.hpp"
+
+#include <boost/json.hpp>
+#include <google/protobuf/descriptor.h>
+#include <google/protobuf/message.h>
+#include <google/protobuf/reflection.h>
+
+#include <chrono>
+#include <memory>
+
+namespace tessera::apiserver {
+
+namespace json = boost::json;
+namespace pb = google::protobuf;
+
+namespace {
+
+constexpr std::string_view magic{"k8s\0", 4};
+
+api_status unsupported_kind(std::string_view kind,
+                            std::string_view api_version) {
+  api_status s;
+  s.code = 415;
+  s.reason = "UnsupportedMediaType";
+  s.message = "the embedded API server decodes protobuf bodies of "
+              + std::string{protobuf_kinds()} + " only, not \""
+              + std::string{kind} + "\" of \"" + std::string{api_version}
+              + "\": send it as application/json";
+  return s;
+}
+
+/// The schema of a kind, or null.
+const pb::Message* prototype(std::string_view kind,
+                             std::string_view api_version) {
+  if (kind == "Binding")
+    return &kube::Binding::default_instance();
+  if (kind == "Lease")
+    return &kube::Lease::default_instance();
+  if (kind == "Event")
+    return api_version == "events.k8s.io/v1" ? &kube::Event::default_instance()
+                                             : nullptr;
+  if (kind == "Namespace")
+    return &kube::Namespace::default_instance();
+  if (kind == "Service")
+    return &kube::Service::default_instance();
+  if (kind == "PriorityClass")
+    return &kube::PriorityClass::default_instance();
+  if (kind == "PodDisruptionBudget")
+    return &kube::PodDisruptionBudget::default_instance();
+  if (kind == "Eviction")
+    return &kube::Eviction::default_instance();
+  if (kind == "DeleteOptions")
+    return &kube::DeleteOptions::default_instance();
+  return nullptr;
+}
+
+/// A string field that is not UTF-8 (Go would have replaced its bytes;
+/// JSON cannot carry them).
+struct not_utf8 {
+  std::string field;
+};
+
+/// True for well-formed UTF-8: no overlong forms, surrogates or code points
+/// above U+10FFFF, as a JSON parser demands.
+bool valid_utf8(std::string_view s) {
+  std::size_t i = 0;
+  while (i < s.size()) {
+    auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      ++i;
+      continue;
+    }
+    int n = 0;
+    std::uint32_t cp = 0;
+    if ((c & 0xe0) == 0xc0) {
+      n = 1;
+      cp = c & 0x1f;
+    } else if ((c & 0xf0) == 0xe0) {
+      n = 2;
+      cp = c & 0x0f;
+    } else if ((c & 0xf8) == 0xf0) {
+      n = 3;
+      cp = c & 0x07;
+    } else {
+      return false;
+    }
+    if (i + static_cast<std::size_t>(n) >= s.size())
+      return false;
+    for (int k = 1; k <= n; ++k) {
+      auto b = static_cast<unsigned char>(s[i + static_cast<std::size_t>(k)]);
+      if ((b & 0xc0) != 0x80)
+        return false;
+      cp = (cp << 6) | (b & 0x3f);
+    }
+    static constexpr std::uint32_t least[] = {0, 0x80, 0x800, 0x10000};
+    if (cp < least[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+      return false;
+    i += static_cast<std::size_t>(n) + 1;
+  }
+  return true;
+}
+
+bool keep_zero(const pb::FieldDescriptor* f) {
+  return f->options().GetExtension(kube::keep_zero);
+}
+
+json::value message_json(const pb::Message& m);
+
+/// A Time as RFC 3339; null when zero (Go's zero time marshals as null).
+json::value time_json(const pb::Message& m) {
+  const auto& t = static_cast<const kube::Time&>(m);
+  if (t.seconds() == 0 && t.nanos() == 0)
+    return nullptr;
+  // Whole seconds, as metav1.Time's JSON form.
+  return json::string{format_time(
+    std::chrono::system_clock::time_point{std::chrono::seconds{t.seconds()}})};
+}
+
+/// A MicroTime as RFC 3339 with microseconds; null when zero.
+json::value micro_time_json(const pb::Message& m) {
+  const auto& t = static_cast<const kube::MicroTime&>(m);
+  if (t.seconds() == 0 && t.nanos() == 0)
+    return nullptr;
+  auto at = std::chrono::system_clock::time_point{
+    std::chrono::seconds{t.seconds()}
+    + std::chrono::duration_cast<std::chrono::system_clock::duration>(
+      std::chrono::nanoseconds{t.nanos()})};
+  return json::string{format_micro_time(at)};
+}
+
+/// A nested message's JSON; nullopt when Go's JSON would omit it.
+std::optional<json::value> nested_json(const pb::Message& m) {
+  const auto* d = m.GetDescriptor();
+  if (d == kube::Time::descriptor() || d == kube::MicroTime::descriptor()) {
+    auto t = d == kube::Time::descriptor() ? time_json(m) : micro_time_json(m);
+    if (t.is_null())
+      return std::nullopt;
+    return t;
+  }
+  if (d == kube::IntOrString::descriptor()) {
+    const auto& v = static_cast<const kube::IntOrString&>(m);
+    if (v.type() == 1) {
+      if (!valid_utf8(v.strval()))
+        throw not_utf8{"IntOrString.strVal"};
+      return json::value(json::string{v.strval()});
+    }
+    return json::value(v.intval());
+  }
+  return message_json(m);
+}
+
+/// One scalar (or the element `index` of a repeated scalar).
+json::value scalar_json(const pb::Message& m, const pb::FieldDescriptor* f,
+                        int index) {
+  const auto* r = m.GetReflection();
+  const bool rep = f->is_repeated();
+  switch (f->cpp_type()) {
+  case pb::FieldDescriptor::CPPTYPE_INT32:
+    return rep ? r->GetRepeatedInt32(m, f, index) : r->GetInt32(m, f);
+  case pb::FieldDescriptor::CPPTYPE_INT64:
+    return rep ? r->GetRepeatedInt64(m, f, index) : r->GetInt64(m, f);
+  case pb::FieldDescriptor::CPPTYPE_UINT32:
+    return rep ? r->GetRepeatedUInt32(m, f, index) : r->GetUInt32(m, f);
+  case pb::FieldDescriptor::CPPTYPE_UINT64:
+    return rep ? r->GetRepeatedUInt64(m, f, index) : r->GetUInt64(m, f);
+  case pb::FieldDescriptor::CPPTYPE_BOOL:
+    return rep ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f);
+  case pb::FieldDescriptor::CPPTYPE_STRING: {
+    auto s = rep ? r->GetRepeatedString(m, f, index) : r->GetString(m, f);
+    if (!valid_utf8(s))
+      throw not_utf8{f->containing_type()->name() + "." + f->name()};
+    return json::string{s};
+  }
+  default:
+    // The schema has no floats or enums.
+    return nullptr;
+  }
+}
+
+bool is_zero(const json::value& v) {
+  if (auto* s = v.if_string())
+    return s->empty();
+  if (auto* i = v.if_int64())
+    return *i == 0;
+  if (auto* u = v.if_uint64())
+    return *u == 0;
+  if (auto* b = v.if_bool())
+    return !*b;
+  return v.is_null();
+}
+
+json::value message_json(const pb::Message& m) {
+  json::object out;
+  const auto* d = m.GetDescriptor();
+  const auto* r = m.GetReflection();
+  for (int i = 0; i < d->field_count(); ++i) {
+    const auto* f = d->field(i);
+    const std::string& name = f->name();
+    if (f->is_map()) {
+      // A map is a repeated entry message {key = 1, value = 2}.
+      int n = r->FieldSize(m, f);
+      if (n == 0)
+        continue;
+      json::object map;
+      const auto* key_f = f->message_type()->map_key();
+      const auto* value_f = f->message_type()->map_value();
+      for (int k = 0; k < n; ++k) {
+        const auto& entry = r->GetRepeatedMessage(m, f, k);
+        auto key = scalar_json(entry, key_f, -1);
+        json::value value;
+        if (value_f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+          const auto& vm = entry.GetReflection()->GetMessage(entry, value_f);
+          value = nested_json(vm).value_or(nullptr);
+        } else {
+          value = scalar_json(entry, value_f, -1);
+        }
+        if (auto* ks = key.if_string())
+          map[*ks] = std::move(value);
+      }
+      out[name] = std::move(map);
+    } else if (f->is_repeated()) {
+      int n = r->FieldSize(m, f);
+      if (n == 0)
+        continue;
+      json::array items;
+      for (int k = 0; k < n; ++k) {
+        if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE)
+          items.push_back(
+            nested_json(r->GetRepeatedMessage(m, f, k)).value_or(nullptr));
+        else
+          items.push_back(scalar_json(m, f, k));
+      }
+      out[name] = std::move(items);
+    } else if (r->HasField(m, f)) {
+      if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+        if (auto v = nested_json(r->GetMessage(m, f)))
+          out[name] = std::move(*v);
+        continue;
+      }
+      auto v = scalar_json(m, f, -1);
+      if (is_zero(v) && !keep_zero(f))
+        continue;
+      out[name] = std::move(v);
+    }
+  }
+  return out;
+}
+
+} // namespace
+
+bool is_protobuf_media_type(std::string_view content_type) noexcept {
+  auto semi = content_type.find(';');
+  auto type = content_type.substr(0, semi);
+  while (!type.empty() && (type.back() == ' ' || type.back() == '\t'))
+    type.remove_suffix(1);
+  while (!type.empty() && (type.front() == ' ' || type.front() == '\t'))
+    type.remove_prefix(1);
+  return type == "application/vnd.kubernetes.protobuf";
+}
+
+std::string_view protobuf_kinds() noexcept {
+  return "Binding, DeleteOptions, Event (events.k8s.io/v1), Eviction, "
+         "Lease, Namespace, PodDisruptionBudget, PriorityClass, Service";
+}
+
+api_result<std::string> protobuf_body_to_json(std::string_view body) {
+  if (body.size() < magic.size() || body.substr(0, magic.size()) != magic)
+    return status::bad_request(
+      "couldn't decode the protobuf body: it does not start with the "
+      "Kubernetes protobuf prefix \"k8s\\x00\"");
+  body.remove_prefix(magic.size());
+  kube::Unknown envelope;
+  if (!envelope.ParseFromArray(body.data(), static_cast<int>(body.size())))
+    return status::bad_request(
+      "couldn't decode the protobuf body: not a runtime.Unknown envelope");
+  if (!envelope.contentencoding().empty())
+    return status::bad_request(
+      "couldn't decode the protobuf body: unsupported contentEncoding \""
+      + envelope.contentencoding() + "\"");
+  const std::string& kind = envelope.typemeta().kind();
+  if (kind.empty())
+    return status::bad_request(
+      "couldn't decode the protobuf body: the envelope names no kind");
+  const std::string& api_version = envelope.typemeta().apiversion();
+  const pb::Message* proto = prototype(kind, api_version);
+  if (!proto)
+    return unsupported_kind(kind, api_version);
+  std::unique_ptr<pb::Message> msg{proto->New()};
+  if (!msg->ParseFromString(envelope.raw()))
+    return status::bad_request("couldn't decode the protobuf body: not a "
+                               "valid "
+                               + kind + " message");
+  if (!valid_utf8(envelope.typemeta().apiversion()))
+    return status::bad_request(
+      "couldn't decode the protobuf body: apiVersion is not UTF-8");
+  json::object out;
+  out["kind"] = kind;
+  if (!envelope.typemeta().apiversion().empty())
+    out["apiVersion"] = envelope.typemeta().apiversion();
+  json::value fields;
+  try {
+    fields = message_json(*msg);
+  } catch (const not_utf8& e) {
+    return status::bad_request("couldn't decode the protobuf body: " + e.field
+                               + " is not UTF-8");
+  }
+  for (auto& kv : fields.as_object())
+    out[kv.key()] = std::move(kv.value());
+  return json::serialize(out);
+}
+
+} // namespace tessera::apiserver
