@@ -113,10 +113,9 @@ std::optional<model::symbol> batcher::take_hint() {
 batcher::attempt batcher::on_end(ending e) {
   assert(head_ != 0);
   rescored_ = false;
-  attempt result = e.hinted.empty() ? attempt::no_hint
-                   : e.assumed && e.chosen == e.hinted
-                     ? attempt::hint_used
-                     : attempt::hint_not_used;
+  attempt result = e.hinted.empty()                    ? attempt::no_hint
+                   : e.assumed && e.chosen == e.hinted ? attempt::hint_used
+                                                       : attempt::hint_not_used;
   if (!e.assumed) {
     flush(flush_reason::pod_failed);
   } else if (result == attempt::hint_used) {

@@ -1,7 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/coordinator/batcher.hpp"
-
 #include "test/support/builders.hpp"
 #include "test/support/default_profile.hpp"
 
@@ -26,9 +25,8 @@ model::symbol sym(std::string_view s) {
 struct fixture {
   plugins::profile_ptr prof = test::default_profile();
   std::vector<reason> flushed;
-  batcher b{true, 500ms, [this](std::size_t, reason r) {
-              flushed.push_back(r);
-            }};
+  batcher b{true, 500ms,
+            [this](std::size_t, reason r) { flushed.push_back(r); }};
   batcher::time_point t0{};
   // NodeResourcesFit alone scores (it does not normalize).
   std::vector<std::size_t> fit_only{fit_index()};

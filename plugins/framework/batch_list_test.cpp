@@ -1,7 +1,6 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/framework/batch_list.hpp"
-
 #include "plugins/framework/normalize.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"

@@ -16,16 +16,14 @@ bool matters_for_placement(const model::volume& v) noexcept {
 } // namespace
 
 bool same_requests(const model::pod& a, const model::pod& b) noexcept {
-  return a.requests == b.requests
-         && a.non_zero_requests == b.non_zero_requests;
+  return a.requests == b.requests && a.non_zero_requests == b.non_zero_requests;
 }
 
 bool same_tolerations(const model::pod& a, const model::pod& b) noexcept {
   return a.tolerations == b.tolerations;
 }
 
-bool same_node_constraints(const model::pod& a,
-                           const model::pod& b) noexcept {
+bool same_node_constraints(const model::pod& a, const model::pod& b) noexcept {
   return a.node_selector == b.node_selector
          && a.affinity.node == b.affinity.node;
 }

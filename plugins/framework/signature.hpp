@@ -49,8 +49,7 @@ public:
     (void)p, (void)cluster;
     return true;
   }
-  bool same_signature(const model::pod& a,
-                      const model::pod& b) const final {
+  bool same_signature(const model::pod& a, const model::pod& b) const final {
     return Same(a, b);
   }
 };

@@ -15,8 +15,11 @@ namespace {
 using test::make_pod;
 
 test::pod_builder replica() {
-  return make_pod("web").ns("shop").label("app", "web").cpu("500m").memory(
-    "1Gi");
+  return make_pod("web")
+    .ns("shop")
+    .label("app", "web")
+    .cpu("500m")
+    .memory("1Gi");
 }
 
 TEST(pod_signature, the_default_profile_signs_plain_replicas_alike) {
@@ -40,8 +43,8 @@ TEST(pod_signature, each_field_a_plugin_reads_tells_pods_apart) {
   };
   const std::vector<test_case> cases = {
     {"requests", replica().cpu("600m").build()},
-    {"tolerations", replica().toleration("dedicated", "db", "NoSchedule")
-                      .build()},
+    {"tolerations",
+     replica().toleration("dedicated", "db", "NoSchedule").build()},
     {"node selector", replica().node_selector("disk", "ssd").build()},
     {"node affinity",
      replica().required_node_affinity("zone", "In", {"z1"}).build()},
@@ -62,17 +65,17 @@ TEST(pod_signature, pods_scored_against_other_pods_have_none) {
   auto prof = test::default_profile();
   cluster_context cluster;
   const std::vector<std::pair<const char*, model::pod_ptr>> cases = {
-    {"pod affinity",
-     replica().required_affinity("app", "db", "kubernetes.io/hostname")
-       .build()},
+    {"pod affinity", replica()
+                       .required_affinity("app", "db", "kubernetes.io/hostname")
+                       .build()},
     {"pod anti-affinity",
-     replica().required_anti_affinity("app", "web", "kubernetes.io/hostname")
-       .build()},
-    {"spread constraints",
      replica()
-       .spread("topology.kubernetes.io/zone", 1, "DoNotSchedule",
-               {{"app", "web"}})
+       .required_anti_affinity("app", "web", "kubernetes.io/hostname")
        .build()},
+    {"spread constraints", replica()
+                             .spread("topology.kubernetes.io/zone", 1,
+                                     "DoNotSchedule", {{"app", "web"}})
+                             .build()},
     {"resource claims", replica().resource_claim("gpu", "gpu-claim").build()},
   };
   for (const auto& [name, p] : cases) {
