@@ -28,7 +28,12 @@ cache_outputs cache_state::take_outputs() {
     if (it->second.published->get_node() != nullptr)
       delta_of(it->second.shard).upserted.push_back(it->second.published);
   }
-  dirty_nodes_.clear();
+  // clear() zeroes every bucket, and the initial sync leaves one per node:
+  // at 100,000 nodes that was the largest cost of publishing one assume.
+  if (dirty_nodes_.bucket_count() > 64)
+    std::unordered_set<model::symbol>{}.swap(dirty_nodes_);
+  else
+    dirty_nodes_.clear();
   for (std::uint32_t s = 0; s < cfg_.shards; ++s) {
     if (removed_[s].empty())
       continue;

@@ -96,31 +96,72 @@ status batch_list::add(const profile& prof, model::symbol node,
 
 status batch_list::renormalize(const profile& prof, const cycle_state& state,
                                const model::pod& p) {
-  if (!normalizes(prof))
+  if (!normalizes(prof) || heap_.empty())
     return {};
-  // NormalizeScore ranges over the set, so every total changes with it.
   const std::size_t w = width();
+  std::vector<std::pair<std::int64_t, std::int64_t>> range(w);
+  for (std::size_t k = 0; k < w; ++k) {
+    if (!prof.score()[plugins_[k]].plugin->has_normalize())
+      continue; // its totals never depend on the others
+    auto& [lo, hi] = range[k];
+    lo = hi = raw_[heap_.front() * w + k];
+    for (auto e : heap_) {
+      lo = std::min(lo, raw_[e * w + k]);
+      hi = std::max(hi, raw_[e * w + k]);
+    }
+  }
+  auto normalize = [&](std::size_t k, std::span<node_score> scores) {
+    const auto& entry = prof.score()[plugins_[k]];
+    if (!entry.plugin->has_normalize())
+      return status{};
+    status s = entry.plugin->normalize_scores(state, p, scores);
+    if (!s.ok())
+      return status::make_error("running Normalize on Score plugin \""
+                                + std::string{entry.plugin->name()}
+                                + "\": " + s.message());
+    return s;
+  };
+  auto worse = [this](auto a, auto b) { return this->worse(a, b); };
+  // The entry add() put last: normalized against the list's lowest and
+  // highest when those did not move.
+  if (range == normalized_range_) {
+    const std::uint32_t added = heap_.back();
+    std::int64_t total = 0;
+    for (std::size_t k = 0; k < w; ++k) {
+      const auto& entry = prof.score()[plugins_[k]];
+      if (!entry.plugin->has_normalize()) {
+        total += raw_[added * w + k] * entry.weight;
+        continue;
+      }
+      scratch_.assign({{nodes_[added], range[k].first},
+                       {nodes_[added], range[k].second},
+                       {nodes_[added], raw_[added * w + k]}});
+      if (status s = normalize(k, scratch_); !s.ok())
+        return s;
+      if (!in_range(scratch_[2].score))
+        return out_of_range(*entry.plugin, scratch_[2].score);
+      total += scratch_[2].score * entry.weight;
+    }
+    totals_[added] = total;
+    std::push_heap(heap_.begin(), heap_.end(), worse);
+    return {};
+  }
   for (auto e : heap_)
     totals_[e] = 0;
-  std::vector<node_score> buffer(heap_.size());
+  scratch_.resize(heap_.size());
   for (std::size_t k = 0; k < w; ++k) {
     const auto& entry = prof.score()[plugins_[k]];
     for (std::size_t j = 0; j < heap_.size(); ++j)
-      buffer[j] = {nodes_[heap_[j]], raw_[heap_[j] * w + k]};
-    if (entry.plugin->has_normalize()) {
-      status s = entry.plugin->normalize_scores(state, p, buffer);
-      if (!s.ok())
-        return status::make_error("running Normalize on Score plugin \""
-                                  + std::string{entry.plugin->name()}
-                                  + "\": " + s.message());
-    }
+      scratch_[j] = {nodes_[heap_[j]], raw_[heap_[j] * w + k]};
+    if (status s = normalize(k, scratch_); !s.ok())
+      return s;
     for (std::size_t j = 0; j < heap_.size(); ++j) {
-      if (!in_range(buffer[j].score))
-        return out_of_range(*entry.plugin, buffer[j].score);
-      totals_[heap_[j]] += buffer[j].score * entry.weight;
+      if (!in_range(scratch_[j].score))
+        return out_of_range(*entry.plugin, scratch_[j].score);
+      totals_[heap_[j]] += scratch_[j].score * entry.weight;
     }
   }
-  auto worse = [this](auto a, auto b) { return this->worse(a, b); };
+  normalized_range_ = std::move(range);
   std::make_heap(heap_.begin(), heap_.end(), worse);
   return {};
 }

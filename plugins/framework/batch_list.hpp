@@ -15,6 +15,7 @@
 
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 namespace tessera::plugins {
@@ -50,7 +51,11 @@ public:
   status add(const profile& prof, model::symbol node,
              std::span<const std::int64_t> raw);
   /// After add(), when a plugin normalizes: NormalizeScore over the whole
-  /// list and every total again. An Error status leaves the list unusable.
+  /// list and every total again. A signing plugin's NormalizeScore maps
+  /// each score from that score and the list's lowest and highest (all
+  /// in-tree ones do), so while those stay as they were at the last full
+  /// normalization, only the added node is normalized (against them) and
+  /// the other totals stand. An Error status leaves the list unusable.
   status renormalize(const profile& prof, const cycle_state& state,
                      const model::pod& p);
 
@@ -69,6 +74,10 @@ private:
   std::vector<std::int64_t> totals_;
   /// Entries still in the list, as a max-heap by worse().
   std::vector<std::uint32_t> heap_;
+  /// Per plugin, the lowest and highest raw score at the last full
+  /// normalization (empty before the first).
+  std::vector<std::pair<std::int64_t, std::int64_t>> normalized_range_;
+  std::vector<node_score> scratch_;
 };
 
 } // namespace tessera::plugins

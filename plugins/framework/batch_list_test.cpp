@@ -127,6 +127,26 @@ TEST(batch_list, normalization_is_computed_again_over_the_list) {
   EXPECT_EQ(drain(list), (std::vector<std::string>{"b", "c", "a"}));
 }
 
+TEST(batch_list, a_node_within_the_normalized_range_is_placed_among_them) {
+  auto prof = profile_of({"MaxNormalized"});
+  auto t = table_of({"a", "b", "c", "d"}, {10, 20, 40, 20});
+  t.totals = {25, 50, 100, 50};
+  auto list = batch_list::from_cycle(t, t.scores, 2);
+  cycle_state state = prof->new_cycle_state();
+  auto pod = make_pod("p").build();
+  // c back at 15: normalized over {10, 20, 20, 15}: a 50, b 100, d 100,
+  // c 75.
+  std::vector<std::int64_t> c_raw{15};
+  ASSERT_TRUE(list.add(*prof, sym("c"), c_raw).ok());
+  ASSERT_TRUE(list.renormalize(*prof, state, *pod).ok());
+  EXPECT_EQ(list.pop().str(), "b");
+  // e at 18 leaves the lowest (10) and highest (20) as they were: 90.
+  std::vector<std::int64_t> e_raw{18};
+  ASSERT_TRUE(list.add(*prof, sym("e"), e_raw).ok());
+  ASSERT_TRUE(list.renormalize(*prof, state, *pod).ok());
+  EXPECT_EQ(drain(list), (std::vector<std::string>{"d", "e", "c", "a"}));
+}
+
 TEST(batch_list, scores_out_of_range_are_errors) {
   auto prof = profile_of({"Plain"});
   auto t = table_of({"a", "b"}, {10, 20});
