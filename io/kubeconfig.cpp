@@ -28,14 +28,27 @@ std::optional<std::string> real_getenv(const char* name) {
   return std::string{v};
 }
 
+// Kubeconfigs, certificates, keys and tokens are kilobytes; a path that
+// names /dev/zero or a huge file must not exhaust memory.
+constexpr std::size_t max_file_bytes = std::size_t{16} << 20;
+
 expected<std::string> read_file(const std::string& path) {
   std::ifstream in{path, std::ios::binary};
   if (!in)
     return make_error(ec::invalid_input, "cannot read file \"" + path
                                            + "\": " + std::strerror(errno));
-  std::stringstream buf;
-  buf << in.rdbuf();
-  return buf.str();
+  std::string out;
+  char chunk[65536];
+  while (in.read(chunk, sizeof chunk) || in.gcount() > 0) {
+    out.append(chunk, static_cast<std::size_t>(in.gcount()));
+    if (out.size() > max_file_bytes)
+      return make_error(ec::invalid_input,
+                        "file \"" + path + "\" is larger than 16 MiB");
+  }
+  if (in.bad())
+    return make_error(ec::invalid_input, "cannot read file \"" + path
+                                           + "\": " + std::strerror(errno));
+  return out;
 }
 
 // A located problem: "<file>: <field>: <problem>".

@@ -214,6 +214,12 @@ TEST(Kubeconfig, ErrorsNameTheFileTheFieldAndTheProblem) {
      basic_config("    tokenFile: /no/such/token\n"),
      "",
      {"users[0].user.tokenFile", "/no/such/token"}},
+    // An endless file is refused, not read until memory runs out.
+    {"ca file without end",
+     basic_config("    token: t\n", "    certificate-authority: /dev/zero\n"),
+     "",
+     {"clusters[0].cluster.certificate-authority", "/dev/zero",
+      "larger than 16 MiB"}},
     {"name missing",
      "clusters:\n- cluster: {server: http://x}\n",
      "",
