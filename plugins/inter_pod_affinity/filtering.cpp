@@ -100,20 +100,6 @@ status inter_pod_affinity::update_with_pod(cycle_state& state,
   return {};
 }
 
-status inter_pod_affinity::add_pod(cycle_state& state,
-                                   const model::pod& to_schedule,
-                                   const model::pod& added,
-                                   const model::node_info& node) const {
-  return update_with_pod(state, to_schedule, added, node, 1);
-}
-
-status inter_pod_affinity::remove_pod(cycle_state& state,
-                                      const model::pod& to_schedule,
-                                      const model::pod& removed,
-                                      const model::node_info& node) const {
-  return update_with_pod(state, to_schedule, removed, node, -1);
-}
-
 status inter_pod_affinity::filter(const cycle_state& state, const model::pod& p,
                                   const model::node_info& node) const {
   using namespace inter_pod_affinity_detail;
