@@ -94,9 +94,8 @@ status inter_pod_affinity::update_with_pod(cycle_state& state,
     if (t.matches(changed))
       add_at_node(counts->anti_affinity, *n, t.topology_key, multiplier);
 
-  auto next = std::make_shared<cycle_data>(*current);
-  next->counts = std::move(counts);
-  state.write(slot(), std::move(next));
+  rewrite_slot<cycle_data>(
+    state, slot(), [&](cycle_data& d) { d.counts = std::move(counts); });
   return {};
 }
 

@@ -87,9 +87,8 @@ status pod_topology_spread::update_with_pod(cycle_state& state,
   }
   if (!changed_any)
     return {};
-  auto next = std::make_shared<cycle_data>(*current);
-  next->counts = std::move(counts);
-  state.write(slot(), std::move(next));
+  rewrite_slot<cycle_data>(
+    state, slot(), [&](cycle_data& d) { d.counts = std::move(counts); });
   return {};
 }
 
