@@ -207,26 +207,24 @@ void add_flags(flag_set& flags, run_options& f) {
 /// Leader-election and client flags win over the file only when given, as
 /// upstream.
 void apply_flag_overrides(const flag_set& flags, run_options& f) {
+  // The flag's value replaces the file's when the flag was given.
+  auto given = [&](const char* flag, auto& into, const auto& value) {
+    if (flags.was_set(flag))
+      into = value;
+  };
   auto& le = f.setup.config.leader_election;
-  if (flags.was_set("leader-elect"))
-    le.leader_elect = f.leader_election.leader_elect;
-  if (flags.was_set("leader-elect-lease-duration"))
-    le.lease_duration = f.leader_election.lease_duration;
-  if (flags.was_set("leader-elect-renew-deadline"))
-    le.renew_deadline = f.leader_election.renew_deadline;
-  if (flags.was_set("leader-elect-retry-period"))
-    le.retry_period = f.leader_election.retry_period;
-  if (flags.was_set("leader-elect-resource-lock"))
-    le.resource_lock = f.leader_election.resource_lock;
-  if (flags.was_set("leader-elect-resource-name"))
-    le.resource_name = f.leader_election.resource_name;
-  if (flags.was_set("leader-elect-resource-namespace"))
-    le.resource_namespace = f.leader_election.resource_namespace;
+  const auto& from = f.leader_election;
+  given("leader-elect", le.leader_elect, from.leader_elect);
+  given("leader-elect-lease-duration", le.lease_duration, from.lease_duration);
+  given("leader-elect-renew-deadline", le.renew_deadline, from.renew_deadline);
+  given("leader-elect-retry-period", le.retry_period, from.retry_period);
+  given("leader-elect-resource-lock", le.resource_lock, from.resource_lock);
+  given("leader-elect-resource-name", le.resource_name, from.resource_name);
+  given("leader-elect-resource-namespace", le.resource_namespace,
+        from.resource_namespace);
   auto& cc = f.setup.config.client_connection;
-  if (flags.was_set("kube-api-qps"))
-    cc.qps = static_cast<float>(f.qps);
-  if (flags.was_set("kube-api-burst"))
-    cc.burst = f.burst;
+  given("kube-api-qps", cc.qps, static_cast<float>(f.qps));
+  given("kube-api-burst", cc.burst, f.burst);
   // A string list as pflag's: the flag replaces the default, each value
   // is comma-separated, and an empty value leaves no path.
   if (flags.was_set("authorization-always-allow-paths")) {

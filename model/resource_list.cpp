@@ -155,34 +155,40 @@ bool resource_list::set(symbol name, std::int64_t value) {
   return false;
 }
 
+namespace {
+
+// Combines each named resource of `into` with `other`'s through `op` (the
+// scalars go through resource_name_rules::combine_scalars).
+template <class Op>
+void combine_named(resource_list& into, const resource_list& other,
+                   Op op) noexcept {
+  into.milli_cpu = op(into.milli_cpu, other.milli_cpu);
+  into.memory = op(into.memory, other.memory);
+  into.ephemeral_storage = op(into.ephemeral_storage, other.ephemeral_storage);
+  into.pods = op(into.pods, other.pods);
+}
+
+std::int64_t larger(std::int64_t a, std::int64_t b) noexcept {
+  return std::max(a, b);
+}
+
+} // namespace
+
 void resource_list::add(const resource_list& other) noexcept {
-  milli_cpu = saturating_add(milli_cpu, other.milli_cpu);
-  memory = saturating_add(memory, other.memory);
-  ephemeral_storage
-    = saturating_add(ephemeral_storage, other.ephemeral_storage);
-  pods = saturating_add(pods, other.pods);
+  combine_named(*this, other, saturating_add);
   resource_name_rules::combine_scalars(scalars_, other.scalars_,
                                        saturating_add);
 }
 
 void resource_list::subtract(const resource_list& other) noexcept {
-  milli_cpu = saturating_sub(milli_cpu, other.milli_cpu);
-  memory = saturating_sub(memory, other.memory);
-  ephemeral_storage
-    = saturating_sub(ephemeral_storage, other.ephemeral_storage);
-  pods = saturating_sub(pods, other.pods);
+  combine_named(*this, other, saturating_sub);
   resource_name_rules::combine_scalars(scalars_, other.scalars_,
                                        saturating_sub);
 }
 
 void resource_list::max_with(const resource_list& other) {
-  milli_cpu = std::max(milli_cpu, other.milli_cpu);
-  memory = std::max(memory, other.memory);
-  ephemeral_storage = std::max(ephemeral_storage, other.ephemeral_storage);
-  pods = std::max(pods, other.pods);
-  resource_name_rules::combine_scalars(
-    scalars_, other.scalars_,
-    [](std::int64_t a, std::int64_t b) { return std::max(a, b); });
+  combine_named(*this, other, larger);
+  resource_name_rules::combine_scalars(scalars_, other.scalars_, larger);
 }
 
 bool resource_list::is_zero() const noexcept {

@@ -5,6 +5,8 @@
 
 #include <caf/all.hpp>
 
+#include <functional>
+
 namespace tessera::actors {
 
 namespace {
@@ -26,32 +28,30 @@ struct binder_cell : binder_ports {
   void sample_mailbox() {
     mailbox.sample(metrics, [this] { return self->mailbox().size(); });
   }
+  /// The sink's completion of request `id`, sent back to this actor as an
+  /// `Atom` message (the sink may call it from any thread).
+  template <class Atom>
+  std::function<void(error)> come_back_as(std::uint64_t id) {
+    return [me = caf::actor_cast<binder_actor>(self), id](error err) {
+      caf::anon_send(me, Atom::value, id, static_cast<std::uint8_t>(err.code),
+                     err.message);
+    };
+  }
   void start_bind(std::uint64_t id, const model::pod_ptr& pod,
                   model::symbol node) override {
-    auto me = caf::actor_cast<binder_actor>(self);
-    out->bind(pod, node, [me, id](error err) {
-      caf::anon_send(me, bind_done_atom::value, id,
-                     static_cast<std::uint8_t>(err.code), err.message);
-    });
+    out->bind(pod, node, come_back_as<bind_done_atom>(id));
   }
   void start_volume_binding(std::uint64_t id, const model::pod_ptr& pod,
                             model::symbol node,
                             const model::volume_binding_plan_ptr& plan,
                             std::chrono::milliseconds timeout) override {
-    auto me = caf::actor_cast<binder_actor>(self);
-    out->bind_volumes(pod, node, plan, timeout, [me, id](error err) {
-      caf::anon_send(me, bind_done_atom::value, id,
-                     static_cast<std::uint8_t>(err.code), err.message);
-    });
+    out->bind_volumes(pod, node, plan, timeout,
+                      come_back_as<bind_done_atom>(id));
   }
   void start_deletion(std::uint64_t id, const model::pod_ptr& victim,
                       const model::pod_ptr& preemptor,
                       model::symbol node) override {
-    auto me = caf::actor_cast<binder_actor>(self);
-    out->preempt(victim, preemptor, node, [me, id](error err) {
-      caf::anon_send(me, deleted_atom::value, id,
-                     static_cast<std::uint8_t>(err.code), err.message);
-    });
+    out->preempt(victim, preemptor, node, come_back_as<deleted_atom>(id));
   }
   void preemption_ended(const model::pod_ptr& preemptor, bool failed) override {
     self->send(queue_handle, preemption_ended_atom::value, preemptor, failed);

@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace tessera::apiserver {
 namespace {
@@ -42,61 +44,58 @@ json::value decode(std::string_view body) {
 }
 
 // Bodies captured from kubectl 1.35 against the embedded server.
-TEST(ProtobufBody, KubectlCreateNamespace) {
-  auto body = from_hex(
-    "6b3873000a0f0a02763112094e616d657370616365121b0a130a03666f6f12001a0022002a"
-    "0032003800420012001a020a001a002200");
-  EXPECT_EQ(decode(body), json::parse(R"({"kind":"Namespace","apiVersion":"v1",
-              "metadata":{"name":"foo"},"spec":{},"status":{}})"));
-}
-
-TEST(ProtobufBody, KubectlCreatePriorityClass) {
-  auto body = from_hex(
-    "6b3873000a250a147363686564756c696e672e6b38732e696f2f7631120d5072696f726974"
-    "79436c61737312310a120a02686912001a0022002a00320038004200100718002201642a14"
-    "507265656d70744c6f7765725072696f726974791a002200");
-  EXPECT_EQ(decode(body), json::parse(R"({"kind":"PriorityClass",
+TEST(ProtobufBody, KubectlBodies) {
+  struct test_case {
+    std::string name;
+    std::string_view hex;
+    std::string_view want;
+  };
+  const std::vector<test_case> cases = {
+    {"KubectlCreateNamespace",
+     "6b3873000a0f0a02763112094e616d657370616365121b0a130a03666f6f12001a00"
+     "22002a0032003800420012001a020a001a002200",
+     R"({"kind":"Namespace","apiVersion":"v1",
+              "metadata":{"name":"foo"},"spec":{},"status":{}})"},
+    {"KubectlCreatePriorityClass",
+     "6b3873000a250a147363686564756c696e672e6b38732e696f2f7631120d5072696f"
+     "72697479436c61737312310a120a02686912001a0022002a00320038004200100718"
+     "002201642a14507265656d70744c6f7765725072696f726974791a002200",
+     R"({"kind":"PriorityClass",
               "apiVersion":"scheduling.k8s.io/v1","metadata":{"name":"hi"},
               "value":7,"description":"d",
-              "preemptionPolicy":"PreemptLowerPriority"})"));
-}
-
-TEST(ProtobufBody, KubectlCreatePodDisruptionBudget) {
-  auto body = from_hex(
-    "6b3873000a200a09706f6c6963792f76311213506f6444697372757074696f6e4275646765"
-    "7412390a130a0377656212001a0022002a0032003800420012160a06080010011a00120c0a"
-    "0a0a0361707012037765621a0a080018002000280030001a002200");
-  EXPECT_EQ(decode(body), json::parse(R"({"kind":"PodDisruptionBudget",
+              "preemptionPolicy":"PreemptLowerPriority"})"},
+    {"KubectlCreatePodDisruptionBudget",
+     "6b3873000a200a09706f6c6963792f76311213506f6444697372757074696f6e4275"
+     "6467657412390a130a0377656212001a0022002a0032003800420012160a06080010"
+     "011a00120c0a0a0a0361707012037765621a0a080018002000280030001a002200",
+     R"({"kind":"PodDisruptionBudget",
               "apiVersion":"policy/v1","metadata":{"name":"web"},
               "spec":{"minAvailable":1,
                       "selector":{"matchLabels":{"app":"web"}}},
               "status":{"disruptionsAllowed":0,"currentHealthy":0,
-                        "desiredHealthy":0,"expectedPods":0}})"));
-}
-
-TEST(ProtobufBody, KubectlCreateServiceClusterIP) {
-  // kubectl create service clusterip s1 --tcp=80:8080 --tcp=443
-  auto body = from_hex(
-    "6b3873000a0d0a0276311207536572766963651280010a1d0a02733112001a0022002a0032"
-    "00380042005a090a0361707012027331125b0a1b0a0738302d383038301203544350185022"
-    "07"
-    "080010903f1a0028000a180a03343433120354435018bb032207080010bb031a0028001209"
-    "0a03617070120273311a002209436c757374657249503a00420052005a00600068001a020a"
-    "001a002200");
-  EXPECT_EQ(decode(body), json::parse(R"({"kind":"Service","apiVersion":"v1",
+                        "desiredHealthy":0,"expectedPods":0}})"},
+    // kubectl create service clusterip s1 --tcp=80:8080 --tcp=443
+    {"KubectlCreateServiceClusterIP",
+     "6b3873000a0d0a0276311207536572766963651280010a1d0a02733112001a002200"
+     "2a003200380042005a090a0361707012027331125b0a1b0a0738302d383038301203"
+     "54435018502207080010903f1a0028000a180a03343433120354435018bb03220708"
+     "0010bb031a00280012090a03617070120273311a002209436c757374657249503a00"
+     "420052005a00600068001a020a001a002200",
+     R"({"kind":"Service","apiVersion":"v1",
               "metadata":{"name":"s1","labels":{"app":"s1"}},
               "spec":{"ports":[
                 {"name":"80-8080","protocol":"TCP","port":80,"targetPort":8080},
                 {"name":"443","protocol":"TCP","port":443,"targetPort":443}],
                 "selector":{"app":"s1"},"type":"ClusterIP"},
-              "status":{}})"));
-}
-
-TEST(ProtobufBody, KubectlDrainDeleteOptions) {
-  auto body = from_hex("6b3873000a130a027631120d44656c6574654f7074696f6e731200"
-                       "1a002200");
-  EXPECT_EQ(decode(body),
-            json::parse(R"({"kind":"DeleteOptions","apiVersion":"v1"})"));
+              "status":{}})"},
+    {"KubectlDrainDeleteOptions",
+     "6b3873000a130a027631120d44656c6574654f7074696f6e7312001a002200",
+     R"({"kind":"DeleteOptions","apiVersion":"v1"})"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    EXPECT_EQ(decode(from_hex(tc.hex)), json::parse(tc.want));
+  }
 }
 
 TEST(ProtobufBody, PointersKeepZeroesAndSpecialTypesBecomeTheirJson) {

@@ -30,22 +30,34 @@ std::string age_of(const json::object* meta,
   return format_age(now - *t);
 }
 
+json::array named_row(const json::object& obj,
+                      std::chrono::system_clock::time_point now,
+                      json::array columns, json::array trailing) {
+  const json::object* meta = object_at(&obj, "metadata");
+  json::array cells;
+  cells.reserve(columns.size() + trailing.size() + 2);
+  cells.emplace_back(string_at(meta, "name"));
+  for (auto& c : columns)
+    cells.push_back(std::move(c));
+  cells.emplace_back(age_of(meta, now));
+  for (auto& c : trailing)
+    cells.push_back(std::move(c));
+  return cells;
+}
+
 namespace {
 
 using column = table_column;
 
 constexpr column pod_columns[] = {
-  {"Name", "string", "name", "Name must be unique within a namespace.", 0},
+  table_name_column,
   {"Ready", "string", "",
    "The aggregate readiness state of this pod for accepting traffic.", 0},
   {"Status", "string", "",
    "The aggregate status of the containers in this pod.", 0},
   {"Restarts", "integer", "",
    "The number of times the containers in this pod have been restarted.", 0},
-  {"Age", "string", "",
-   "CreationTimestamp is a timestamp representing the server time when this "
-   "object was created.",
-   0},
+  table_age_column,
   {"IP", "string", "",
    "IP address allocated to the pod. Routable at least within the cluster. "
    "Empty if not yet allocated.",
@@ -60,13 +72,10 @@ constexpr column pod_columns[] = {
 };
 
 constexpr column node_columns[] = {
-  {"Name", "string", "name", "Name must be unique within a namespace.", 0},
+  table_name_column,
   {"Status", "string", "", "The status of the node", 0},
   {"Roles", "string", "", "The roles of the node", 0},
-  {"Age", "string", "",
-   "CreationTimestamp is a timestamp representing the server time when this "
-   "object was created.",
-   0},
+  table_age_column,
   {"Version", "string", "", "Kubelet Version reported by the node.", 0},
   {"Internal-IP", "string", "",
    "List of addresses reachable to the node. Queried from cloud provider, if "
@@ -90,11 +99,9 @@ constexpr column node_columns[] = {
    1},
 };
 
-constexpr const char* age_description = table_age_description;
-
 // kubectl's columns for volumes, claims and classes (the fields they show).
 constexpr column claim_columns[] = {
-  {"Name", "string", "name", "Name must be unique within a namespace.", 0},
+  table_name_column,
   {"Status", "string", "", "The phase of the claim.", 0},
   {"Volume", "string", "", "The volume the claim is bound to.", 0},
   {"Capacity", "string", "", "The capacity of the bound volume.", 0},
@@ -102,12 +109,12 @@ constexpr column claim_columns[] = {
   {"StorageClass", "string", "", "The class the claim requests.", 0},
   {"VolumeAttributesClass", "string", "",
    "The volume attributes class the claim requests.", 0},
-  {"Age", "string", "", age_description, 0},
+  table_age_column,
   {"VolumeMode", "string", "", "Filesystem or Block.", 1},
 };
 
 constexpr column volume_columns[] = {
-  {"Name", "string", "name", "Name must be unique within a namespace.", 0},
+  table_name_column,
   {"Capacity", "string", "", "The capacity of the volume.", 0},
   {"Access Modes", "string", "", "The access modes of the volume.", 0},
   {"Reclaim Policy", "string", "",
@@ -118,17 +125,17 @@ constexpr column volume_columns[] = {
   {"VolumeAttributesClass", "string", "",
    "The volume attributes class of the volume.", 0},
   {"Reason", "string", "", "Why the volume is in its phase.", 0},
-  {"Age", "string", "", age_description, 0},
+  table_age_column,
   {"VolumeMode", "string", "", "Filesystem or Block.", 1},
 };
 
 constexpr column class_columns[] = {
-  {"Name", "string", "name", "Name must be unique within a namespace.", 0},
+  table_name_column,
   {"Provisioner", "string", "", "The provisioner of the class.", 0},
   {"ReclaimPolicy", "string", "", "The reclaim policy of its volumes.", 0},
   {"VolumeBindingMode", "string", "", "When claims of the class bind.", 0},
   {"AllowVolumeExpansion", "string", "", "Whether claims may grow.", 0},
-  {"Age", "string", "", age_description, 0},
+  table_age_column,
 };
 
 json::array pod_cells(const json::object& pod,
@@ -170,17 +177,11 @@ json::array pod_cells(const json::object& pod,
     reason = "Terminating";
   if (reason.empty())
     reason = "Pending";
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(std::to_string(ready) + "/" + std::to_string(total));
-  cells.emplace_back(reason);
-  cells.emplace_back(restarts);
-  cells.emplace_back(age_of(meta, now));
-  cells.emplace_back(or_none(string_at(status, "podIP")));
-  cells.emplace_back(or_none(string_at(spec, "nodeName")));
-  cells.emplace_back(or_none(string_at(status, "nominatedNodeName")));
-  cells.emplace_back("<none>");
-  return cells;
+  return named_row(
+    pod, now,
+    {std::to_string(ready) + "/" + std::to_string(total), reason, restarts},
+    {or_none(string_at(status, "podIP")), or_none(string_at(spec, "nodeName")),
+     or_none(string_at(status, "nominatedNodeName")), "<none>"});
 }
 
 json::array node_cells(const json::object& node,
@@ -226,18 +227,11 @@ json::array node_cells(const json::object& node,
           external_ip = string_at(ao, "address");
       }
   const json::object* info = object_at(status, "nodeInfo");
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(state);
-  cells.emplace_back(or_none(roles));
-  cells.emplace_back(age_of(meta, now));
-  cells.emplace_back(string_at(info, "kubeletVersion"));
-  cells.emplace_back(or_none(internal_ip));
-  cells.emplace_back(or_none(external_ip));
-  cells.emplace_back(or_none(string_at(info, "osImage")));
-  cells.emplace_back(or_none(string_at(info, "kernelVersion")));
-  cells.emplace_back(or_none(string_at(info, "containerRuntimeVersion")));
-  return cells;
+  return named_row(node, now, {state, or_none(roles)},
+                   {string_at(info, "kubeletVersion"), or_none(internal_ip),
+                    or_none(external_ip), or_none(string_at(info, "osImage")),
+                    or_none(string_at(info, "kernelVersion")),
+                    or_none(string_at(info, "containerRuntimeVersion"))});
 }
 
 /// "RWO,ROX" as kubectl abbreviates access modes.
@@ -261,44 +255,33 @@ std::string access_modes_text(const json::object* o) {
 
 json::array claim_cells(const json::object& pvc,
                         std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&pvc, "metadata");
   const json::object* spec = object_at(&pvc, "spec");
   const json::object* status = object_at(&pvc, "status");
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(string_at(status, "phase"));
-  cells.emplace_back(string_at(spec, "volumeName"));
-  cells.emplace_back(string_at(object_at(status, "capacity"), "storage"));
-  cells.emplace_back(access_modes_text(status));
-  cells.emplace_back(string_at(spec, "storageClassName"));
-  cells.emplace_back(or_none(string_at(spec, "volumeAttributesClassName")));
-  cells.emplace_back(age_of(meta, now));
-  cells.emplace_back(string_at(spec, "volumeMode"));
-  return cells;
+  return named_row(pvc, now,
+                   {string_at(status, "phase"), string_at(spec, "volumeName"),
+                    string_at(object_at(status, "capacity"), "storage"),
+                    access_modes_text(status),
+                    string_at(spec, "storageClassName"),
+                    or_none(string_at(spec, "volumeAttributesClassName"))},
+                   {string_at(spec, "volumeMode")});
 }
 
 json::array volume_cells(const json::object& pv,
                          std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&pv, "metadata");
   const json::object* spec = object_at(&pv, "spec");
   const json::object* status = object_at(&pv, "status");
   std::string claim;
   if (const json::object* ref = object_at(spec, "claimRef"))
     claim = std::string{string_at(ref, "namespace")} + "/"
             + std::string{string_at(ref, "name")};
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(string_at(object_at(spec, "capacity"), "storage"));
-  cells.emplace_back(access_modes_text(spec));
-  cells.emplace_back(string_at(spec, "persistentVolumeReclaimPolicy"));
-  cells.emplace_back(string_at(status, "phase"));
-  cells.emplace_back(claim);
-  cells.emplace_back(string_at(spec, "storageClassName"));
-  cells.emplace_back(or_none(string_at(spec, "volumeAttributesClassName")));
-  cells.emplace_back(string_at(status, "reason"));
-  cells.emplace_back(age_of(meta, now));
-  cells.emplace_back(string_at(spec, "volumeMode"));
-  return cells;
+  return named_row(
+    pv, now,
+    {string_at(object_at(spec, "capacity"), "storage"), access_modes_text(spec),
+     string_at(spec, "persistentVolumeReclaimPolicy"),
+     string_at(status, "phase"), claim, string_at(spec, "storageClassName"),
+     or_none(string_at(spec, "volumeAttributesClassName")),
+     string_at(status, "reason")},
+    {string_at(spec, "volumeMode")});
 }
 
 json::array class_cells(const json::object& sc,

@@ -48,13 +48,13 @@ constexpr table_column event_columns[] = {
 };
 
 constexpr table_column namespace_columns[] = {
-  {"Name", "string", "name", table_name_description, 0},
+  table_name_column,
   {"Status", "string", "", "The status of the namespace", 0},
-  {"Age", "string", "", table_age_description, 0},
+  table_age_column,
 };
 
 constexpr table_column budget_columns[] = {
-  {"Name", "string", "name", table_name_description, 0},
+  table_name_column,
   {"Min Available", "string", "",
    "The minimum number of pods that must be "
    "available after an eviction.",
@@ -67,17 +67,17 @@ constexpr table_column budget_columns[] = {
    "Number of pod disruptions that are "
    "currently allowed.",
    0},
-  {"Age", "string", "", table_age_description, 0},
+  table_age_column,
 };
 
 constexpr table_column priority_class_columns[] = {
-  {"Name", "string", "name", table_name_description, 0},
+  table_name_column,
   {"Value", "integer", "", "The integer value of this priority class.", 0},
   {"Global-Default", "boolean", "",
    "Whether this is the default priority "
    "class for pods without one.",
    0},
-  {"Age", "string", "", table_age_description, 0},
+  table_age_column,
   {"PreemptionPolicy", "string", "",
    "The policy for preempting pods with "
    "lower priority.",
@@ -85,57 +85,58 @@ constexpr table_column priority_class_columns[] = {
 };
 
 constexpr table_column lease_columns[] = {
-  {"Name", "string", "name", table_name_description, 0},
+  table_name_column,
   {"Holder", "string", "", "The holder of the lease.", 0},
-  {"Age", "string", "", table_age_description, 0},
+  table_age_column,
 };
 
 constexpr table_column service_columns[] = {
-  {"Name", "string", "name", table_name_description, 0},
+  table_name_column,
   {"Type", "string", "", "How the service is exposed.", 0},
   {"Cluster-IP", "string", "", "The IP address of the service.", 0},
   {"External-IP", "string", "", "The external addresses of the service.", 0},
   {"Port(s)", "string", "", "The ports the service exposes.", 0},
-  {"Age", "string", "", table_age_description, 0},
+  table_age_column,
   {"Selector", "string", "",
    "The labels of the pods the service routes "
    "to.",
    1},
 };
 
+/// The wide columns of the kinds with a pod template.
+constexpr table_column template_containers_column{
+  "Containers", "string", "", "Names of each container in the template.", 1};
+constexpr table_column template_images_column{
+  "Images", "string", "",
+  "Images referenced by each container in the template.", 1};
+
 constexpr table_column replica_set_columns[] = {
-  {"Name", "string", "name", table_name_description, 0},
+  table_name_column,
   {"Desired", "integer", "", "The number of desired replicas.", 0},
   {"Current", "integer", "", "The number of actual replicas.", 0},
   {"Ready", "integer", "", "The number of ready replicas.", 0},
-  {"Age", "string", "", table_age_description, 0},
-  {"Containers", "string", "", "Names of each container in the template.", 1},
-  {"Images", "string", "",
-   "Images referenced by each container in the "
-   "template.",
-   1},
+  table_age_column,
+  template_containers_column,
+  template_images_column,
   {"Selector", "string", "", "The label selector of the pods.", 1},
 };
 
 constexpr table_column stateful_set_columns[] = {
-  {"Name", "string", "name", table_name_description, 0},
+  table_name_column,
   {"Ready", "string", "", "Number of the pod with ready state.", 0},
-  {"Age", "string", "", table_age_description, 0},
-  {"Containers", "string", "", "Names of each container in the template.", 1},
-  {"Images", "string", "",
-   "Images referenced by each container in the "
-   "template.",
-   1},
+  table_age_column,
+  template_containers_column,
+  template_images_column,
 };
 
 constexpr table_column csi_node_columns[] = {
-  {"Name", "string", "name", table_name_description, 0},
+  table_name_column,
   {"Drivers", "integer", "", "The number of CSI drivers on the node.", 0},
-  {"Age", "string", "", table_age_description, 0},
+  table_age_column,
 };
 
 constexpr table_column csi_driver_columns[] = {
-  {"Name", "string", "name", table_name_description, 0},
+  table_name_column,
   {"AttachRequired", "boolean", "",
    "Whether the driver needs an attach operation.", 0},
   {"PodInfoOnMount", "boolean", "",
@@ -146,22 +147,22 @@ constexpr table_column csi_driver_columns[] = {
   {"RequiresRepublish", "boolean", "",
    "Whether the driver wants volumes republished periodically.", 0},
   {"Modes", "string", "", "The volume lifecycle modes it supports.", 0},
-  {"Age", "string", "", table_age_description, 0},
+  table_age_column,
 };
 
 constexpr table_column capacity_columns[] = {
-  {"Name", "string", "name", table_name_description, 0},
+  table_name_column,
   {"StorageClassName", "string", "", "The class the capacity is for.", 0},
   {"Capacity", "string", "", "The capacity available.", 0},
 };
 
 constexpr table_column attachment_columns[] = {
-  {"Name", "string", "name", table_name_description, 0},
+  table_name_column,
   {"Attacher", "string", "", "The CSI driver that attaches the volume.", 0},
   {"PV", "string", "", "The persistent volume to attach.", 0},
   {"Node", "string", "", "The node to attach the volume to.", 0},
   {"Attached", "boolean", "", "Whether the volume is attached.", 0},
-  {"Age", "string", "", table_age_description, 0},
+  table_age_column,
 };
 
 bool bool_at(const json::object* o, std::string_view key) {
@@ -346,52 +347,34 @@ json::array event_cells(const json::object& ev,
 
 json::array namespace_cells(const json::object& ns,
                             std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&ns, "metadata");
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(string_at(object_at(&ns, "status"), "phase"));
-  cells.emplace_back(age_of(meta, now));
-  return cells;
+  return named_row(ns, now, {string_at(object_at(&ns, "status"), "phase")}, {});
 }
 
 json::array budget_cells(const json::object& pdb,
                          std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&pdb, "metadata");
   const json::object* spec = object_at(&pdb, "spec");
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(int_or_string_at(spec, "minAvailable"));
-  cells.emplace_back(int_or_string_at(spec, "maxUnavailable"));
-  cells.emplace_back(int_at(object_at(&pdb, "status"), "disruptionsAllowed"));
-  cells.emplace_back(age_of(meta, now));
-  return cells;
+  return named_row(pdb, now,
+                   {int_or_string_at(spec, "minAvailable"),
+                    int_or_string_at(spec, "maxUnavailable"),
+                    int_at(object_at(&pdb, "status"), "disruptionsAllowed")},
+                   {});
 }
 
 json::array priority_class_cells(const json::object& pc,
                                  std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&pc, "metadata");
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(int_at(&pc, "value"));
-  cells.emplace_back(bool_at(&pc, "globalDefault"));
-  cells.emplace_back(age_of(meta, now));
-  cells.emplace_back(string_at(&pc, "preemptionPolicy"));
-  return cells;
+  return named_row(pc, now,
+                   {int_at(&pc, "value"), bool_at(&pc, "globalDefault")},
+                   {string_at(&pc, "preemptionPolicy")});
 }
 
 json::array lease_cells(const json::object& lease,
                         std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&lease, "metadata");
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(string_at(object_at(&lease, "spec"), "holderIdentity"));
-  cells.emplace_back(age_of(meta, now));
-  return cells;
+  return named_row(
+    lease, now, {string_at(object_at(&lease, "spec"), "holderIdentity")}, {});
 }
 
 json::array service_cells(const json::object& svc,
                           std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&svc, "metadata");
   const json::object* spec = object_at(&svc, "spec");
   std::string type{string_at(spec, "type")};
   if (type.empty())
@@ -426,21 +409,15 @@ json::array service_cells(const json::object& svc,
         ports.push_back(std::move(text));
       }
   std::string selector = labels_text(object_at(spec, "selector"));
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(type);
-  cells.emplace_back(or_none(string_at(spec, "clusterIP")));
-  cells.emplace_back(or_none(joined(external)));
-  cells.emplace_back(or_none(joined(ports)));
-  cells.emplace_back(age_of(meta, now));
-  cells.emplace_back(or_none(selector));
-  return cells;
+  return named_row(svc, now,
+                   {type, or_none(string_at(spec, "clusterIP")),
+                    or_none(joined(external)), or_none(joined(ports))},
+                   {or_none(selector)});
 }
 
 /// ReplicaSets and ReplicationControllers (whose selector is a label map).
 json::array replica_set_cells(const json::object& rs,
                               std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&rs, "metadata");
   const json::object* spec = object_at(&rs, "spec");
   const json::object* status = object_at(&rs, "status");
   std::int64_t desired = desired_replicas(spec);
@@ -448,50 +425,34 @@ json::array replica_set_cells(const json::object& rs,
   const json::object* sel = object_at(spec, "selector");
   bool label_map = sel && !sel->contains("matchLabels")
                    && !sel->contains("matchExpressions");
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(desired);
-  cells.emplace_back(int_at(status, "replicas"));
-  cells.emplace_back(int_at(status, "readyReplicas"));
-  cells.emplace_back(age_of(meta, now));
-  cells.emplace_back(containers);
-  cells.emplace_back(images);
-  cells.emplace_back(label_map ? or_none(labels_text(sel))
-                               : selector_text(sel));
-  return cells;
+  return named_row(
+    rs, now,
+    {desired, int_at(status, "replicas"), int_at(status, "readyReplicas")},
+    {containers, images,
+     label_map ? or_none(labels_text(sel)) : selector_text(sel)});
 }
 
 json::array stateful_set_cells(const json::object& sts,
                                std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&sts, "metadata");
   const json::object* spec = object_at(&sts, "spec");
   std::int64_t desired = desired_replicas(spec);
   auto [containers, images] = template_containers(spec);
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(
-    std::to_string(int_at(object_at(&sts, "status"), "readyReplicas")) + "/"
-    + std::to_string(desired));
-  cells.emplace_back(age_of(meta, now));
-  cells.emplace_back(containers);
-  cells.emplace_back(images);
-  return cells;
+  return named_row(
+    sts, now,
+    {std::to_string(int_at(object_at(&sts, "status"), "readyReplicas")) + "/"
+     + std::to_string(desired)},
+    {containers, images});
 }
 
 json::array csi_node_cells(const json::object& n,
                            std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&n, "metadata");
   auto* drivers = array_at(object_at(&n, "spec"), "drivers");
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(static_cast<std::int64_t>(drivers ? drivers->size() : 0));
-  cells.emplace_back(age_of(meta, now));
-  return cells;
+  return named_row(
+    n, now, {static_cast<std::int64_t>(drivers ? drivers->size() : 0)}, {});
 }
 
 json::array csi_driver_cells(const json::object& d,
                              std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&d, "metadata");
   const json::object* spec = object_at(&d, "spec");
   auto flag = [&](std::string_view key, bool unset) {
     auto* v = spec ? spec->if_contains(key) : nullptr;
@@ -506,16 +467,12 @@ json::array csi_driver_cells(const json::object& d,
     for (const auto& m : *ms)
       if (auto* text = m.if_string())
         modes.emplace_back(*text);
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(flag("attachRequired", true));
-  cells.emplace_back(flag("podInfoOnMount", false));
-  cells.emplace_back(flag("storageCapacity", false));
-  cells.emplace_back(audiences.empty() ? "<unset>" : joined(audiences));
-  cells.emplace_back(flag("requiresRepublish", false));
-  cells.emplace_back(or_none(joined(modes)));
-  cells.emplace_back(age_of(meta, now));
-  return cells;
+  return named_row(d, now,
+                   {flag("attachRequired", true), flag("podInfoOnMount", false),
+                    flag("storageCapacity", false),
+                    audiences.empty() ? "<unset>" : joined(audiences),
+                    flag("requiresRepublish", false), or_none(joined(modes))},
+                   {});
 }
 
 json::array capacity_cells(const json::object& c,
@@ -530,17 +487,13 @@ json::array capacity_cells(const json::object& c,
 
 json::array attachment_cells(const json::object& va,
                              std::chrono::system_clock::time_point now) {
-  const json::object* meta = object_at(&va, "metadata");
   const json::object* spec = object_at(&va, "spec");
   std::string pv{string_at(object_at(spec, "source"), "persistentVolumeName")};
-  json::array cells;
-  cells.emplace_back(string_at(meta, "name"));
-  cells.emplace_back(string_at(spec, "attacher"));
-  cells.emplace_back(pv);
-  cells.emplace_back(string_at(spec, "nodeName"));
-  cells.emplace_back(bool_at(object_at(&va, "status"), "attached"));
-  cells.emplace_back(age_of(meta, now));
-  return cells;
+  return named_row(va, now,
+                   {string_at(spec, "attacher"), pv,
+                    string_at(spec, "nodeName"),
+                    bool_at(object_at(&va, "status"), "attached")},
+                   {});
 }
 
 } // namespace

@@ -47,6 +47,14 @@ inline constexpr const char* table_age_description
 inline constexpr const char* table_name_description
   = "Name must be unique within a namespace.";
 
+/// The Name column most tables start with.
+inline constexpr table_column table_name_column{"Name", "string", "name",
+                                                table_name_description, 0};
+
+/// The Age column of every table.
+inline constexpr table_column table_age_column{"Age", "string", "",
+                                               table_age_description, 0};
+
 /// `s`, or "<none>" when empty.
 std::string or_none(std::string_view s);
 
@@ -54,6 +62,13 @@ std::string or_none(std::string_view s);
 /// without creationTimestamp).
 std::string age_of(const boost::json::object* meta,
                    std::chrono::system_clock::time_point now);
+
+/// A row as kubectl prints most kinds: the name from `obj`'s metadata,
+/// `columns`, the age, then `trailing`.
+boost::json::array named_row(const boost::json::object& obj,
+                             std::chrono::system_clock::time_point now,
+                             boost::json::array columns,
+                             boost::json::array trailing);
 
 /// The table of events, namespaces, disruption budgets, priority classes,
 /// leases, services, replica sets, replication controllers, stateful sets,

@@ -36,11 +36,8 @@ TEST(default_binder, accepts_every_pod) {
 
 TEST(default_binder, in_a_profile) {
   registry reg;
-  ASSERT_FALSE(reg.add(
-    "DefaultBinder",
-    [](const config::plugin_args&) -> expected<std::shared_ptr<plugin>> {
-      return make_default_binder();
-    }));
+  ASSERT_FALSE(reg.add("DefaultBinder",
+                       no_args_factory("DefaultBinder", make_default_binder)));
   config::profile_config cfg;
   cfg.plugins.bind = {{"DefaultBinder", 0}};
   auto prof = profile::build(cfg, reg, 0);

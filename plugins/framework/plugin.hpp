@@ -152,6 +152,34 @@ public:
   }
 };
 
+/// A PreFilter plugin whose AddPod and RemovePod are the same update, run
+/// with a count delta of +1 (the pod joins) or -1 (the pod leaves).
+class counting_pre_filter_plugin : public pre_filter_plugin {
+public:
+  bool has_extensions() const noexcept final {
+    return true;
+  }
+  status add_pod(cycle_state& state, const model::pod& to_schedule,
+                 const model::pod& added,
+                 const model::node_info& node) const final {
+    return update_with_pod(state, to_schedule, added, node, 1);
+  }
+  status remove_pod(cycle_state& state, const model::pod& to_schedule,
+                    const model::pod& removed,
+                    const model::node_info& node) const final {
+    return update_with_pod(state, to_schedule, removed, node, -1);
+  }
+
+protected:
+  /// Counts `changed` on `node` into a copy of this plugin's slot, `delta`
+  /// times.
+  virtual status update_with_pod(cycle_state& state,
+                                 const model::pod& to_schedule,
+                                 const model::pod& changed,
+                                 const model::node_info& node,
+                                 std::int64_t delta) const = 0;
+};
+
 /// A shard's contribution to a node scan. Partials travel from shards to the
 /// coordinator, so they are immutable once built.
 struct scan_partial {

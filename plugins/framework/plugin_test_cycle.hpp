@@ -5,8 +5,8 @@
 /// only): one scheduling cycle of a single plugin — PreFilter, PreScore, its
 /// node scan split over a number of shards and merged — and the per-node
 /// Filter and Score outcomes, so a test can check that any shard split gives
-/// the single-shard result; and a plugin's registered events and queueing
-/// hints checked against a table.
+/// the single-shard result; zoned test nodes for the topology plugins; and a
+/// plugin's registered events and queueing hints checked against a table.
 #pragma once
 
 #include "plugins/framework/plugin.hpp"
@@ -78,6 +78,35 @@ place_pods(const std::vector<model::node_ptr>& nodes,
     out.push_back(test::make_node_info_ptr(n, here));
   }
   return out;
+}
+
+/// A node of the topology plugins' tests: its name, its zone ("" = no zone
+/// label), extra labels, and whether it carries an untolerated NoSchedule
+/// taint.
+struct zoned_node {
+  std::string name;
+  std::string zone;
+  test::label_pairs labels = {};
+  bool tainted = false;
+};
+
+/// Node infos for `specs`, in order, each pod on the node its spec.nodeName
+/// names.
+inline std::vector<model::node_info_ptr>
+zoned_nodes(const std::vector<zoned_node>& specs,
+            const std::vector<model::pod_ptr>& pods) {
+  std::vector<model::node_ptr> nodes;
+  for (const auto& s : specs) {
+    auto b = test::make_node(s.name);
+    if (!s.zone.empty())
+      b.zone(s.zone);
+    for (const auto& [k, v] : s.labels)
+      b.label(k, v);
+    if (s.tainted)
+      b.taint("dedicated", "x", "NoSchedule");
+    nodes.push_back(b.build());
+  }
+  return place_pods(nodes, pods);
 }
 
 /// Filter outcomes of every node (Success when the Filter is skipped).

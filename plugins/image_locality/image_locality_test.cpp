@@ -163,11 +163,8 @@ TEST(image_locality, score_without_cluster_facts_is_zero) {
 
 TEST(image_locality, through_the_profile) {
   registry reg;
-  ASSERT_FALSE(reg.add(
-    "ImageLocality",
-    [](const config::plugin_args&) -> expected<std::shared_ptr<plugin>> {
-      return make_image_locality();
-    }));
+  ASSERT_FALSE(reg.add("ImageLocality",
+                       no_args_factory("ImageLocality", make_image_locality)));
   config::profile_config cfg;
   cfg.plugins.score = {{"ImageLocality", 1}};
   auto prof = profile::build(cfg, reg, 0);

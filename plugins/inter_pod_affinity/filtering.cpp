@@ -94,24 +94,9 @@ status inter_pod_affinity::update_with_pod(cycle_state& state,
     if (t.matches(changed))
       add_at_node(counts->anti_affinity, *n, t.topology_key, multiplier);
 
-  auto next = std::make_shared<cycle_data>(*current);
-  next->counts = std::move(counts);
-  state.write(slot(), std::move(next));
+  rewrite_slot<cycle_data>(
+    state, slot(), [&](cycle_data& d) { d.counts = std::move(counts); });
   return {};
-}
-
-status inter_pod_affinity::add_pod(cycle_state& state,
-                                   const model::pod& to_schedule,
-                                   const model::pod& added,
-                                   const model::node_info& node) const {
-  return update_with_pod(state, to_schedule, added, node, 1);
-}
-
-status inter_pod_affinity::remove_pod(cycle_state& state,
-                                      const model::pod& to_schedule,
-                                      const model::pod& removed,
-                                      const model::node_info& node) const {
-  return update_with_pod(state, to_schedule, removed, node, -1);
 }
 
 status inter_pod_affinity::filter(const cycle_state& state, const model::pod& p,

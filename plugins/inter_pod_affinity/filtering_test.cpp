@@ -19,8 +19,8 @@ namespace tessera::plugins::inter_pod_affinity_test {
 // the node named by their spec.nodeName.
 std::vector<model::node_info_ptr>
 four_nodes(const std::vector<model::pod_ptr>& pods) {
-  return nodes_with_zones(
-    {{"n1", "z1"}, {"n2", "z1"}, {"n3", "z2"}, {"n4", ""}}, pods);
+  return zoned_nodes({{"n1", "z1"}, {"n2", "z1"}, {"n3", "z2"}, {"n4", ""}},
+                     pods);
 }
 
 TEST(inter_pod_affinity_filter, outcomes) {

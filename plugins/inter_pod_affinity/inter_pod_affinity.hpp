@@ -54,7 +54,7 @@
 
 namespace tessera::plugins {
 
-class inter_pod_affinity final : public pre_filter_plugin,
+class inter_pod_affinity final : public counting_pre_filter_plugin,
                                  public filter_plugin,
                                  public node_scanner,
                                  public pre_score_plugin,
@@ -134,19 +134,6 @@ public:
   /// the cluster has required anti-affinity.
   pre_filter_result pre_filter(cycle_state& state, const model::pod& p,
                                const cluster_context& cluster) const override;
-  /// AddPod / RemovePod keep the filter maps in step with nominated pods,
-  /// preemption victims and pods assumed since the cycle's snapshot.
-  bool has_extensions() const noexcept override {
-    return true;
-  }
-  /// Counts `added` on `node` into a copy of the filter maps.
-  status add_pod(cycle_state& state, const model::pod& to_schedule,
-                 const model::pod& added,
-                 const model::node_info& node) const override;
-  /// Takes `removed` on `node` out of a copy of the filter maps.
-  status remove_pod(cycle_state& state, const model::pod& to_schedule,
-                    const model::pod& removed,
-                    const model::node_info& node) const override;
 
   /// The three checks in upstream's order; Error for a node_info without a
   /// node or a cycle without the scan's counts.
@@ -204,10 +191,12 @@ private:
   const cycle_data* data(const cycle_state& state) const noexcept;
   bool filter_scan_wanted(const cycle_state& state) const noexcept;
   bool score_scan_wanted(const cycle_state& state) const noexcept;
+  /// AddPod / RemovePod keep the filter maps in step with nominated pods,
+  /// preemption victims and pods assumed since the cycle's snapshot.
   status update_with_pod(cycle_state& state, const model::pod& to_schedule,
                          const model::pod& changed,
                          const model::node_info& node,
-                         std::int64_t multiplier) const;
+                         std::int64_t multiplier) const override;
 
   config::inter_pod_affinity_args args_;
   model::symbol reason_affinity_;

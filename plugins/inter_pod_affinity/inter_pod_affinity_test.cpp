@@ -109,7 +109,7 @@ std::vector<model::node_info_ptr> mixed_cluster() {
   };
   const char* apps[] = {"web", "db", "cache"};
   const char* namespaces[] = {"default", "team-a"};
-  std::vector<node_spec> specs;
+  std::vector<zoned_node> specs;
   std::vector<model::pod_ptr> pods;
   for (int i = 0; i < 15; ++i) {
     std::string name = "node-" + std::to_string(i);
@@ -144,7 +144,7 @@ std::vector<model::node_info_ptr> mixed_cluster() {
       pods.push_back(b.build());
     }
   }
-  return nodes_with_zones(specs, pods);
+  return zoned_nodes(specs, pods);
 }
 
 TEST(inter_pod_affinity_sharding, any_split_equals_one_shard) {

@@ -15,8 +15,8 @@ namespace tessera::plugins::inter_pod_affinity_test {
 // n1 and n2 in zone z1, n3 in z2, n4 in z3.
 std::vector<model::node_info_ptr>
 scoring_nodes(const std::vector<model::pod_ptr>& pods) {
-  return nodes_with_zones(
-    {{"n1", "z1"}, {"n2", "z1"}, {"n3", "z2"}, {"n4", "z3"}}, pods);
+  return zoned_nodes({{"n1", "z1"}, {"n2", "z1"}, {"n3", "z2"}, {"n4", "z3"}},
+                     pods);
 }
 
 TEST(inter_pod_affinity_score, raw_and_normalized) {

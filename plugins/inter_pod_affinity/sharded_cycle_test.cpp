@@ -28,22 +28,12 @@ namespace tessera::plugins::inter_pod_affinity_test {
 // (weight 2 each, as in kube-scheduler's default profile).
 profile_ptr cross_node_profile() {
   registry reg;
-  error added = reg.add(
-    "InterPodAffinity",
-    [](const config::plugin_args& a) -> expected<std::shared_ptr<plugin>> {
-      const auto* args = std::get_if<config::inter_pod_affinity_args>(&a);
-      return make_inter_pod_affinity(args ? *args
-                                          : config::inter_pod_affinity_args{});
-    });
-  EXPECT_FALSE(added);
-  added = reg.add(
-    "PodTopologySpread",
-    [](const config::plugin_args& a) -> expected<std::shared_ptr<plugin>> {
-      const auto* args = std::get_if<config::pod_topology_spread_args>(&a);
-      return make_pod_topology_spread(
-        args ? *args : config::pod_topology_spread_args{});
-    });
-  EXPECT_FALSE(added);
+  EXPECT_FALSE(reg.add("InterPodAffinity",
+                       args_factory<config::inter_pod_affinity_args>(
+                         "InterPodAffinity", make_inter_pod_affinity)));
+  EXPECT_FALSE(reg.add("PodTopologySpread",
+                       args_factory<config::pod_topology_spread_args>(
+                         "PodTopologySpread", make_pod_topology_spread)));
   config::profile_config cfg;
   const std::vector<config::plugin_ref> both
     = {{"InterPodAffinity", 0}, {"PodTopologySpread", 0}};
@@ -59,7 +49,7 @@ profile_ptr cross_node_profile() {
 // 12 nodes over 3 zones; pods of two apps, some with required or preferred
 // anti-affinity of their own.
 std::vector<model::node_info_ptr> cycle_cluster() {
-  std::vector<node_spec> specs;
+  std::vector<zoned_node> specs;
   std::vector<model::pod_ptr> pods;
   for (int i = 0; i < 12; ++i) {
     std::string name = "c-" + std::to_string(i);
@@ -75,7 +65,7 @@ std::vector<model::node_info_ptr> cycle_cluster() {
       pods.push_back(b.build());
     }
   }
-  return nodes_with_zones(specs, pods);
+  return zoned_nodes(specs, pods);
 }
 
 // What one cycle decided, in a shard-independent form.

@@ -34,26 +34,8 @@ inline const std::string anti_fail
 inline const std::string existing_fail
   = "Unschedulable: node(s) didn't satisfy existing pods anti-affinity rules";
 
-/// A node name and its zone ("" = no zone label).
-struct node_spec {
-  std::string name;
-  std::string zone;
-};
-
-/// Nodes from `specs`, in order; each pod lands on the node its
-/// spec.nodeName names.
-inline std::vector<model::node_info_ptr>
-nodes_with_zones(const std::vector<node_spec>& specs,
-                 const std::vector<model::pod_ptr>& pods) {
-  std::vector<model::node_ptr> nodes;
-  for (const auto& s : specs) {
-    auto b = test::make_node(s.name);
-    if (!s.zone.empty())
-      b.zone(s.zone);
-    nodes.push_back(b.build());
-  }
-  return plugin_testing::place_pods(nodes, pods);
-}
+using plugin_testing::zoned_node;
+using plugin_testing::zoned_nodes;
 
 /// A term on pods labelled `labels`, with optional namespaces and
 /// namespaceSelector.

@@ -556,12 +556,8 @@ TEST(node_affinity, node_hint) {
 // reasons carry the plugin name, and the normalized scores are weighted.
 profile_ptr build_profile(const config::node_affinity_args& args) {
   registry reg;
-  EXPECT_FALSE(reg.add(
-    "NodeAffinity",
-    [](const config::plugin_args& a) -> expected<std::shared_ptr<plugin>> {
-      const auto* typed = std::get_if<config::node_affinity_args>(&a);
-      return make_node_affinity(typed ? *typed : config::node_affinity_args{});
-    }));
+  EXPECT_FALSE(reg.add("NodeAffinity", args_factory<config::node_affinity_args>(
+                                         "NodeAffinity", make_node_affinity)));
   config::profile_config cfg;
   cfg.plugins.pre_filter = {{"NodeAffinity", 0}};
   cfg.plugins.filter = {{"NodeAffinity", 0}};

@@ -169,11 +169,8 @@ TEST(node_ports, pod_deleted_hint) {
 
 TEST(node_ports, through_the_profile) {
   registry reg;
-  ASSERT_FALSE(reg.add(
-    "NodePorts",
-    [](const config::plugin_args&) -> expected<std::shared_ptr<plugin>> {
-      return make_node_ports();
-    }));
+  ASSERT_FALSE(
+    reg.add("NodePorts", no_args_factory("NodePorts", make_node_ports)));
   config::profile_config cfg;
   cfg.plugins.pre_filter = {{"NodePorts", 0}};
   cfg.plugins.filter = {{"NodePorts", 0}};

@@ -688,13 +688,9 @@ TEST(node_resources_fit, hints_via_events_ignore_ignored_resources) {
 
 TEST(node_resources_fit, runs_in_a_profile) {
   registry reg;
-  ASSERT_FALSE(reg.add(
-    "NodeResourcesFit",
-    [](const config::plugin_args& a) -> expected<std::shared_ptr<plugin>> {
-      const auto* args = std::get_if<config::node_resources_fit_args>(&a);
-      return make_node_resources_fit(
-        args != nullptr ? *args : config::node_resources_fit_args{});
-    }));
+  ASSERT_FALSE(reg.add("NodeResourcesFit",
+                       args_factory<config::node_resources_fit_args>(
+                         "NodeResourcesFit", make_node_resources_fit)));
   config::profile_config cfg;
   const config::plugin_ref ref{"NodeResourcesFit", 0};
   cfg.plugins.pre_filter = {ref};

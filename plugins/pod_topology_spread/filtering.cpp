@@ -87,24 +87,9 @@ status pod_topology_spread::update_with_pod(cycle_state& state,
   }
   if (!changed_any)
     return {};
-  auto next = std::make_shared<cycle_data>(*current);
-  next->counts = std::move(counts);
-  state.write(slot(), std::move(next));
+  rewrite_slot<cycle_data>(
+    state, slot(), [&](cycle_data& d) { d.counts = std::move(counts); });
   return {};
-}
-
-status pod_topology_spread::add_pod(cycle_state& state,
-                                    const model::pod& to_schedule,
-                                    const model::pod& added,
-                                    const model::node_info& node) const {
-  return update_with_pod(state, to_schedule, added, node, 1);
-}
-
-status pod_topology_spread::remove_pod(cycle_state& state,
-                                       const model::pod& to_schedule,
-                                       const model::pod& removed,
-                                       const model::node_info& node) const {
-  return update_with_pod(state, to_schedule, removed, node, -1);
 }
 
 status pod_topology_spread::filter(const cycle_state& state,

@@ -17,12 +17,12 @@ namespace tessera::plugins::pod_topology_spread_test {
 // n1, n2 in z1; n3, n4 in z2; n5 without a zone. n1 and n3 carry disk=ssd.
 std::vector<model::node_info_ptr>
 filter_nodes(const std::vector<model::pod_ptr>& pods, bool taint_n2 = false) {
-  return spread_nodes({{"n1", "z1", {{"disk", "ssd"}}},
-                       {"n2", "z1", {}, taint_n2},
-                       {"n3", "z2", {{"disk", "ssd"}}},
-                       {"n4", "z2"},
-                       {"n5", ""}},
-                      pods);
+  return zoned_nodes({{"n1", "z1", {{"disk", "ssd"}}},
+                      {"n2", "z1", {}, taint_n2},
+                      {"n3", "z2", {{"disk", "ssd"}}},
+                      {"n4", "z2"},
+                      {"n5", ""}},
+                     pods);
 }
 
 TEST(pod_topology_spread_filter, outcomes) {

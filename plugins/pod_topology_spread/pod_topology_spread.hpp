@@ -71,7 +71,7 @@ model::label_selector workload_selector(const model::pod& p,
 model::label_selector no_default_selector(const model::pod& p,
                                           const cluster_context& cluster);
 
-class pod_topology_spread final : public pre_filter_plugin,
+class pod_topology_spread final : public counting_pre_filter_plugin,
                                   public filter_plugin,
                                   public node_scanner,
                                   public pre_score_plugin,
@@ -166,19 +166,6 @@ public:
   /// Prepares the hard constraints; Skip when there are none.
   pre_filter_result pre_filter(cycle_state& state, const model::pod& p,
                                const cluster_context& cluster) const override;
-  /// AddPod / RemovePod keep the domain counts in step with nominated pods,
-  /// preemption victims and pods assumed since the cycle's snapshot.
-  bool has_extensions() const noexcept override {
-    return true;
-  }
-  /// Counts `added` on `node` into a copy of the domain counts.
-  status add_pod(cycle_state& state, const model::pod& to_schedule,
-                 const model::pod& added,
-                 const model::node_info& node) const override;
-  /// Takes `removed` on `node` out of a copy of the domain counts.
-  status remove_pod(cycle_state& state, const model::pod& to_schedule,
-                    const model::pod& removed,
-                    const model::node_info& node) const override;
 
   /// Missing label (UR), then skew (U), constraint by constraint; Error for
   /// a node_info without a node.
@@ -240,10 +227,12 @@ private:
   const cycle_data* data(const cycle_state& state) const noexcept;
   bool filter_scan_wanted(const cycle_state& state) const noexcept;
   bool score_scan_wanted(const cycle_state& state) const noexcept;
+  /// AddPod / RemovePod keep the domain counts in step with nominated pods,
+  /// preemption victims and pods assumed since the cycle's snapshot.
   status update_with_pod(cycle_state& state, const model::pod& to_schedule,
                          const model::pod& changed,
                          const model::node_info& node,
-                         std::int64_t delta) const;
+                         std::int64_t delta) const override;
   bool ignored(const score_input& in, const model::node& n) const noexcept;
 
   bool system_defaulted_;

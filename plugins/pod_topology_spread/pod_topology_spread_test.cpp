@@ -186,11 +186,11 @@ std::vector<model::node_info_ptr> spread_cluster() {
     return (seed >> 16) % n;
   };
   const char* apps[] = {"web", "db", "cache"};
-  std::vector<spread_node> specs;
+  std::vector<zoned_node> specs;
   std::vector<model::pod_ptr> pods;
   for (int i = 0; i < 16; ++i) {
-    spread_node s{"node-" + std::to_string(i),
-                  i == 15 ? "" : "z" + std::to_string(i % 3)};
+    zoned_node s{"node-" + std::to_string(i),
+                 i == 15 ? "" : "z" + std::to_string(i % 3)};
     if (next(2) == 0)
       s.labels.push_back({"disk", "ssd"});
     s.tainted = next(5) == 0;
@@ -206,7 +206,7 @@ std::vector<model::node_info_ptr> spread_cluster() {
     }
     specs.push_back(std::move(s));
   }
-  return spread_nodes(specs, pods);
+  return zoned_nodes(specs, pods);
 }
 
 TEST(pod_topology_spread_sharding, any_split_equals_one_shard) {

@@ -126,9 +126,8 @@ status pod_topology_spread::merge_summaries(
                                : values[i].size();
     weights->weights.push_back(normalizing_weight(size));
   }
-  auto next = std::make_shared<cycle_data>(*current);
-  next->weights = std::move(weights);
-  state.write(slot(), std::move(next));
+  rewrite_slot<cycle_data>(
+    state, slot(), [&](cycle_data& d) { d.weights = std::move(weights); });
   return {};
 }
 

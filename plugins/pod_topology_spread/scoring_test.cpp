@@ -16,12 +16,12 @@ namespace tessera::plugins::pod_topology_spread_test {
 // n1, n2 in z1; n3 in z2; n4 in z3; n5 without a zone. n1, n3 have ssd.
 std::vector<model::node_info_ptr>
 score_nodes(const std::vector<model::pod_ptr>& pods) {
-  return spread_nodes({{"n1", "z1", {{"disk", "ssd"}}},
-                       {"n2", "z1"},
-                       {"n3", "z2", {{"disk", "ssd"}}},
-                       {"n4", "z3"},
-                       {"n5", ""}},
-                      pods);
+  return zoned_nodes({{"n1", "z1", {{"disk", "ssd"}}},
+                      {"n2", "z1"},
+                      {"n3", "z2", {{"disk", "ssd"}}},
+                      {"n4", "z3"},
+                      {"n5", ""}},
+                     pods);
 }
 
 // Feasible sets: the nodes with a zone, and all five.

@@ -41,32 +41,8 @@ spread_context(const std::vector<model::node_info_ptr>& nodes) {
   return ctx;
 }
 
-/// A node: name, zone ("" = none), extra labels, and whether it carries an
-/// untolerated NoSchedule taint.
-struct spread_node {
-  std::string name;
-  std::string zone;
-  test::label_pairs labels = {};
-  bool tainted = false;
-};
-
-/// Node infos for `specs`, each pod on the node its spec.nodeName names.
-inline std::vector<model::node_info_ptr>
-spread_nodes(const std::vector<spread_node>& specs,
-             const std::vector<model::pod_ptr>& pods) {
-  std::vector<model::node_ptr> nodes;
-  for (const auto& s : specs) {
-    auto b = test::make_node(s.name);
-    if (!s.zone.empty())
-      b.zone(s.zone);
-    for (const auto& [k, v] : s.labels)
-      b.label(k, v);
-    if (s.tainted)
-      b.taint("dedicated", "x", "NoSchedule");
-    nodes.push_back(b.build());
-  }
-  return plugin_testing::place_pods(nodes, pods);
-}
+using plugin_testing::zoned_node;
+using plugin_testing::zoned_nodes;
 
 /// `count` pods labelled app=<app> on `node` in `ns`.
 inline std::vector<model::pod_ptr> pods_on(const std::string& node, int count,

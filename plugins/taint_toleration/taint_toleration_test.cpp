@@ -168,11 +168,9 @@ TEST(taint_toleration, score_and_normalize) {
 // default profile.
 TEST(taint_toleration, through_the_profile) {
   registry reg;
-  ASSERT_FALSE(reg.add(
-    "TaintToleration",
-    [](const config::plugin_args&) -> expected<std::shared_ptr<plugin>> {
-      return make_taint_toleration();
-    }));
+  ASSERT_FALSE(
+    reg.add("TaintToleration",
+            no_args_factory("TaintToleration", make_taint_toleration)));
   config::profile_config cfg;
   cfg.plugins.filter = {{"TaintToleration", 0}};
   cfg.plugins.pre_score = {{"TaintToleration", 0}};

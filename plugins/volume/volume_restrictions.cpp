@@ -173,18 +173,13 @@ volume_restrictions::pre_filter(cycle_state& cs, const model::pod& p,
   return {};
 }
 
-status volume_restrictions::add_pod(cycle_state& cs,
-                                    const model::pod& to_schedule,
-                                    const model::pod& added,
-                                    const model::node_info&) const {
-  return shift_count(cs, slot(), to_schedule, added, +1);
-}
-
-status volume_restrictions::remove_pod(cycle_state& cs,
-                                       const model::pod& to_schedule,
-                                       const model::pod& removed,
-                                       const model::node_info&) const {
-  return shift_count(cs, slot(), to_schedule, removed, -1);
+status volume_restrictions::update_with_pod(cycle_state& cs,
+                                            const model::pod& to_schedule,
+                                            const model::pod& changed,
+                                            const model::node_info&,
+                                            std::int64_t delta) const {
+  return shift_count(cs, slot(), to_schedule, changed,
+                     static_cast<std::int32_t>(delta));
 }
 
 status volume_restrictions::filter(const cycle_state& cs, const model::pod& p,

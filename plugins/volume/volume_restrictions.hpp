@@ -46,7 +46,7 @@
 
 namespace tessera::plugins {
 
-class volume_restrictions final : public pre_filter_plugin,
+class volume_restrictions final : public counting_pre_filter_plugin,
                                   public filter_plugin,
                                   public signs_by<same_volumes> {
 public:
@@ -85,18 +85,6 @@ public:
   pre_filter_result pre_filter(cycle_state& state, const model::pod& p,
                                const cluster_context& cluster) const override;
 
-  bool has_extensions() const noexcept override {
-    return true;
-  }
-  /// Counts `added`'s use of the pod's ReadWriteOncePod claims.
-  status add_pod(cycle_state& state, const model::pod& to_schedule,
-                 const model::pod& added,
-                 const model::node_info& node) const override;
-  /// Uncounts `removed`'s use of the pod's ReadWriteOncePod claims.
-  status remove_pod(cycle_state& state, const model::pod& to_schedule,
-                    const model::pod& removed,
-                    const model::node_info& node) const override;
-
   /// Disk conflicts on the node, then the ReadWriteOncePod count.
   status filter(const cycle_state& state, const model::pod& p,
                 const model::node_info& node) const override;
@@ -111,6 +99,13 @@ public:
                              const model::pod& existing) noexcept;
 
 private:
+  /// Moves the conflict count by `delta` times `changed`'s uses of the pod's
+  /// ReadWriteOncePod claims.
+  status update_with_pod(cycle_state& state, const model::pod& to_schedule,
+                         const model::pod& changed,
+                         const model::node_info& node,
+                         std::int64_t delta) const override;
+
   model::symbol reason_disk_conflict_;
   model::symbol reason_read_write_once_pod_;
 };
