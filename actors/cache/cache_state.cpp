@@ -167,6 +167,16 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
     }
     return;
   }
+  if (pods_.count(key) != 0) {
+    // Not bound in the API, but assumed here: an echo older than the assume,
+    // such as the nomination patch of the pod's previous cycle landing
+    // before its binding. Upstream skips updates of assumed pods; queueing
+    // it would start a second cycle after its binding ended (one that may
+    // preempt and nominate a pod that already runs).
+    if (auto pit = pending_.find(key); pit != pending_.end())
+      pit->second = p;
+    return;
+  }
   std::optional<std::uint32_t> profile = profile_of(*p);
   if (!profile)
     return;

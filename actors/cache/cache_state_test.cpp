@@ -764,6 +764,41 @@ TEST(CacheState, TheBoundPodEventConfirmsAnAssumedPod) {
   }
 }
 
+// The nomination patch of a pod's previous cycle can land after the pod was
+// assumed (and even after its binding ended in the queue): queued again, the
+// pod would get a second cycle that preempts for a pod already placed.
+TEST(CacheState, AnUnboundEchoOfAnAssumedPodIsNotQueued) {
+  world w;
+  w.add(node("n1"));
+  w.add(node("n2"));
+  w.publish();
+  auto p = test::make_pod("p").cpu("1").build();
+  w.add(p);
+  w.publish();
+  w.take_queue();
+  auto reply = w.assume(w.prepare(p, "n1"));
+  ASSERT_TRUE(reply.ok);
+  w.publish();
+  w.take_queue();
+  auto nominated = std::make_shared<model::pod>(*p);
+  nominated->nominated_node_name = model::symbol{"n2"};
+  nominated->resource_version = "7";
+  w.modify(model::pod_ptr{nominated});
+  cache_outputs out = w.publish();
+  EXPECT_TRUE(out.nominees.empty()) << "no nomination for an assumed pod";
+  EXPECT_EQ(w.take_queue(), std::vector<std::string>{});
+  // Once the assume is forgotten (binding failed), updates count again.
+  w.cache_.forget(*reply.assumed);
+  w.publish();
+  w.take_queue();
+  auto again = std::make_shared<model::pod>(*nominated);
+  again->resource_version = "8";
+  again->labels = {};
+  w.modify(model::pod_ptr{again});
+  w.publish();
+  EXPECT_FALSE(w.take_queue().empty());
+}
+
 TEST(CacheState, AssumedPodsExpireOnlyAfterBindingFinishedAndTheTtl) {
   cache_config cfg;
   cfg.assumed_ttl = 30s;

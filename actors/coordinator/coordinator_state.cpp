@@ -386,6 +386,8 @@ void coordinator_state::finish(cycle& c, std::shared_ptr<cycle_outcome> out) {
       && !out->nominated_node.empty()) {
     nominator_.nominate(out->pod, out->nominated_node);
     claims_.nominated(out->nominated_node, out->pod->priority);
+  } else if (out->type == cycle_outcome::kind::assumed) {
+    nominator_.placed(*out->pod);
   } else if (out->type != cycle_outcome::kind::retry
              && out->type != cycle_outcome::kind::error) {
     nominator_.drop(*out->pod);

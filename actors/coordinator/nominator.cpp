@@ -10,20 +10,38 @@ namespace tessera::actors {
 
 void nominator::apply(const queue_input& in) {
   using kind = queue_input::kind;
+  // The API's view of a pod this coordinator placed, or one already bound,
+  // names no room to hold (see the file comment).
+  auto placed_or_bound = [this](const model::pod& p) {
+    if (!p.node_name.empty()) {
+      if (!placed_.empty())
+        placed_.erase(model::pod_key(p));
+      return true;
+    }
+    return !placed_.empty() && placed_.count(model::pod_key(p)) != 0;
+  };
   switch (in.type) {
   case kind::pod_added:
-    if (!in.new_pod->nominated_node_name.empty())
-      nominate(in.new_pod, in.new_pod->nominated_node_name);
+    if (placed_or_bound(*in.new_pod))
+      drop(*in.new_pod);
+    else if (!in.new_pod->nominated_node_name.empty())
+      nominate_from_api(in.new_pod);
     return;
   case kind::pod_updated:
+    if (placed_or_bound(*in.new_pod)) {
+      drop(*in.new_pod);
+      return;
+    }
     if (in.new_pod->nominated_node_name == in.old_pod->nominated_node_name)
       return;
     if (in.new_pod->nominated_node_name.empty())
       drop(*in.new_pod);
     else
-      nominate(in.new_pod, in.new_pod->nominated_node_name);
+      nominate_from_api(in.new_pod);
     return;
   case kind::pod_deleted:
+    if (!placed_.empty())
+      placed_.erase(model::pod_key(*in.old_pod));
     drop(*in.old_pod);
     return;
   case kind::cluster_event:
@@ -32,6 +50,21 @@ void nominator::apply(const queue_input& in) {
 }
 
 void nominator::nominate(const model::pod_ptr& pod, model::symbol node) {
+  if (!placed_.empty())
+    placed_.erase(model::pod_key(*pod));
+  record(pod, node);
+}
+
+void nominator::nominate_from_api(const model::pod_ptr& pod) {
+  record(pod, pod->nominated_node_name);
+}
+
+void nominator::placed(const model::pod& pod) {
+  placed_.insert(model::pod_key(pod));
+  drop(pod);
+}
+
+void nominator::record(const model::pod_ptr& pod, model::symbol node) {
   auto& slot = by_pod_[model::pod_key(*pod)];
   if (slot.first == node && slot.second == pod)
     return;

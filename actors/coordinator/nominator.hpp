@@ -14,7 +14,12 @@
 ///     (deleted, or bound by anyone else).
 /// A pod update that names no node before and after keeps the nomination,
 /// as upstream: it is usually an echo older than the coordinator's own
-/// decision, whose status patch is still on its way.
+/// decision, whose status patch is still on its way. A pod that is bound,
+/// or that this coordinator placed, is never nominated from the API: the
+/// patch of an earlier nomination can land after the assume (or even after
+/// the binding), and upstream, which drops a nomination at assume and
+/// ignores updates of assumed pods, never brings it back. Such a phantom
+/// would hold room on a node for a pod running elsewhere.
 #pragma once
 
 #include "actors/messages.hpp"
@@ -22,6 +27,7 @@
 #include <cstdint>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -37,6 +43,10 @@ public:
   void nominate(const model::pod_ptr& pod, model::symbol node);
   /// `pod` is no longer nominated (assumed, dropped, or no room found).
   void drop(const model::pod& pod);
+  /// The coordinator assumed `pod`: its nomination ends, and the API's
+  /// nominations of it are ignored until it is nominated here again or
+  /// deleted.
+  void placed(const model::pod& pod);
 
   /// The nominations now; the same pointer until they change.
   nominations_ptr current();
@@ -45,6 +55,9 @@ public:
   }
 
 private:
+  void nominate_from_api(const model::pod_ptr& pod);
+  void record(const model::pod_ptr& pod, model::symbol node);
+
   std::unordered_map<std::string, std::pair<model::symbol, model::pod_ptr>>
     by_pod_;
   /// The nominations as changed so far; `current()` publishes a copy
@@ -52,6 +65,8 @@ private:
   nominations next_;
   nominations_ptr snapshot_ = std::make_shared<const nominations>();
   bool dirty_ = false;
+  /// Keys of the pods placed() and not since nominated here or gone.
+  std::unordered_set<std::string> placed_;
 };
 
 } // namespace tessera::actors

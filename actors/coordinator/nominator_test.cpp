@@ -116,3 +116,44 @@ TEST(nominator, a_moved_nomination_leaves_the_old_node) {
 
 } // namespace
 } // namespace tessera::actors
+
+namespace tessera::actors {
+namespace {
+
+// A nomination patch that lands after the pod was placed must not bring the
+// nomination back: it would hold room for a pod running elsewhere, and a
+// waiting pod that needs that room would never be retried.
+TEST(nominator, a_late_nomination_of_a_placed_pod_holds_no_room) {
+  nominator n;
+  auto p = pod("p");
+  auto p_on_n1 = pod("p", "n1");
+  auto p_on_n3 = pod("p", "n3");
+  n.nominate(p, model::symbol{"n3"});
+  n.placed(*p);
+  EXPECT_TRUE(view(n).empty());
+  // The patch of the earlier nomination, then another one, arrive late.
+  n.apply(updated(p, p_on_n1));
+  n.apply(updated(p_on_n1, p_on_n3));
+  EXPECT_TRUE(view(n).empty());
+  // Bound: the binding event carries the stale nomination; still none.
+  auto bound = std::make_shared<model::pod>(*p_on_n1);
+  bound->node_name = model::symbol{"n3"};
+  n.apply(updated(p_on_n3, bound));
+  EXPECT_TRUE(view(n).empty());
+  // A bound pod seen for the first time is not nominated either.
+  nominator fresh;
+  fresh.apply(added(bound));
+  EXPECT_TRUE(view(fresh).empty());
+  // Nominated here again (its binding failed, it preempted): followed again.
+  n.nominate(p, model::symbol{"n2"});
+  EXPECT_EQ(view(n), (nominated{{"n2", {"p"}}}));
+  auto q = pod("q");
+  n.placed(*q);
+  n.apply(deleted(q));
+  n.apply(added(pod("q", "n4")));
+  EXPECT_EQ(view(n), (nominated{{"n2", {"p"}}, {"n4", {"q"}}}))
+    << "a pod recreated under a placed pod's name is followed";
+}
+
+} // namespace
+} // namespace tessera::actors
