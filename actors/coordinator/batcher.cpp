@@ -13,8 +13,6 @@ std::string_view batcher::to_string(flush_reason r) noexcept {
     return "pod_failed";
   case flush_reason::pod_nominated:
     return "pod_nominated";
-  case flush_reason::node_missing:
-    return "node_missing";
   case flush_reason::empty_list:
     return "empty_list";
   case flush_reason::expired:
@@ -94,10 +92,6 @@ batcher::plan batcher::on_filter(const candidate& c) {
   head_prof_ = c.prof;
   head_pod_ = c.pod;
   return batch_ ? plan::use : plan::full;
-}
-
-void batcher::abandon(flush_reason why) {
-  flush(why);
 }
 
 std::optional<model::symbol> batcher::take_hint() {

@@ -49,7 +49,6 @@ public:
   enum class flush_reason : std::uint8_t {
     pod_failed,
     pod_nominated,
-    node_missing,
     empty_list,
     expired,
     pod_incompatible,
@@ -100,8 +99,6 @@ public:
 
   /// A cycle reaches Filter (or a parked one is looked at again).
   plan on_filter(const candidate& c);
-  /// Ends the batch (its head goes on with a full cycle).
-  void abandon(flush_reason why);
   /// For the head of a `use` plan: the best node left, taken out of the
   /// list; nothing when the list is empty (the batch ends, and the head
   /// runs a full cycle).
@@ -138,9 +135,6 @@ public:
 
   /// Parked cycles, in order, taken out to be looked at again.
   std::deque<std::uint64_t> take_parked();
-  std::size_t parked() const noexcept {
-    return parked_.size();
-  }
   /// Pods placed on a hint so far.
   std::uint64_t batched() const noexcept {
     return batched_;

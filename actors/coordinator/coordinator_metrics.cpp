@@ -152,7 +152,7 @@ void coordinator_metrics::batch_attempt(std::size_t profile,
 
 void coordinator_metrics::batch_flushed(std::size_t profile,
                                         batcher::flush_reason why) {
-  constexpr std::size_t reasons = 9;
+  constexpr std::size_t reasons = 8;
   count(batch_flush_series_, profile * reasons + static_cast<std::size_t>(why),
         &metrics::scheduler_metrics::batch_cache_flushed,
         profile_name(profiles_, profile), batcher::to_string(why));
