@@ -4,6 +4,7 @@
 
 #include "support/log.hpp"
 
+#include <algorithm>
 #include <unistd.h>
 
 namespace tessera::adapters {
@@ -198,24 +199,19 @@ void api_sink::undecodable_pod(const model::object_peek& pod,
              "Scheduling", truncate_event_message(message), std::nullopt);
   if (!pod.node_name.empty())
     return;
-  io::condition_patch c;
+  pending_status patch;
+  patch.ns = pod.ns;
+  patch.name = pod.name;
+  io::condition_patch& c = patch.conds.emplace_back();
   c.type = "PodScheduled";
   c.status = "False";
   c.reason = "SchedulerError";
   c.message = std::move(message);
   c.last_transition = std::chrono::system_clock::now();
-  std::string body = io::encode_pod_status_patch({c}, false, {});
-  post_status(
-    [this, ns = pod.ns, name = pod.name, body = std::move(body)]() mutable {
-      error e = client_.patch_pod_status(ns, name, std::move(body));
-      if (!e)
-        stats_.status_patches.fetch_add(1, std::memory_order_relaxed);
-      else if (e.code != ec::not_found)
-        stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
-    });
+  patch_status(pod.ns + "/" + pod.name, std::move(patch));
 }
 
-void api_sink::post_status(std::function<void()> work,
+void api_sink::post_status(std::string pod_key, std::function<void()> work,
                            std::function<void(error)> refused) {
   const error stopping{ec::unavailable, "the scheduler is stopping"};
   if (closed_.load()) {
@@ -224,18 +220,94 @@ void api_sink::post_status(std::function<void()> work,
     return;
   }
   work_pool::job j;
+  j.key = std::move(pod_key);
   j.run = [this, work = std::move(work), refused] {
     if (error held = check_write_gate()) {
       if (refused)
         refused(held);
       return;
     }
+    stats_.status_writes_in_flight.fetch_add(1, std::memory_order_relaxed);
     work();
+    stats_.status_writes_in_flight.fetch_sub(1, std::memory_order_relaxed);
   };
   if (refused)
     j.abandon = [refused, stopping] { refused(stopping); };
   if (!writes_->post(std::move(j)) && refused)
     refused(stopping);
+}
+
+namespace {
+
+/// `later` folded into `earlier`, both unsent patches of one pod: the later
+/// condition of a type wins, keeping the earlier transition time when the
+/// later one was computed from a pod that did not show the earlier yet.
+void merge_into(std::vector<io::condition_patch>& earlier,
+                std::vector<io::condition_patch> later) {
+  for (auto& c : later) {
+    auto same_type = std::find_if(
+      earlier.begin(), earlier.end(),
+      [&c](const io::condition_patch& e) { return e.type == c.type; });
+    if (same_type == earlier.end()) {
+      earlier.push_back(std::move(c));
+      continue;
+    }
+    if (same_type->status == c.status && same_type->last_transition)
+      c.last_transition = same_type->last_transition;
+    *same_type = std::move(c);
+  }
+}
+
+} // namespace
+
+void api_sink::patch_status(
+  std::string pod_key, pending_status patch,
+  const std::function<bool(pending_status&)>& unless_sent) {
+  {
+    std::lock_guard guard{status_mutex_};
+    auto waiting = status_pending_.find(pod_key);
+    if (waiting != status_pending_.end()) {
+      merge_into(waiting->second.conds, std::move(patch.conds));
+      if (patch.set_nomination) {
+        waiting->second.set_nomination = true;
+        waiting->second.nominated = std::move(patch.nominated);
+      }
+      stats_.status_patches_merged.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
+    if (unless_sent && !unless_sent(patch))
+      return;
+    status_pending_.emplace(pod_key, std::move(patch));
+  }
+  auto forget = [this, pod_key](const error&) {
+    std::lock_guard guard{status_mutex_};
+    status_pending_.erase(pod_key);
+  };
+  post_status(
+    pod_key, [this, pod_key] { send_status(pod_key); }, std::move(forget));
+}
+
+void api_sink::send_status(const std::string& pod_key) {
+  pending_status patch;
+  {
+    std::lock_guard guard{status_mutex_};
+    auto waiting = status_pending_.find(pod_key);
+    if (waiting == status_pending_.end())
+      return;
+    patch = std::move(waiting->second);
+    status_pending_.erase(waiting);
+  }
+  error e = client_.patch_pod_status(
+    patch.ns, patch.name,
+    io::encode_pod_status_patch(patch.conds, patch.set_nomination,
+                                patch.nominated));
+  if (!e) {
+    stats_.status_patches.fetch_add(1, std::memory_order_relaxed);
+  } else if (e.code != ec::not_found) {
+    stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
+    TLOG_WARN("cannot update the pod's status", "pod", pod_key, "err",
+              e.message);
+  }
 }
 
 void api_sink::scheduled(const model::pod_ptr& pod, model::symbol node) {
@@ -252,46 +324,43 @@ void api_sink::unschedulable(const model::pod_ptr& pod,
     return;
   record(*pod, "Warning", "FailedScheduling", "Scheduling",
          truncate_event_message(report.message));
-  const auto& old = pod->scheduled_condition;
-  bool was_false = old && old->status == "False";
-  bool same = was_false && old->reason == report.reason
-              && old->message == report.message;
-  bool nomination = report.update_nomination
-                    && pod->nominated_node_name != report.nominated_node;
-  if (same && !nomination) {
-    stats_.status_patches_skipped.fetch_add(1, std::memory_order_relaxed);
-    return;
-  }
-  std::vector<io::condition_patch> conds;
-  if (!same) {
-    io::condition_patch c;
-    c.type = "PodScheduled";
-    c.status = "False";
-    c.reason = report.reason;
-    c.message = report.message;
-    if (!was_false)
-      c.last_transition = std::chrono::system_clock::now();
-    conds.push_back(std::move(c));
-  }
-  std::string body = io::encode_pod_status_patch(conds, nomination,
-                                                 report.nominated_node.view());
-  post_status([this, pod, body = std::move(body)]() mutable {
-    error e
-      = client_.patch_pod_status(pod->ns.view(), pod->name, std::move(body));
-    if (!e) {
-      stats_.status_patches.fetch_add(1, std::memory_order_relaxed);
-    } else if (e.code != ec::not_found) {
-      stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
-      TLOG_WARN("cannot update the pod's scheduling condition", "pod",
-                pod->key(), "err", e.message);
+  pending_status patch;
+  patch.ns = std::string{pod->ns.view()};
+  patch.name = pod->name;
+  io::condition_patch& c = patch.conds.emplace_back();
+  c.type = "PodScheduled";
+  c.status = "False";
+  c.reason = report.reason;
+  c.message = report.message;
+  patch.set_nomination = report.update_nomination;
+  patch.nominated = std::string{report.nominated_node.view()};
+  const auto& shown = pod->scheduled_condition;
+  bool was_false = shown && shown->status == "False";
+  if (!was_false)
+    c.last_transition = std::chrono::system_clock::now();
+  // The pod as the cache saw it is the truth only when no patch of ours is
+  // still on its way; patch_status asks this only then.
+  auto unless_shown = [&](pending_status& p) {
+    bool same = was_false && shown->reason == report.reason
+                && shown->message == report.message;
+    p.set_nomination = report.update_nomination
+                       && pod->nominated_node_name != report.nominated_node;
+    if (same && !p.set_nomination) {
+      stats_.status_patches_skipped.fetch_add(1, std::memory_order_relaxed);
+      return false;
     }
-  });
+    if (same)
+      p.conds.clear();
+    return true;
+  };
+  patch_status(pod->key(), std::move(patch), unless_shown);
 }
 
 void api_sink::preempt(const model::pod_ptr& victim,
                        const model::pod_ptr& preemptor, model::symbol node,
                        std::function<void(error)> done) {
   post_status(
+    victim->key(),
     [this, victim, preemptor, node, done] {
       io::condition_patch c;
       c.type = "DisruptionTarget";
@@ -330,14 +399,11 @@ void api_sink::preempt(const model::pod_ptr& victim,
 void api_sink::clear_nomination(const model::pod_ptr& pod) {
   if (closed_.load())
     return;
-  post_status([this, pod] {
-    error e = client_.patch_pod_status(
-      pod->ns.view(), pod->name, io::encode_pod_status_patch({}, true, {}));
-    if (!e)
-      stats_.status_patches.fetch_add(1, std::memory_order_relaxed);
-    else if (e.code != ec::not_found)
-      stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
-  });
+  pending_status patch;
+  patch.ns = std::string{pod->ns.view()};
+  patch.name = pod->name;
+  patch.set_nomination = true;
+  patch_status(pod->key(), std::move(patch));
 }
 
 bool api_sink::drain(std::chrono::milliseconds timeout) {

@@ -33,12 +33,13 @@
 ///                   (`io::volume_binder`, on threads of its own)
 ///
 /// Events go through an `io::event_recorder` (series de-duplication). The
-/// status writes run on a small pool of their own so binds never wait
-/// behind them. Shutdown: `drain(timeout)` stops taking work and waits for
-/// what is in flight (not for volume bindings, which may wait minutes for
-/// a provisioner); `stop()` abandons the rest (their `done` callbacks
-/// get ec::unavailable) — shut the rest_client down in between so running
-/// calls end.
+/// status writes and deletions run on a pool of their own so binds never
+/// wait behind them; a pod's writes run one at a time, in order, and a
+/// status patch not yet sent absorbs the pod's newer ones. Shutdown:
+/// `drain(timeout)` stops taking work and waits for what is in flight (not for
+/// volume bindings, which may wait minutes for a provisioner); `stop()`
+/// abandons the rest (their `done` callbacks get ec::unavailable) — shut the
+/// rest_client down in between so running calls end.
 #pragma once
 
 #include "actors/sink.hpp"
@@ -55,7 +56,9 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
+#include <vector>
 
 namespace tessera::adapters {
 
@@ -63,8 +66,13 @@ struct api_sink_config {
   /// Threads issuing bindings (each a blocking call on its own
   /// connection).
   std::size_t bind_threads = 16;
-  /// Threads issuing status patches and deletions.
-  std::size_t status_threads = 2;
+  /// Threads issuing status patches and deletions. Writes of one pod run one
+  /// at a time and in order; a patch not yet sent absorbs newer ones of its
+  /// pod, so a slow API server costs latency, never a backlog of stale
+  /// patches. As many threads as kube-scheduler's default parallelism: at
+  /// 100 ms a call, 16 threads write 160 patches a second, more than the
+  /// default client QPS lets through.
+  std::size_t status_threads = 16;
   /// Threads writing volume bindings and checking on them.
   std::size_t volume_threads = 2;
   /// Between two checks of a pod's volume bindings.
@@ -93,6 +101,9 @@ struct api_sink_stats {
   std::atomic<std::uint64_t> bind_errors{0};
   std::atomic<std::uint64_t> status_patches{0};
   std::atomic<std::uint64_t> status_patches_skipped{0};
+  /// Status patches merged into a patch of the same pod not yet sent.
+  std::atomic<std::uint64_t> status_patches_merged{0};
+  std::atomic<std::uint64_t> status_writes_in_flight{0};
   std::atomic<std::uint64_t> deletions{0};
   std::atomic<std::uint64_t> write_errors{0};
   /// Writes the gates refused (bindings included).
@@ -143,10 +154,27 @@ private:
   void record_ref(io::object_ref regarding, std::string scheduler,
                   const char* type, const char* reason, const char* action,
                   std::string note, std::optional<io::object_ref> related);
-  /// Runs `work` on a writer thread unless the sink is closed or the write
-  /// gate refuses; `refused` (optional) hears why it did not run.
-  void post_status(std::function<void()> work,
+  /// A pod status patch waiting for its writer thread.
+  struct pending_status {
+    std::string ns;
+    std::string name;
+    std::vector<io::condition_patch> conds;
+    bool set_nomination = false;
+    std::string nominated;
+  };
+  /// Runs `work` on a writer thread after the earlier writes of `pod_key`,
+  /// unless the sink is closed or the write gate refuses; `refused`
+  /// (optional) hears why it did not run.
+  void post_status(std::string pod_key, std::function<void()> work,
                    std::function<void(error)> refused = {});
+  /// Merges `patch` into the pod's patch not yet sent, or queues it.
+  /// `unless_sent` runs under the lock when no patch of the pod is waiting;
+  /// it may trim the patch or decline it (the pod already shows it).
+  void patch_status(std::string pod_key, pending_status patch,
+                    const std::function<bool(pending_status&)>& unless_sent
+                    = {});
+  /// Sends the pod's waiting patch (on a writer thread).
+  void send_status(const std::string& pod_key);
   /// The write gate's verdict, counted when it refuses.
   error check_write_gate();
 
@@ -162,6 +190,9 @@ private:
   /// Pod versions (uid/resourceVersion) already reported as undecodable.
   std::mutex undecodable_mutex_;
   std::unordered_set<std::string> undecodable_seen_;
+  /// Pod key → the status patch queued for it and not yet sent.
+  std::mutex status_mutex_;
+  std::unordered_map<std::string, pending_status> status_pending_;
 };
 
 /// kube-scheduler's event message limit: at most 1024 bytes, cut messages

@@ -96,6 +96,29 @@ protected:
   void settle() {
     ASSERT_TRUE(sink_->drain(5s));
   }
+  /// Starts over against a server that answers every request after
+  /// `latency`.
+  void slow_server(std::chrono::milliseconds latency) {
+    TearDown();
+    apiserver::server_config cfg;
+    cfg.fault_latency = latency;
+    server_ = test::start_test_server(store_, cfg);
+    client_ = std::make_unique<io::rest_client>(
+      test::client_config_for(server_->url()));
+    recorder_ = std::make_unique<io::event_recorder>(
+      *client_, io::event_recorder_config{});
+    recorder_->start();
+    sink_ = std::make_unique<api_sink>(*client_, *recorder_);
+  }
+  const json::value* scheduled_condition(const json::value& doc) {
+    const auto& status = doc.at("status").as_object();
+    if (!status.contains("conditions"))
+      return nullptr;
+    for (const auto& c : status.at("conditions").as_array())
+      if (c.at("type").as_string() == "PodScheduled")
+        return &c;
+    return nullptr;
+  }
 
   apiserver::store store_;
   std::unique_ptr<apiserver::api_server> server_;
@@ -272,6 +295,59 @@ TEST_F(ApiSinkTest, UnschedulablePatchesOnlyChanges) {
   settle();
   EXPECT_FALSE(
     doc_of("stuck").at("status").as_object().contains("nominatedNodeName"));
+}
+
+// A slow API server delays status patches by its latency, not by a queue:
+// the patches of many pods are sent side by side.
+TEST_F(ApiSinkTest, SlowStatusPatchesOfManyPodsRunSideBySide) {
+  slow_server(300ms);
+  actors::failure_report r;
+  r.reason = "Unschedulable";
+  r.message = "0/3 nodes are available: 3 Insufficient cpu.";
+  const int pods = 12;
+  for (int i = 0; i < pods; ++i)
+    sink_->unschedulable(create_pod("p" + std::to_string(i)), r);
+  EXPECT_TRUE(test::eventually(
+    [&] { return sink_->stats().status_writes_in_flight.load() >= 8; }))
+    << "in flight: " << sink_->stats().status_writes_in_flight.load();
+  settle();
+  EXPECT_EQ(sink_->stats().status_patches.load(), std::uint64_t{pods});
+  for (int i = 0; i < pods; ++i)
+    EXPECT_NE(scheduled_condition(doc_of("p" + std::to_string(i))), nullptr);
+}
+
+// While a pod's patch is on its way, newer reports of the pod wait for it
+// and fold into one patch: the pod ends with the latest condition, keeps
+// a nomination no later report changed, and costs two writes, not four.
+TEST_F(ApiSinkTest, PatchesOfOnePodLandInOrderAndFoldWhileWaiting) {
+  slow_server(300ms);
+  auto p = create_pod("stuck");
+  actors::failure_report r;
+  r.reason = "Unschedulable";
+  r.message = "first";
+  sink_->unschedulable(p, r);
+  ASSERT_TRUE(test::eventually(
+    [&] { return sink_->stats().status_writes_in_flight.load() == 1; }));
+  // Every report below is computed from the pod as it was before the first
+  // patch landed, as the cache would still show it.
+  r.message = "second";
+  r.nominated_node = model::symbol{"n7"};
+  r.update_nomination = true;
+  sink_->unschedulable(p, r);
+  r.message = "third";
+  r.update_nomination = false;
+  sink_->unschedulable(p, r);
+  r.message = "fourth";
+  sink_->unschedulable(p, r);
+  settle();
+  auto doc = doc_of("stuck");
+  const json::value* cond = scheduled_condition(doc);
+  ASSERT_NE(cond, nullptr);
+  EXPECT_EQ(cond->at("message").as_string(), "fourth");
+  EXPECT_TRUE(cond->as_object().contains("lastTransitionTime"));
+  EXPECT_EQ(doc.at("status").at("nominatedNodeName").as_string(), "n7");
+  EXPECT_EQ(sink_->stats().status_patches.load(), 2u);
+  EXPECT_EQ(sink_->stats().status_patches_merged.load(), 2u);
 }
 
 TEST_F(ApiSinkTest, PreemptionMarksDeletesAndReports) {

@@ -51,25 +51,41 @@ void work_pool::run_guarded(job& j) {
     j.abandon();
 }
 
+std::deque<work_pool::job>::iterator work_pool::next_ready() {
+  return std::find_if(queue_.begin(), queue_.end(), [this](const job& j) {
+    return j.key.empty() || running_keys_.count(j.key) == 0;
+  });
+}
+
 void work_pool::loop() {
   for (;;) {
     job j;
     {
       std::unique_lock lock{mutex_};
-      wake_.wait(lock, [this] { return stopping_ || !queue_.empty(); });
+      wake_.wait(lock,
+                 [this] { return stopping_ || next_ready() != queue_.end(); });
       if (stopping_)
         return;
-      j = std::move(queue_.front());
-      queue_.pop_front();
+      auto it = next_ready();
+      j = std::move(*it);
+      queue_.erase(it);
       ++running_;
+      if (!j.key.empty())
+        running_keys_.insert(j.key);
     }
     run_guarded(j);
+    bool key_freed = false;
     {
       std::lock_guard guard{mutex_};
       --running_;
+      if (!j.key.empty())
+        key_freed = running_keys_.erase(j.key) > 0 && !queue_.empty();
       if (queue_.empty() && running_ == 0)
         idle_.notify_all();
     }
+    // A job of this key may have been waiting for this one.
+    if (key_freed)
+      wake_.notify_all();
   }
 }
 

@@ -2,8 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `work_pool`: a fixed set of io threads running blocking API calls handed
-/// over by actors, which must never block themselves. Jobs run in arrival
-/// order (FIFO across the threads). `shutdown(timeout)` stops taking jobs,
+/// over by actors, which must never block themselves. Jobs start in arrival
+/// order (FIFO across the threads), except that jobs sharing a non-empty
+/// key run one at a time: a later job of a key waits for the earlier one,
+/// so writes to one object land in the order they were made while other
+/// objects' writes pass them. `shutdown(timeout)` stops taking jobs,
 /// lets the running and queued ones finish for at most `timeout`, then
 /// hands every job still queued to `abandon` instead of running it. A job
 /// whose `run` throws is logged and handed to `abandon` too: no exception
@@ -18,6 +21,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <unordered_set>
 #include <vector>
 
 namespace tessera::adapters {
@@ -25,10 +29,11 @@ namespace tessera::adapters {
 class work_pool {
 public:
   /// A job; `run` does the work, `abandon` (optional) reports that it will
-  /// never run.
+  /// never run; `key` (optional) orders it after the jobs of the same key.
   struct job {
     std::function<void()> run;
     std::function<void()> abandon;
+    std::string key;
   };
 
   /// Starts `threads` (at least 1) threads named `name` in logs.
@@ -55,6 +60,8 @@ public:
 private:
   void loop();
   void run_guarded(job& j);
+  /// The first queued job whose key has no job running, or end().
+  std::deque<job>::iterator next_ready();
 
   std::string name_;
   mutable std::mutex mutex_;
@@ -62,6 +69,8 @@ private:
   std::condition_variable idle_;
   std::deque<job> queue_;
   std::size_t running_ = 0;
+  /// Keys with a job running.
+  std::unordered_set<std::string> running_keys_;
   bool closed_ = false;
   bool stopping_ = false;
   std::vector<std::thread> threads_;
