@@ -95,24 +95,41 @@ const apiserver::resource_info& pods() {
 } // namespace
 
 test_cluster::test_cluster(apiserver::server_config cfg,
-                           apiserver::store_config sc) {
+                           apiserver::store_config sc)
+  : config_(std::move(cfg)) {
   store_ = std::make_unique<apiserver::store>(sc);
-  cfg.port = 0;
-  auto s = apiserver::api_server::start(*store_, cfg);
+  start_server(0);
+}
+
+void test_cluster::start_server(std::uint16_t port) {
+  config_.port = port;
+  auto s = apiserver::api_server::start(*store_, config_);
   if (!s) {
     std::fprintf(stderr, "cannot start the API server: %s\n",
                  s.err().message.c_str());
     std::abort();
   }
   server_ = std::move(*s);
+  port_ = server_->port();
+  url_ = server_->url();
 }
 
 test_cluster::~test_cluster() {
+  if (server_)
+    server_->stop();
+}
+
+void test_cluster::stop_server() {
   server_->stop();
+  server_.reset();
+}
+
+void test_cluster::restart_server() {
+  start_server(port_);
 }
 
 std::string test_cluster::url() const {
-  return server_->url();
+  return url_;
 }
 
 void test_cluster::create_node(const std::string& name, const std::string& cpu,

@@ -60,6 +60,10 @@ public:
     return *store_;
   }
   std::string url() const;
+  /// An outage: the server goes away with its connections; the store stays.
+  void stop_server();
+  /// The server back on the same port, over the same store.
+  void restart_server();
 
   /// A node with `cpu` and `pods` allocatable; `spec` is its spec as JSON.
   void create_node(const std::string& name, const std::string& cpu = "4",
@@ -79,8 +83,13 @@ public:
   std::size_t bound_pods();
 
 private:
+  void start_server(std::uint16_t port);
+
+  apiserver::server_config config_;
   std::unique_ptr<apiserver::store> store_;
   std::unique_ptr<apiserver::api_server> server_;
+  std::uint16_t port_ = 0;
+  std::string url_;
 };
 
 /// `tessera run` in-process on a thread of its own.

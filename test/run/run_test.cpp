@@ -194,17 +194,17 @@ INSTANTIATE_TEST_SUITE_P(Run, ReplicaSetSpreading, ::testing::Bool(),
 // provisions a volume reachable from that node only and binds the claim,
 // and only then is the pod bound. Node n2 is the only one the class's
 // allowedTopologies admit, so the placement is not a tie-break.
-TEST(Run, WaitForFirstConsumerClaimIsProvisionedOnThePodsNode) {
-  test_cluster c;
-  apiserver::volume_controller volumes{c.store(), {.resync = 100ms}};
+/// Nodes n1 and n2 (n2 alone in zone z2, with `n2_cpu` CPUs), a
+/// WaitForFirstConsumer class whose allowedTopologies admit z2 only, claim
+/// "data" of that class and pod "db" (one CPU) using it.
+void storage_scene(test_cluster& c, const std::string& n2_cpu = "4") {
   c.create_node("n1");
-  c.create_node("n2");
+  c.create_node("n2", n2_cpu);
   auto create = [&](apiserver::storage_kind kind, std::string_view ns,
                     const std::string& body) {
     auto r = c.store().create(apiserver::primary_resource(kind), ns, body);
     ASSERT_TRUE(r) << r.err().message;
   };
-  // n2 alone carries the zone the class allows.
   auto zone = c.store().patch(
     apiserver::primary_resource(apiserver::storage_kind::node), "", "n2",
     apiserver::patch_type::merge,
@@ -222,26 +222,47 @@ TEST(Run, WaitForFirstConsumerClaimIsProvisionedOnThePodsNode) {
          R"("metadata":{"name":"data"},"spec":{"storageClassName":"wffc",)"
          R"("accessModes":["ReadWriteOnce"],)"
          R"("resources":{"requests":{"storage":"1Gi"}}}})");
-  c.create_pod("db", "100m",
+  c.create_pod("db", "1",
                R"("volumes":[{"name":"data","persistentVolumeClaim":)"
                R"({"claimName":"data"}}],)");
+}
+
+/// Claim "data" as the store holds it (null when gone).
+json::value claim_doc(test_cluster& c) {
+  const auto& claims = apiserver::primary_resource(
+    apiserver::storage_kind::persistent_volume_claim);
+  auto o = c.store().get(claims, "default", "data");
+  return o ? json::parse((*o)->json()) : json::value{};
+}
+
+bool claim_bound(test_cluster& c) {
+  json::value doc = claim_doc(c);
+  const auto* status = doc.is_object()
+                         ? doc.at("status").as_object().if_contains("phase")
+                         : nullptr;
+  return status != nullptr && *status == "Bound";
+}
+
+// Storage-aware scheduling end to end: a pod whose claim uses a
+// WaitForFirstConsumer class with a dynamic provisioner is placed, PreBind
+// annotates the claim with the chosen node, the embedded volume controller
+// provisions a volume reachable from that node only and binds the claim,
+// and only then is the pod bound. Node n2 is the only one the class's
+// allowedTopologies admit, so the placement is not a tie-break.
+TEST(Run, WaitForFirstConsumerClaimIsProvisionedOnThePodsNode) {
+  test_cluster c;
+  apiserver::volume_controller volumes{c.store(), {.resync = 100ms}};
+  storage_scene(c);
   scheduler_run run{base_args(c)};
   ASSERT_TRUE(wait_until([&] { return c.bound_pods() == 1; }));
   EXPECT_EQ(c.node_of("db"), "n2");
-  const auto& claims = apiserver::primary_resource(
-    apiserver::storage_kind::persistent_volume_claim);
-  auto claim = [&] {
-    auto o = c.store().get(claims, "default", "data");
-    return o ? json::parse((*o)->json()) : json::value{};
-  };
-  ASSERT_TRUE(
-    wait_until([&] { return claim().at("status").at("phase") == "Bound"; }));
-  EXPECT_EQ(claim()
+  ASSERT_TRUE(wait_until([&] { return claim_bound(c); }));
+  EXPECT_EQ(claim_doc(c)
               .at("metadata")
               .at("annotations")
               .at("volume.kubernetes.io/selected-node"),
             "n2");
-  std::string volume{claim().at("spec").at("volumeName").as_string()};
+  std::string volume{claim_doc(c).at("spec").at("volumeName").as_string()};
   auto pv = c.store().get(
     apiserver::primary_resource(apiserver::storage_kind::persistent_volume), "",
     volume);
@@ -256,6 +277,39 @@ TEST(Run, WaitForFirstConsumerClaimIsProvisionedOnThePodsNode) {
               .at(0)
               .at("values"),
             json::array{"n2"});
+  EXPECT_EQ(run.stop(), 0);
+}
+
+// The API server goes away while PreBind waits for the claim to be
+// provisioned: PreBind fails, Unreserve gives the pod's room back, and the
+// pod is tried again once the server is back — no pod is lost and no
+// assumption leaks. n2 has room for the pod once only, so a leaked
+// assumption of its first attempt would leave it nowhere to go.
+TEST(Run, ApiOutageDuringPreBindLosesNoPod) {
+  test_cluster c;
+  storage_scene(c, "1");
+  scheduler_run run{base_args(c)};
+  // No volume controller yet: PreBind annotates the claim and then waits
+  // for it, the pod unbound, until the outage fails its next check.
+  ASSERT_TRUE(wait_until([&] {
+    json::value doc = claim_doc(c);
+    const auto* annotations
+      = doc.at("metadata").as_object().if_contains("annotations");
+    return annotations != nullptr
+           && annotations->as_object().contains(
+             "volume.kubernetes.io/selected-node");
+  }));
+  EXPECT_EQ(c.node_of("db"), "");
+  c.stop_server();
+  // Past PreBind's next check of the claim (every second).
+  std::this_thread::sleep_for(2500ms);
+  c.restart_server();
+  apiserver::volume_controller volumes{c.store(), {.resync = 100ms}};
+  ASSERT_TRUE(wait_until([&] { return c.bound_pods() == 1; }, 60s));
+  EXPECT_EQ(c.node_of("db"), "n2");
+  EXPECT_TRUE(wait_until([&] { return claim_bound(c); }));
+  ASSERT_NE(run.sink(), nullptr);
+  EXPECT_EQ(run.sink()->stats().bound.load(), 1u);
   EXPECT_EQ(run.stop(), 0);
 }
 
