@@ -82,11 +82,13 @@ attachable_volume read_attach_source(json_reader& r, std::string_view type,
     std::string_view provisioner;
   };
   // In-tree sources are counted under the CSI driver migration gives them.
-  static constexpr std::array<source, 5> sources = {{
+  // vSphere and Azure File are not: kube-scheduler does not count them.
+  static constexpr std::array<source, 6> sources = {{
     {"gcePersistentDisk", "pdName", "kubernetes.io/gce-pd"},
     {"awsElasticBlockStore", "volumeID", "kubernetes.io/aws-ebs"},
     {"azureDisk", "diskURI", "kubernetes.io/azure-disk"},
     {"cinder", "volumeID", "kubernetes.io/cinder"},
+    {"portworxVolume", "volumeID", "kubernetes.io/portworx-volume"},
     {"csi", "volumeHandle", ""},
   }};
   attachable_volume out;

@@ -24,13 +24,14 @@ using volume_testing::with_volumes;
 
 const std::string ebs = "ebs.csi.aws.com";
 const std::string pd = "pd.csi.storage.gke.io";
+const std::string portworx = "pxd.portworx.com";
 const std::string exceeded = "Unschedulable: node(s) exceed max volume count";
 
 /// Node "n" allows two EBS volumes and any number of PD volumes; node "m"
 /// has no CSINode.
 storage_builder base_storage() {
   storage_builder b;
-  b.csi_node("n", {{ebs, 2}, {pd, std::nullopt}})
+  b.csi_node("n", {{ebs, 2}, {pd, std::nullopt}, {portworx, 0}})
     .volume("pv-a", {ebs, "vol-a"})
     .volume("pv-b", {ebs, "vol-b"})
     .volume("pv-c", {ebs, "vol-c"})
@@ -39,6 +40,7 @@ storage_builder base_storage() {
     .storage_class("gp", ebs)
     .storage_class("in-tree", "kubernetes.io/aws-ebs")
     .storage_class("vsphere", "kubernetes.io/vsphere-volume")
+    .storage_class("portworx", "kubernetes.io/portworx-volume")
     .claim("a", "pv-a")
     .claim("b", "pv-b")
     .claim("c", "pv-c")
@@ -47,6 +49,7 @@ storage_builder base_storage() {
     .claim("unbound", "", "gp")
     .claim("unbound-in-tree", "", "in-tree")
     .claim("unbound-vsphere", "", "vsphere")
+    .claim("unbound-portworx", "", "portworx")
     .claim("unbound-no-class")
     .claim("unbound-missing-class", "", "nope")
     .claim("volume-gone", "pv-gone", "gp")
@@ -119,6 +122,11 @@ TEST(node_volume_limits, filter) {
     {"unbound claim of a migrated in-tree provisioner",
      {claim_volume("unbound-in-tree")},
      {{claim_volume("a"), claim_volume("b")}},
+     {},
+     exceeded},
+    {"unbound claim of Portworx counts under its CSI driver",
+     {claim_volume("unbound-portworx")},
+     {},
      {},
      exceeded},
     {"unbound claim of an in-tree provisioner not migrated",
