@@ -115,6 +115,10 @@ scheduler_metrics::scheduler_metrics()
     event_handling_duration("scheduler_event_handling_duration_seconds",
                             "Event handling latency in seconds.", {"event"},
                             exponential_buckets(0.0001, 2, 12)),
+    queueing_hint_duration(
+      "scheduler_queueing_hint_execution_duration_seconds",
+      "Duration for running a queueing hint function of a plugin.",
+      {"plugin", "event", "hint"}, exponential_buckets(0.00001, 1.5, 20)),
     inflight_events("scheduler_inflight_events",
                     "Number of events currently tracked in the scheduling "
                     "queue.",
@@ -199,6 +203,7 @@ std::vector<prometheus::MetricFamily> scheduler_metrics::collect() const {
   out.push_back(preemption_goroutines_execution.collect());
   out.push_back(unschedulable_pods.collect());
   out.push_back(event_handling_duration.collect());
+  out.push_back(queueing_hint_duration.collect());
   out.push_back(inflight_events.collect());
   out.push_back(cache_size.collect());
   out.push_back(batch_attempts.collect());

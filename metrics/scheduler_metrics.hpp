@@ -85,6 +85,7 @@ public:
   family<counter> preemption_goroutines_execution;  ///< {result}
   family<gauge> unschedulable_pods;                 ///< {plugin, profile}
   family<histogram> event_handling_duration;        ///< {event}
+  family<histogram> queueing_hint_duration;         ///< {plugin, event, hint}
   family<gauge> inflight_events;                    ///< {event}
   family<gauge> cache_size;                         ///< {type}
   /// Opportunistic batching.

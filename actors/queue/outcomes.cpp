@@ -46,11 +46,13 @@ void queue_state::on_outcome(const cycle_outcome& out) {
       ++e.preemptions;
       e.moved_while_held = false;
     }
-    bool helped = e.updated_in_flight
-                  || events_.any_since(popped_event, [&](const auto& rec) {
-                       return worth_requeuing(e, rec.event, rec.old_obj.get(),
-                                              rec.new_obj.get());
-                     });
+    bool helped
+      = e.updated_in_flight
+        || events_.any_since(popped_event, [&](const auto& rec) {
+             return worth_requeuing(
+               e, rec.event, rec.old_obj.get(), rec.new_obj.get(),
+               cfg_.metrics != nullptr ? &series_of(rec.event) : nullptr);
+           });
     // A held preemptor remembers what came during its cycle, such as its
     // victims' deletion events when the deletions were quick.
     if (e.preemptions > 0 && helped)

@@ -289,8 +289,9 @@ void queue_state::on_cluster_event(
   if (events_.record({ev, old_obj, new_obj}))
     count_inflight(ev, 1);
   std::vector<entry*> moving;
+  event_series* timing = recording ? &series_of(ev) : nullptr;
   for (entry* e : unschedulable_) {
-    if (!worth_requeuing(*e, ev, old_obj.get(), new_obj.get()))
+    if (!worth_requeuing(*e, ev, old_obj.get(), new_obj.get(), timing))
       continue;
     if (e->preemptions > 0)
       e->moved_while_held = true;
@@ -306,7 +307,7 @@ void queue_state::on_cluster_event(
     to_backoff_or_active(*e);
   }
   if (recording) {
-    const event_series& series = series_of(ev);
+    event_series& series = *timing;
     for (entry* e : moving)
       count_incoming(e->at == where::backoff ? "backoff" : "active",
                      series.label);
@@ -318,13 +319,15 @@ void queue_state::on_cluster_event(
 
 // Metrics by upstream's event label, resolved once per label: a family
 // lookup takes a lock, and events come with every binding.
-const queue_state::event_series&
+queue_state::event_series&
 queue_state::series_of(const plugins::cluster_event& ev) {
   std::string label = ev.label();
   auto it = event_series_.find(label);
   if (it == event_series_.end()) {
-    event_series s{label, &cfg_.metrics->inflight_events.with({label}),
-                   &cfg_.metrics->event_handling_duration.with({label})};
+    event_series s{label,
+                   &cfg_.metrics->inflight_events.with({label}),
+                   &cfg_.metrics->event_handling_duration.with({label}),
+                   {}};
     it = event_series_.emplace(label, std::move(s)).first;
   }
   return it->second;
@@ -343,10 +346,30 @@ void queue_state::prune_events() {
     [this](const recorded_event& r) { count_inflight(r.event, -1); });
 }
 
+// Metrics: scheduler_queueing_hint_execution_duration_seconds. Hints run
+// for every waiting pod on every event, so the series is found by number.
+void queue_state::observe_hint(event_series& s, std::size_t profile,
+                               std::size_t plugin,
+                               plugins::queueing_hint verdict,
+                               double seconds) const {
+  const bool queue = verdict == plugins::queueing_hint::queue;
+  const std::uint64_t key = (std::uint64_t{profile} << 32)
+                            | (std::uint64_t{plugin} << 1) | (queue ? 1 : 0);
+  auto it = s.hints.find(key);
+  if (it == s.hints.end()) {
+    const std::string& name = indexes_[profile].plugin_names[plugin];
+    auto* h = &cfg_.metrics->queueing_hint_duration.with(
+      {name, s.label, queue ? "Queue" : "QueueSkip"});
+    it = s.hints.emplace(key, h).first;
+  }
+  it->second->observe(seconds);
+}
+
 bool queue_state::worth_requeuing(const entry& e,
                                   const plugins::cluster_event& ev,
                                   const model::object* old_obj,
-                                  const model::object* new_obj) const {
+                                  const model::object* new_obj,
+                                  event_series* timing) const {
   if (e.rejectors.none() || ev.resource == plugins::event_resource::wildcard)
     return true;
   for (const auto& reg : indexes_[e.profile].events) {
@@ -354,8 +377,15 @@ bool queue_state::worth_requeuing(const entry& e,
       continue;
     if (!reg.event.hint)
       return true;
-    if (reg.event.hint(*e.pod, old_obj, new_obj)
-        == plugins::queueing_hint::queue)
+    auto began = timing != nullptr ? std::chrono::steady_clock::now()
+                                   : std::chrono::steady_clock::time_point{};
+    auto verdict = reg.event.hint(*e.pod, old_obj, new_obj);
+    if (timing != nullptr)
+      observe_hint(
+        *timing, e.profile, reg.plugin, verdict,
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - began)
+          .count());
+    if (verdict == plugins::queueing_hint::queue)
       return true;
   }
   return false;

@@ -178,18 +178,27 @@ private:
   time_point backoff_expiry(const entry& e) const;
   bool backing_off(const entry& e, time_point now) const;
   std::set<const entry*, backoff_less>& backoff_of(const entry& e);
+  struct event_series;
+  /// Whether `ev` may help `e`: its rejectors' hints, each timed into
+  /// `timing` when metrics are on.
   bool worth_requeuing(const entry& e, const plugins::cluster_event& ev,
                        const model::object* old_obj,
-                       const model::object* new_obj) const;
+                       const model::object* new_obj,
+                       event_series* timing) const;
   std::int64_t now_ns() const;
   void count_incoming(std::string_view queue, std::string_view event);
   struct event_series {
     std::string label;
     metrics::gauge* inflight = nullptr;
     metrics::histogram* handling = nullptr;
+    /// scheduler_queueing_hint_execution_duration_seconds by profile,
+    /// plugin bit and verdict (`hint_key`), resolved when first used.
+    std::unordered_map<std::uint64_t, metrics::histogram*> hints;
   };
   /// The event's series (metrics on only).
-  const event_series& series_of(const plugins::cluster_event& ev);
+  event_series& series_of(const plugins::cluster_event& ev);
+  void observe_hint(event_series& s, std::size_t profile, std::size_t plugin,
+                    plugins::queueing_hint verdict, double seconds) const;
   void count_inflight(const plugins::cluster_event& ev, double delta);
   /// Drops the recorded events no pod in flight still needs.
   void prune_events();

@@ -496,6 +496,32 @@ TEST_F(queue_state_test, InflightEventsAndEventHandlingAreRecorded) {
   EXPECT_EQ(m.event_handling_duration.with({"NodeAdd"}).count(), 3u);
 }
 
+// scheduler_queueing_hint_execution_duration_seconds: one observation per
+// hint run, by plugin, event and verdict, for parked pods and for events
+// that came while a pod was in flight.
+TEST_F(queue_state_test, QueueingHintsAreTimedByPluginEventAndVerdict) {
+  metrics::scheduler_metrics m;
+  auto q = make(&m);
+  auto p = test::make_pod("p").cpu("2").build();
+  q.add(p, 0);
+  ASSERT_EQ(pop_name(q), "p");
+  node_added(q, test::make_node("small").cpu("1").build());
+  q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
+  auto& skip = m.queueing_hint_duration.with(
+    {"NodeResourcesFit", "NodeAdd", "QueueSkip"});
+  auto& queue
+    = m.queueing_hint_duration.with({"NodeResourcesFit", "NodeAdd", "Queue"});
+  EXPECT_EQ(skip.count(), 1u) << "the small node seen while in flight";
+  EXPECT_EQ(queue.count(), 0u);
+  EXPECT_EQ(q.stats().unschedulable, 1u);
+  node_added(q, test::make_node("also-small").cpu("1").build());
+  EXPECT_EQ(skip.count(), 2u);
+  node_added(q,
+             test::make_node("big").cpu("4").memory("8Gi").pods(110).build());
+  EXPECT_EQ(queue.count(), 1u);
+  EXPECT_EQ(q.stats().unschedulable, 0u);
+}
+
 // SchedulerPopFromBackoffQ: with activeQ empty the head of backoffQ is
 // tried at once — never before an active pod, and never a pod backing off
 // after an error. Within one whole-second window backoffQ is ordered as
