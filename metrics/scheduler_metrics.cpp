@@ -119,6 +119,10 @@ scheduler_metrics::scheduler_metrics()
       "scheduler_queueing_hint_execution_duration_seconds",
       "Duration for running a queueing hint function of a plugin.",
       {"plugin", "event", "hint"}, exponential_buckets(0.00001, 1.5, 20)),
+    goroutines("scheduler_goroutines",
+               "Number of running goroutines split by the work they do such "
+               "as binding.",
+               MetricType::Gauge, {"operation"}),
     inflight_events("scheduler_inflight_events",
                     "Number of events currently tracked in the scheduling "
                     "queue.",
@@ -204,6 +208,7 @@ std::vector<prometheus::MetricFamily> scheduler_metrics::collect() const {
   out.push_back(unschedulable_pods.collect());
   out.push_back(event_handling_duration.collect());
   out.push_back(queueing_hint_duration.collect());
+  out.push_back(goroutines.collect());
   out.push_back(inflight_events.collect());
   out.push_back(cache_size.collect());
   out.push_back(batch_attempts.collect());

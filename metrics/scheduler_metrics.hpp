@@ -86,8 +86,12 @@ public:
   family<gauge> unschedulable_pods;                 ///< {plugin, profile}
   family<histogram> event_handling_duration;        ///< {event}
   family<histogram> queueing_hint_duration;         ///< {plugin, event, hint}
-  family<gauge> inflight_events;                    ///< {event}
-  family<gauge> cache_size;                         ///< {type}
+  /// Work in progress by operation: `binding` (binding cycles begun and not
+  /// ended), `Filter` (shards filtering and scoring now), upstream's
+  /// goroutines.
+  family<gauge> goroutines;      ///< {operation}
+  family<gauge> inflight_events; ///< {event}
+  family<gauge> cache_size;      ///< {type}
   /// Opportunistic batching.
   family<counter> batch_attempts;         ///< {profile, result}
   family<counter> batch_cache_flushed;    ///< {profile, reason}

@@ -116,6 +116,7 @@ std::vector<family_spec> expected_families() {
      MetricType::Histogram,
      {"plugin", "event", "hint"},
      exp(0.00001, 1.5, 20)},
+    {"scheduler_goroutines", MetricType::Gauge, {"operation"}, {}},
     {"scheduler_inflight_events", MetricType::Gauge, {"event"}, {}},
     {"process_cpu_seconds_total", MetricType::Counter, {}, {}},
     {"process_virtual_memory_bytes", MetricType::Gauge, {}, {}},
@@ -148,6 +149,7 @@ TEST(scheduler_metrics, families_have_upstream_names_types_labels_buckets) {
   m.leader_election_master_status.with({"kube-scheduler"}).set(1);
   m.event_handling_duration.with({"NodeAdd"}).observe(0.001);
   m.inflight_events.with({"NodeAdd"}).set(1);
+  m.goroutines.with({"binding"}).set(3);
   m.queueing_hint_duration.with({"NodeResourcesFit", "NodeAdd", "Queue"})
     .observe(0.00002);
   m.batch_attempts.with({"default-scheduler", "hint_used"}).inc();

@@ -38,11 +38,22 @@ binder_state::binder_state(binder_config cfg, binder_ports& ports)
 }
 
 void binder_state::on_request(bind_request_ptr req) {
-  if (running_.size() >= cfg_.bind_concurrency) {
+  if (running_.size() >= cfg_.bind_concurrency)
     waiting_.push_back(std::move(req));
+  else
+    start(std::move(req));
+  publish_binding();
+}
+
+// Metrics: scheduler_goroutines{operation="binding"}, the binding cycles
+// begun and not ended, those waiting for bindConcurrency included (upstream
+// has no such limit: each has its goroutine at once).
+void binder_state::publish_binding() {
+  if (cfg_.metrics == nullptr)
     return;
-  }
-  start(std::move(req));
+  if (binding_gauge_ == nullptr)
+    binding_gauge_ = &cfg_.metrics->goroutines.with({"binding"});
+  binding_gauge_->set(static_cast<double>(running_.size() + waiting_.size()));
 }
 
 void binder_state::start(bind_request_ptr req) {
@@ -206,6 +217,7 @@ void binder_state::next() {
     waiting_.pop_front();
     start(std::move(req));
   }
+  publish_binding();
 }
 
 void binder_state::on_eviction(const eviction& e) {

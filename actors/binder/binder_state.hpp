@@ -112,8 +112,11 @@ private:
   void fail(binding& b, std::uint64_t id, const std::string& message,
             bool report);
   void next();
+  void publish_binding();
 
   binder_config cfg_;
+  /// scheduler_goroutines{operation="binding"} (metrics on only).
+  metrics::gauge* binding_gauge_ = nullptr;
   binder_ports& ports_;
   std::uint64_t next_id_ = 0;
   std::deque<bind_request_ptr> waiting_;

@@ -309,11 +309,14 @@ TEST(BinderState, WritesVolumesBeforeBinding) {
 }
 
 // At most bind_concurrency binds in flight; the rest wait in order.
+// scheduler_goroutines{operation="binding"} counts both.
 TEST(BinderState, LimitsBindsInFlight) {
   journal j;
   auto prof = binding_profile(&j);
   recording_ports ports{&j};
-  binder_state b{binder_config{2}, ports};
+  metrics::scheduler_metrics m;
+  binder_state b{binder_config{2, &m}, ports};
+  auto& bindings = m.goroutines.with({"binding"});
   for (const char* name : {"a", "b", "c", "d"})
     b.on_request(request(prof, test::make_pod(name).build()));
   auto binds = [&] {
@@ -326,7 +329,9 @@ TEST(BinderState, LimitsBindsInFlight) {
   EXPECT_EQ(binds(), (journal{"bind#1 a n1", "bind#2 b n1"}));
   EXPECT_EQ(b.in_flight(), 2u);
   EXPECT_EQ(b.waiting(), 2u);
+  EXPECT_EQ(bindings.value(), 4);
   b.on_done(2, {});
+  EXPECT_EQ(bindings.value(), 3);
   EXPECT_EQ(binds(), (journal{"bind#1 a n1", "bind#2 b n1", "bind#3 c n1"}));
   b.on_done(1, error{ec::unavailable, "timeout"});
   EXPECT_EQ(binds().back(), "bind#4 d n1");
@@ -339,6 +344,7 @@ TEST(BinderState, LimitsBindsInFlight) {
   b.on_done(3, {});
   b.on_done(4, {});
   EXPECT_EQ(b.in_flight(), 0u);
+  EXPECT_EQ(bindings.value(), 0);
 }
 
 // A preemption's writes leave from the binder, beside the bindings in

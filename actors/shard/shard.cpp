@@ -23,6 +23,8 @@ struct shard_cell {
   /// resolved on first use.
   metrics::scheduler_metrics* metrics = nullptr;
   metrics::histogram* filter_score = nullptr;
+  /// scheduler_goroutines{operation="Filter"}, shared by the shards.
+  metrics::gauge* filtering = nullptr;
   /// tessera_actor_mailbox_size{actor="shard-N"}.
   std::optional<metrics::mailbox_sampler> mailbox;
 };
@@ -33,17 +35,22 @@ void sample_mailbox(shard_actor::stateful_pointer<shard_cell> self) {
                               [&] { return self->mailbox().size(); });
 }
 
-// Times one filter_and_score into tessera_shard_filter_score_duration_seconds.
+// Times one filter_and_score into tessera_shard_filter_score_duration_seconds
+// and counts the shard as filtering meanwhile.
 template <class Work>
 auto timed_filter(shard_cell& cell, std::uint32_t index, Work work) {
   auto* m = cell.metrics;
   if (m == nullptr)
     return work();
-  if (cell.filter_score == nullptr)
+  if (cell.filter_score == nullptr) {
     cell.filter_score
       = &m->shard_filter_score_duration.with({std::to_string(index)});
+    cell.filtering = &m->goroutines.with({"Filter"});
+  }
   auto began = std::chrono::steady_clock::now();
+  cell.filtering->add(1);
   auto out = work();
+  cell.filtering->add(-1);
   cell.filter_score->observe(metrics::seconds_since(began));
   return out;
 }

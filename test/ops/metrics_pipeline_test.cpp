@@ -144,6 +144,18 @@ TEST(metrics_after_pipeline_run, counts_match_what_happened) {
               scheduled);
     EXPECT_EQ(total(samples, "scheduler_pending_pods"), 0);
     EXPECT_EQ(total(samples, "tessera_inflight_cycles"), 0);
+    // The work gauges went up and came back: their series exist, at 0.
+    for (const char* op : {"binding", "Filter"}) {
+      bool seen = false;
+      for (const auto& smp : samples)
+        if (smp.name == "scheduler_goroutines"
+            && smp.labels.count("operation") != 0
+            && smp.labels.at("operation") == op) {
+          seen = true;
+          EXPECT_EQ(smp.value, 0) << op;
+        }
+      EXPECT_TRUE(seen) << op;
+    }
     EXPECT_EQ(total(samples, "scheduler_queue_incoming_pods_total",
                     {{"event", "PodAdd"}}),
               13);
