@@ -119,6 +119,12 @@ scheduler_metrics::scheduler_metrics()
       "scheduler_queueing_hint_execution_duration_seconds",
       "Duration for running a queueing hint function of a plugin.",
       {"plugin", "event", "hint"}, exponential_buckets(0.00001, 1.5, 20)),
+    plugin_evaluations("scheduler_plugin_evaluation_total",
+                       "Number of attempts to schedule pods by each plugin and "
+                       "the extension point (available only in PreFilter, "
+                       "Filter, PreScore, and Score).",
+                       MetricType::Counter,
+                       {"plugin", "extension_point", "profile"}),
     goroutines("scheduler_goroutines",
                "Number of running goroutines split by the work they do such "
                "as binding.",
@@ -209,6 +215,7 @@ std::vector<prometheus::MetricFamily> scheduler_metrics::collect() const {
   out.push_back(event_handling_duration.collect());
   out.push_back(queueing_hint_duration.collect());
   out.push_back(goroutines.collect());
+  out.push_back(plugin_evaluations.collect());
   out.push_back(inflight_events.collect());
   out.push_back(cache_size.collect());
   out.push_back(batch_attempts.collect());

@@ -86,6 +86,7 @@ public:
   family<gauge> unschedulable_pods;                 ///< {plugin, profile}
   family<histogram> event_handling_duration;        ///< {event}
   family<histogram> queueing_hint_duration;         ///< {plugin, event, hint}
+  family<counter> plugin_evaluations; ///< {plugin, extension_point, profile}
   /// Work in progress by operation: `binding` (binding cycles begun and not
   /// ended), `Filter` (shards filtering and scoring now), upstream's
   /// goroutines.

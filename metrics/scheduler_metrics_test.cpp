@@ -117,6 +117,10 @@ std::vector<family_spec> expected_families() {
      {"plugin", "event", "hint"},
      exp(0.00001, 1.5, 20)},
     {"scheduler_goroutines", MetricType::Gauge, {"operation"}, {}},
+    {"scheduler_plugin_evaluation_total",
+     MetricType::Counter,
+     {"plugin", "extension_point", "profile"},
+     {}},
     {"scheduler_inflight_events", MetricType::Gauge, {"event"}, {}},
     {"process_cpu_seconds_total", MetricType::Counter, {}, {}},
     {"process_virtual_memory_bytes", MetricType::Gauge, {}, {}},
@@ -150,6 +154,8 @@ TEST(scheduler_metrics, families_have_upstream_names_types_labels_buckets) {
   m.event_handling_duration.with({"NodeAdd"}).observe(0.001);
   m.inflight_events.with({"NodeAdd"}).set(1);
   m.goroutines.with({"binding"}).set(3);
+  m.plugin_evaluations.with({"NodeAffinity", "Filter", "default-scheduler"})
+    .inc(5);
   m.queueing_hint_duration.with({"NodeResourcesFit", "NodeAdd", "Queue"})
     .observe(0.00002);
   m.batch_attempts.with({"default-scheduler", "hint_used"}).inc();

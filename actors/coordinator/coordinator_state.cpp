@@ -186,6 +186,7 @@ void coordinator_state::begin(admission::start s) {
   auto pre_filter_began = std::chrono::steady_clock::now();
   c.start = plugins::begin_cycle(*c.prof, p, *c.view->context);
   c.start.state.cluster_owner = c.view->context;
+  evaluations_.count_pre_phase(*c.prof, c.start);
   const plugins::status& pre = c.start.pre_filter_status;
   metrics_.extension_point("PreFilter", pre.get_code(), *c.prof,
                            pre_filter_began);

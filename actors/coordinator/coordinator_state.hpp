@@ -41,6 +41,7 @@
 #include "actors/messages.hpp"
 #include "actors/sink.hpp"
 #include "plugins/framework/cycle.hpp"
+#include "plugins/framework/plugin_evaluations.hpp"
 #include "plugins/framework/plugin_metrics.hpp"
 
 #include <chrono>
@@ -209,6 +210,7 @@ private:
   /// Which cycles time their plugins (its own generator, so that metrics
   /// never change placements).
   plugins::plugin_metrics_sampler plugin_sampler_{cfg_.seed, cfg_.metrics};
+  plugins::plugin_evaluations evaluations_{cfg_.metrics};
   coordinator_metrics metrics_;
   batcher batcher_;
 };

@@ -88,7 +88,7 @@ shard_actor::behavior_type shard(shard_actor::stateful_pointer<shard_cell> self,
                                  shard_config cfg) {
   std::uint32_t index = cfg.index;
   self->state.metrics = cfg.metrics;
-  self->state.state.emplace(index);
+  self->state.state.emplace(index, cfg.metrics);
   self->state.mailbox.emplace("shard-" + std::to_string(index));
   return {
     [self](delta_atom, const shard_delta_ptr& d) {

@@ -74,12 +74,14 @@ filter_reply shard_state::filter(const filter_request& req) {
   }
   out.result = plugins::filter_and_score(*req.profile, *req.state, *req.pod,
                                          ordered_, start_, opts);
+  evaluations_.count_filter_pass(*req.profile, *req.state, out.result,
+                                 req.score);
   if (req.rotate && !ordered_.empty())
     start_ = (start_ + out.result.processed) % ordered_.size();
   return out;
 }
 
-score_reply shard_state::score(const score_request& req) const {
+score_reply shard_state::score(const score_request& req) {
   score_reply out;
   out.shard = index_;
   std::vector<const model::node_info*> infos;
@@ -93,6 +95,7 @@ score_reply shard_state::score(const score_request& req) const {
   }
   out.scores = plugins::score_nodes(*req.profile, *req.state, *req.pod,
                                     req.plugins, infos);
+  evaluations_.count_scores(*req.profile, req.plugins, infos.size());
   return out;
 }
 

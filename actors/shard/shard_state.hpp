@@ -10,6 +10,7 @@
 
 #include "actors/messages.hpp"
 #include "metrics/fwd.hpp"
+#include "plugins/framework/plugin_evaluations.hpp"
 
 #include <cstdint>
 #include <unordered_map>
@@ -17,7 +18,7 @@
 
 namespace tessera::actors {
 
-/// What a shard actor is spawned with; its state needs only the index.
+/// What a shard actor is spawned with.
 struct shard_config {
   std::uint32_t index = 0;
   /// Where to record (not owned); null = recording off.
@@ -28,7 +29,11 @@ class shard_state {
 public:
   static inline const char* name = "shard";
 
-  explicit shard_state(std::uint32_t index) : index_(index) {
+  /// `metrics`: where the shard's plugin evaluations are counted (null =
+  /// off).
+  explicit shard_state(std::uint32_t index,
+                       metrics::scheduler_metrics* metrics = nullptr)
+    : index_(index), evaluations_(metrics) {
   }
 
   /// Applies a delta from the cache.
@@ -49,7 +54,7 @@ public:
   scan_reply scan(const scan_request& req) const;
   /// Filters (and scores); advances the start index unless told not to.
   filter_reply filter(const filter_request& req);
-  score_reply score(const score_request& req) const;
+  score_reply score(const score_request& req);
   preempt_reply preempt(const preempt_request& req) const;
 
 private:
@@ -62,6 +67,7 @@ private:
   std::vector<model::node_info_ptr> ordered_;
   std::unordered_map<model::symbol, std::size_t> position_;
   std::size_t start_ = 0;
+  plugins::plugin_evaluations evaluations_;
 };
 
 } // namespace tessera::actors

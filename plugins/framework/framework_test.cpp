@@ -2,8 +2,10 @@
 // SPDX-License-Identifier: Apache-2.0
 // The framework on its own (fake plugins) and the default profile as a whole.
 #include "config/scheduler_config.hpp"
+#include "metrics/scheduler_metrics.hpp"
 #include "plugins/framework/cycle.hpp"
 #include "plugins/framework/diagnosis.hpp"
+#include "plugins/framework/plugin_evaluations.hpp"
 #include "plugins/framework/profile.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
@@ -360,9 +362,10 @@ TEST(default_profile, matches_kube_scheduler) {
   EXPECT_EQ(prof->queue_sort()->name(), "PrioritySort");
 }
 
-TEST(default_profile, fit_error_over_a_small_cluster) {
-  auto prof = default_profile();
-  ASSERT_TRUE(prof);
+/// A node tainted dedicated=gpu:NoSchedule, then untainted nodes of the
+/// given (name, cpu), all with 8Gi and 10 pods.
+std::vector<model::node_info_ptr>
+tainted_then_sized(std::vector<std::pair<std::string, std::string>> sized) {
   std::vector<model::node_info_ptr> nodes{
     make_node_info_ptr(make_node("tainted")
                          .cpu("8")
@@ -370,12 +373,17 @@ TEST(default_profile, fit_error_over_a_small_cluster) {
                          .pods(10)
                          .taint("dedicated", "gpu", "NoSchedule")
                          .build(),
-                       {}),
-    make_node_info_ptr(
-      make_node("small-1").cpu("1").memory("8Gi").pods(10).build(), {}),
-    make_node_info_ptr(
-      make_node("small-2").cpu("1").memory("8Gi").pods(10).build(), {}),
-  };
+                       {})};
+  for (const auto& [name, cpu] : sized)
+    nodes.push_back(make_node_info_ptr(
+      make_node(name).cpu(cpu).memory("8Gi").pods(10).build(), {}));
+  return nodes;
+}
+
+TEST(default_profile, fit_error_over_a_small_cluster) {
+  auto prof = default_profile();
+  ASSERT_TRUE(prof);
+  auto nodes = tainted_then_sized({{"small-1", "1"}, {"small-2", "1"}});
   cluster_context cluster;
   cluster.node_count = 3;
   auto pod = make_pod("big").cpu("2").build();
@@ -392,6 +400,45 @@ TEST(default_profile, fit_error_over_a_small_cluster) {
             "Insufficient cpu.");
   EXPECT_EQ(d.unschedulable_plugins,
             (plugin_names{"NodeResourcesFit", "TaintToleration"}));
+}
+
+// scheduler_plugin_evaluation_total, read from the phases' results: each
+// active Filter runs on a node up to the first that fails there; Score
+// runs once per feasible node; PreFilter and PreScore once per cycle
+// unless skipped.
+TEST(default_profile, plugin_evaluations_count_every_call) {
+  auto prof = default_profile();
+  ASSERT_TRUE(prof);
+  auto nodes = tainted_then_sized({{"small", "1"}, {"big", "8"}});
+  cluster_context cluster;
+  cluster.node_count = 3;
+  auto pod = make_pod("p").cpu("2").build();
+  metrics::scheduler_metrics m;
+  plugin_evaluations evaluations{&m};
+  auto start = begin_cycle(*prof, *pod, cluster);
+  ASSERT_TRUE(start.pre_filter_status.ok());
+  evaluations.count_pre_phase(*prof, start);
+  auto result = filter_and_score(*prof, start.state, *pod, nodes, 0, {});
+  ASSERT_EQ(result.feasible.size(), 1u);
+  evaluations.count_filter_pass(*prof, start.state, result, true);
+  auto count = [&](const char* plugin, const char* point) {
+    return m.plugin_evaluations.with({plugin, point, "default-scheduler"})
+      .value();
+  };
+  EXPECT_EQ(count("NodeResourcesFit", "PreFilter"), 1u);
+  EXPECT_EQ(count("NodePorts", "PreFilter"), 0u) << "skipped: no host ports";
+  EXPECT_EQ(count("NodeUnschedulable", "Filter"), 3u);
+  EXPECT_EQ(count("TaintToleration", "Filter"), 3u) << "it failed one node";
+  EXPECT_EQ(count("NodeResourcesFit", "Filter"), 2u);
+  EXPECT_EQ(count("NodePorts", "Filter"), 0u);
+  EXPECT_EQ(count("NodeAffinity", "Filter"), 0u) << "skipped: no node affinity";
+  for (auto i : score_plan(*prof, start.state).local)
+    EXPECT_EQ(
+      count(std::string{prof->score()[i].plugin->name()}.c_str(), "Score"), 1u);
+  EXPECT_EQ(count("NodeResourcesFit", "PreScore"), 1u);
+  EXPECT_EQ(count("TaintToleration", "PreScore"), 1u);
+  EXPECT_EQ(count("InterPodAffinity", "PreScore"), 0u)
+    << "skipped: no affinity terms anywhere";
 }
 
 TEST(default_profile, filter_visits_from_the_start_index_up_to_the_quota) {

@@ -144,6 +144,19 @@ TEST(metrics_after_pipeline_run, counts_match_what_happened) {
               scheduled);
     EXPECT_EQ(total(samples, "scheduler_pending_pods"), 0);
     EXPECT_EQ(total(samples, "tessera_inflight_cycles"), 0);
+    // NodeResourcesFit's PreFilter never skips: once per cycle at least
+    // (conflicts repeat cycles); its Filter ran on every node visited.
+    const std::string evaluations = "scheduler_plugin_evaluation_total";
+    EXPECT_GE(
+      total(samples, evaluations,
+            {{"plugin", "NodeResourcesFit"}, {"extension_point", "PreFilter"}}),
+      attempts);
+    EXPECT_GE(
+      total(samples, evaluations,
+            {{"plugin", "NodeResourcesFit"}, {"extension_point", "Filter"}}),
+      total(
+        samples, evaluations,
+        {{"plugin", "NodeResourcesFit"}, {"extension_point", "PreFilter"}}));
     // The work gauges went up and came back: their series exist, at 0.
     for (const char* op : {"binding", "Filter"}) {
       bool seen = false;
