@@ -25,6 +25,7 @@
 #pragma once
 
 #include "model/node_info.hpp"
+#include "model/node_view.hpp"
 #include "model/pod.hpp"
 #include "model/symbol.hpp"
 #include "plugins/framework/cluster_context.hpp"
@@ -138,15 +139,14 @@ public:
   }
   /// Updates this plugin's slot as if `added` (on `node`) were in the cluster.
   virtual status add_pod(cycle_state& state, const model::pod& to_schedule,
-                         const model::pod& added,
-                         const model::node_info& node) const {
+                         const model::pod& added, model::node_view node) const {
     (void)state, (void)to_schedule, (void)added, (void)node;
     return {};
   }
   /// Updates this plugin's slot as if `removed` (on `node`) were gone.
   virtual status remove_pod(cycle_state& state, const model::pod& to_schedule,
                             const model::pod& removed,
-                            const model::node_info& node) const {
+                            model::node_view node) const {
     (void)state, (void)to_schedule, (void)removed, (void)node;
     return {};
   }
@@ -160,13 +160,12 @@ public:
     return true;
   }
   status add_pod(cycle_state& state, const model::pod& to_schedule,
-                 const model::pod& added,
-                 const model::node_info& node) const final {
+                 const model::pod& added, model::node_view node) const final {
     return update_with_pod(state, to_schedule, added, node, 1);
   }
   status remove_pod(cycle_state& state, const model::pod& to_schedule,
                     const model::pod& removed,
-                    const model::node_info& node) const final {
+                    model::node_view node) const final {
     return update_with_pod(state, to_schedule, removed, node, -1);
   }
 
@@ -176,7 +175,7 @@ protected:
   virtual status update_with_pod(cycle_state& state,
                                  const model::pod& to_schedule,
                                  const model::pod& changed,
-                                 const model::node_info& node,
+                                 model::node_view node,
                                  std::int64_t delta) const = 0;
 };
 
@@ -206,8 +205,11 @@ public:
 class filter_plugin : public virtual plugin {
 public:
   /// Whether the pod fits `node`; rejections carry the reason constants.
+  /// `node` may carry nominated pods on top of its node_info (the first of
+  /// the two passes with nominated pods), so a filter reads the node only
+  /// through the view.
   virtual status filter(const cycle_state& state, const model::pod& p,
-                        const model::node_info& node) const = 0;
+                        model::node_view node) const = 0;
   /// True when the filter only depends on the node itself and the pod
   /// (resources, ports, taints, labels): the cache re-runs these on the
   /// chosen node at assume time. False for cross-node filters.

@@ -235,14 +235,14 @@ public:
   }
   status add_pod(cycle_state& state, const model::pod& to_schedule,
                  const model::pod& added,
-                 const model::node_info& node) const override {
+                 model::node_view node) const override {
     return timed(metric_extension_point::pre_filter_add_pod, [&] {
       return pre_filter_->add_pod(state, to_schedule, added, node);
     });
   }
   status remove_pod(cycle_state& state, const model::pod& to_schedule,
                     const model::pod& removed,
-                    const model::node_info& node) const override {
+                    model::node_view node) const override {
     return timed(metric_extension_point::pre_filter_remove_pod, [&] {
       return pre_filter_->remove_pod(state, to_schedule, removed, node);
     });
@@ -265,7 +265,7 @@ public:
 
   // ---- Filter -----------------------------------------------------------
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override {
+                model::node_view node) const override {
     return timed(metric_extension_point::filter,
                  [&] { return filter_->filter(state, p, node); });
   }

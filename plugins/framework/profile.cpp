@@ -251,8 +251,7 @@ status name_failure(const filter_plugin& f, status s) {
 } // namespace
 
 status profile::run_filters(const cycle_state& state, const model::pod& p,
-                            const model::node_info& node,
-                            bool node_local_only) const {
+                            model::node_view node, bool node_local_only) const {
   for (const auto* f : filter_) {
     if (state.skip_filter.test(f->slot()))
       continue;
@@ -278,7 +277,7 @@ profile::active_filters(const cycle_state& state) const {
 status profile::run_active_filters(std::span<const filter_plugin* const> active,
                                    const cycle_state& state,
                                    const model::pod& p,
-                                   const model::node_info& node) const {
+                                   model::node_view node) const {
   for (const auto* f : active) {
     status s = f->filter(state, p, node);
     if (!s.ok()) [[unlikely]]
@@ -312,26 +311,28 @@ status profile::run_filters_with_nominated(
   if (std::none_of(nominated.begin(), nominated.end(), relevant))
     return run_filters(state, p, node);
   // First pass: as if the nominated pods were already running here. Shards
-  // run this for every node with nominated pods, so the copy goes into one
-  // scratch node per thread, whose vectors keep their capacity.
-  thread_local model::node_info with_nominated;
-  with_nominated = node;
+  // run this for every node with nominated pods, so the node is not copied:
+  // the filters read it through a view that adds the pods on top, and the
+  // overlay's buffers are one per thread and keep their capacity.
+  thread_local model::node_overlay with_nominated;
+  with_nominated.reset(node);
   status first;
   if (!extensions_active(state)) {
     for (const auto& n : nominated)
       if (relevant(n))
-        with_nominated.add_pod(n);
-    first = run_filters(state, p, with_nominated);
+        with_nominated.add(*n);
+    first = run_filters(state, p, with_nominated.view());
   } else {
     cycle_state state_with = state;
     for (const auto& n : nominated) {
       if (!relevant(n))
         continue;
-      with_nominated.add_pod(n);
-      if (auto s = run_add_pod(state_with, p, *n, with_nominated); !s.ok())
+      with_nominated.add(*n);
+      if (auto s = run_add_pod(state_with, p, *n, with_nominated.view());
+          !s.ok())
         return s;
     }
-    first = run_filters(state_with, p, with_nominated);
+    first = run_filters(state_with, p, with_nominated.view());
   }
   if (!first.ok())
     return first;
@@ -348,7 +349,7 @@ bool profile::extensions_active(const cycle_state& state) const {
 
 status profile::run_add_pod(cycle_state& state, const model::pod& to_schedule,
                             const model::pod& added,
-                            const model::node_info& node) const {
+                            model::node_view node) const {
   for (const auto* pf : pre_filter_) {
     if (!pf->has_extensions() || state.skip_filter.test(pf->slot()))
       continue;
@@ -364,7 +365,7 @@ status profile::run_add_pod(cycle_state& state, const model::pod& to_schedule,
 status profile::run_remove_pod(cycle_state& state,
                                const model::pod& to_schedule,
                                const model::pod& removed,
-                               const model::node_info& node) const {
+                               model::node_view node) const {
   for (const auto* pf : pre_filter_) {
     if (!pf->has_extensions() || state.skip_filter.test(pf->slot()))
       continue;

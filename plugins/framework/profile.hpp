@@ -136,8 +136,7 @@ public:
   /// the plugin name set; Success when all pass. Plugins skipped by PreFilter
   /// do not run. With `node_local_only`, cross-node filters are left out.
   status run_filters(const cycle_state& state, const model::pod& p,
-                     const model::node_info& node,
-                     bool node_local_only = false) const;
+                     model::node_view node, bool node_local_only = false) const;
 
   /// The filters that run_filters would call this cycle (those PreFilter
   /// did not skip), in order; for loops over many nodes.
@@ -146,7 +145,7 @@ public:
   /// run_filters over `active` (from active_filters(state)).
   status run_active_filters(std::span<const filter_plugin* const> active,
                             const cycle_state& state, const model::pod& p,
-                            const model::node_info& node) const;
+                            model::node_view node) const;
 
   /// How this cycle's filters depend on other nodes than the one they
   /// check: `active`, a cross-node filter runs; `skip_may_change`, one was
@@ -162,8 +161,10 @@ public:
 
   /// Upstream's RunFilterPluginsWithNominatedPods: when `nominated` (pods
   /// nominated to this node with priority >= the pod's, excluding the pod)
-  /// is non-empty, filters run first on a copy of the node and state with
-  /// them added, then on the unmodified node; both must pass.
+  /// is non-empty, filters run first as if they ran on the node (a
+  /// node_view over it, nothing of the node copied, and a copy of the state
+  /// updated by AddPod when a plugin with extensions runs), then on the node
+  /// as it is; both must pass.
   status
   run_filters_with_nominated(const cycle_state& state, const model::pod& p,
                              const model::node_info& node,
@@ -177,11 +178,9 @@ public:
   /// Calls AddPod / RemovePod of every PreFilter plugin with extensions that
   /// was not skipped; the first failure is returned.
   status run_add_pod(cycle_state& state, const model::pod& to_schedule,
-                     const model::pod& added,
-                     const model::node_info& node) const;
+                     const model::pod& added, model::node_view node) const;
   status run_remove_pod(cycle_state& state, const model::pod& to_schedule,
-                        const model::pod& removed,
-                        const model::node_info& node) const;
+                        const model::pod& removed, model::node_view node) const;
 
   /// Events registered by the plugins, with the name of the registering
   /// plugin (the queue asks only the hints of the plugins that rejected a

@@ -60,7 +60,7 @@ inter_pod_affinity::pre_filter(cycle_state& state, const model::pod& p,
 status inter_pod_affinity::update_with_pod(cycle_state& state,
                                            const model::pod& to_schedule,
                                            const model::pod& changed,
-                                           const model::node_info& node,
+                                           model::node_view node,
                                            std::int64_t multiplier) const {
   using namespace inter_pod_affinity_detail;
   const cycle_data* current = data(state);
@@ -100,7 +100,7 @@ status inter_pod_affinity::update_with_pod(cycle_state& state,
 }
 
 status inter_pod_affinity::filter(const cycle_state& state, const model::pod& p,
-                                  const model::node_info& node) const {
+                                  model::node_view node) const {
   using namespace inter_pod_affinity_detail;
   (void)p;
   const model::node* n = node.get_node();

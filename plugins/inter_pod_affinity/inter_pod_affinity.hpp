@@ -138,7 +138,7 @@ public:
   /// The three checks in upstream's order; Error for a node_info without a
   /// node or a cycle without the scan's counts.
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
   /// Cross-node: the cache re-checks it only when an assumed pod interacts.
   bool node_local() const noexcept override {
     return false;
@@ -194,8 +194,7 @@ private:
   /// AddPod / RemovePod keep the filter maps in step with nominated pods,
   /// preemption victims and pods assumed since the cycle's snapshot.
   status update_with_pod(cycle_state& state, const model::pod& to_schedule,
-                         const model::pod& changed,
-                         const model::node_info& node,
+                         const model::pod& changed, model::node_view node,
                          std::int64_t multiplier) const override;
 
   config::inter_pod_affinity_args args_;

@@ -108,7 +108,7 @@ pre_filter_result node_affinity::pre_filter(cycle_state&, const model::pod& p,
 }
 
 status node_affinity::filter(const cycle_state&, const model::pod& p,
-                             const model::node_info& node) const {
+                             model::node_view node) const {
   static const model::label_set no_labels;
   const model::node* n = node.get_node();
   const model::label_set& labels = n != nullptr ? n->labels : no_labels;

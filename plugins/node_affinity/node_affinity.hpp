@@ -99,7 +99,7 @@ public:
   /// The added required affinity, then the pod's nodeSelector and required
   /// affinity.
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
 
   /// Skip when there are no preferred terms at all; an error when one of the
   /// pod's preferred terms cannot be used.

@@ -89,7 +89,7 @@ node_declared_features::pre_filter(cycle_state& state, const model::pod& p,
 
 status node_declared_features::filter(const cycle_state& state,
                                       const model::pod& p,
-                                      const model::node_info& node) const {
+                                      model::node_view node) const {
   // Without PreFilter's record (a filter re-run outside a full cycle) the
   // rules are cheap enough to apply again.
   const auto* data

@@ -83,7 +83,7 @@ public:
   /// UR `node(s) didn't match Pod's required features` unless the node
   /// declares every feature PreFilter recorded.
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
 
 private:
   model::symbol reason_unsatisfied_;

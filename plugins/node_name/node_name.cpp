@@ -14,7 +14,7 @@ std::vector<cluster_event_with_hint> node_name::events_to_register() const {
 }
 
 status node_name::filter(const cycle_state&, const model::pod& p,
-                         const model::node_info& node) const {
+                         model::node_view node) const {
   if (p.node_name.empty() || p.node_name == node.name())
     return {};
   return {code::unschedulable_and_unresolvable, reason_mismatch_};

@@ -43,7 +43,7 @@ public:
 
   /// Success when the pod names no node or names this one.
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
 
 private:
   model::symbol reason_mismatch_;

@@ -52,7 +52,7 @@ pre_filter_result node_ports::pre_filter(cycle_state&, const model::pod& p,
 }
 
 status node_ports::filter(const cycle_state&, const model::pod& p,
-                          const model::node_info& node) const {
+                          model::node_view node) const {
   for (const auto& wanted : p.host_ports)
     if (node.port_in_use(wanted))
       return {code::unschedulable, reason_ports_};

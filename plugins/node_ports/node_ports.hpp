@@ -62,7 +62,7 @@ public:
 
   /// Unschedulable when a wanted host port is taken on the node.
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
 
   /// True when none of `wanted` conflicts with any of `in_use`.
   static bool ports_fit(std::span<const model::host_port> wanted,

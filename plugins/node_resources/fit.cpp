@@ -145,7 +145,7 @@ node_resources_fit::pre_filter(cycle_state& state, const model::pod& p,
 }
 
 status node_resources_fit::filter(const cycle_state& state, const model::pod& p,
-                                  const model::node_info& node) const {
+                                  model::node_view node) const {
   (void)p;
   const auto* s = state.read<cycle_data>(slot());
   if (s == nullptr || !s->has_filter) [[unlikely]]
@@ -154,7 +154,7 @@ status node_resources_fit::filter(const cycle_state& state, const model::pod& p,
   // The common case builds no status: check first, explain on failure.
   const auto& alloc = node_resources::node_allocatable(node);
   const auto& used = node.requested();
-  bool fits = static_cast<std::int64_t>(node.pods().size()) < alloc.pods;
+  bool fits = static_cast<std::int64_t>(node.pod_count()) < alloc.pods;
   fits = fits
          && (s->milli_cpu <= 0
              || s->milli_cpu <= alloc.milli_cpu - used.milli_cpu);
@@ -171,7 +171,7 @@ status node_resources_fit::filter(const cycle_state& state, const model::pod& p,
 }
 
 status node_resources_fit::explain_misfit(const cycle_data& s,
-                                          const model::node_info& node) const {
+                                          model::node_view node) const {
   const auto& alloc = node_resources::node_allocatable(node);
   const auto& used = node.requested();
   status out{code::unschedulable, model::symbol{}};
@@ -180,7 +180,7 @@ status node_resources_fit::explain_misfit(const cycle_data& s,
     out.add_reason(reason);
     unresolvable = unresolvable || beyond_allocatable;
   };
-  if (static_cast<std::int64_t>(node.pods().size()) + 1 > alloc.pods)
+  if (static_cast<std::int64_t>(node.pod_count()) + 1 > alloc.pods)
     fail(reasons_.too_many_pods, false);
   if (s.milli_cpu > 0 && s.milli_cpu > alloc.milli_cpu - used.milli_cpu)
     fail(reasons_.insufficient_cpu, s.milli_cpu > alloc.milli_cpu);

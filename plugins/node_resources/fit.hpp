@@ -120,7 +120,7 @@ public:
                                const cluster_context& cluster) const override;
   /// Success, or every failing reason with U / UR (see the file comment).
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
   /// Stores the pod's request of each scored resource; Error when no
   /// resource is configured (upstream's Score fails the same way).
   status pre_score(cycle_state& state, const model::pod& p,
@@ -157,7 +157,7 @@ private:
   /// The failing status of a node Filter found too small: every reason, in
   /// order, with the code.
   [[gnu::noinline]] status explain_misfit(const cycle_data& data,
-                                          const model::node_info& node) const;
+                                          model::node_view node) const;
   /// Fills the score part of `data` for `p`.
   void prepare_score(cycle_data& data, const model::pod& p) const;
   /// Score with a prepared state.

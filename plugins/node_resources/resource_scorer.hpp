@@ -19,7 +19,7 @@
 #pragma once
 
 #include "config/plugin_args.hpp"
-#include "model/node_info.hpp"
+#include "model/node_view.hpp"
 #include "model/resource_list.hpp"
 #include "model/symbol.hpp"
 
@@ -61,12 +61,11 @@ struct resource_field {
 /// scalar resource.
 resource_field field_of(const resource_ref& r) noexcept;
 
-/// The node's allocatable, read inline (node_info::allocatable() is an
-/// out-of-line call; placeholders without a node object have none).
+/// The node's allocatable, read inline (node_view::allocatable() is;
+/// placeholders without a node object have none).
 inline const model::resource_list&
-node_allocatable(const model::node_info& n) noexcept {
-  const model::node* node = n.get_node();
-  return node != nullptr ? node->allocatable : n.allocatable();
+node_allocatable(model::node_view n) noexcept {
+  return n.allocatable();
 }
 
 /// int64 addition that saturates instead of overflowing.

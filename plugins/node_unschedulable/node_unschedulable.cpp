@@ -50,7 +50,7 @@ node_unschedulable::events_to_register() const {
 }
 
 status node_unschedulable::filter(const cycle_state&, const model::pod& p,
-                                  const model::node_info& node) const {
+                                  model::node_view node) const {
   const model::node* n = node.get_node();
   if (n == nullptr || !n->unschedulable)
     return {};

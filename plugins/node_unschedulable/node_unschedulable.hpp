@@ -52,7 +52,7 @@ public:
   /// UR `node(s) were unschedulable` on a cordoned node the pod does not
   /// tolerate; Success otherwise (also for a node_info without a node).
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
 
 private:
   model::symbol reason_unschedulable_;

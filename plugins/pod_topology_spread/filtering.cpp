@@ -55,7 +55,7 @@ pod_topology_spread::pre_filter(cycle_state& state, const model::pod& p,
 status pod_topology_spread::update_with_pod(cycle_state& state,
                                             const model::pod& to_schedule,
                                             const model::pod& changed,
-                                            const model::node_info& node,
+                                            model::node_view node,
                                             std::int64_t delta) const {
   using namespace pod_topology_spread_detail;
   const cycle_data* current = data(state);
@@ -94,7 +94,7 @@ status pod_topology_spread::update_with_pod(cycle_state& state,
 
 status pod_topology_spread::filter(const cycle_state& state,
                                    const model::pod& p,
-                                   const model::node_info& node) const {
+                                   model::node_view node) const {
   (void)p;
   const model::node* n = node.get_node();
   if (n == nullptr)

@@ -170,7 +170,7 @@ public:
   /// Missing label (UR), then skew (U), constraint by constraint; Error for
   /// a node_info without a node.
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
   /// Cross-node: the cache re-checks it only when an assumed pod interacts.
   bool node_local() const noexcept override {
     return false;
@@ -230,8 +230,7 @@ private:
   /// AddPod / RemovePod keep the domain counts in step with nominated pods,
   /// preemption victims and pods assumed since the cycle's snapshot.
   status update_with_pod(cycle_state& state, const model::pod& to_schedule,
-                         const model::pod& changed,
-                         const model::node_info& node,
+                         const model::pod& changed, model::node_view node,
                          std::int64_t delta) const override;
   bool ignored(const score_input& in, const model::node& n) const noexcept;
 

@@ -40,7 +40,7 @@ taint_toleration::events_to_register() const {
 }
 
 status taint_toleration::filter(const cycle_state&, const model::pod& p,
-                                const model::node_info& node) const {
+                                model::node_view node) const {
   const model::node* n = node.get_node();
   if (n == nullptr)
     return {};

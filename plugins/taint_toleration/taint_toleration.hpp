@@ -64,7 +64,7 @@ public:
   /// UR `node(s) had untolerated taint(s)` when a NoSchedule or NoExecute
   /// taint is not tolerated.
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
 
   /// Always Success; writes nothing (see the file comment).
   status pre_score(cycle_state& state, const model::pod& p,

@@ -175,7 +175,7 @@ node_volume_limits::attachable_volumes(const model::pod& p,
 }
 
 status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
-                                  const model::node_info& node) const {
+                                  model::node_view node) const {
   if (p.volumes.empty())
     return {};
   const auto* s = cs.read<state>(slot());
@@ -204,8 +204,8 @@ status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
   // even all of them together with the pod's stay within each limit the pod
   // must fit, and no claim needs resolving (most nodes, most of the time).
   std::size_t at_most = own.size();
-  for (const auto& other : node.pods())
-    at_most += other->volumes.size();
+  node.for_each_pod(
+    [&](const model::pod& other) { at_most += other.volumes.size(); });
   if (auto it = storage.attachments.find(node.name());
       it != storage.attachments.end())
     at_most += it->second.size();
@@ -218,10 +218,13 @@ status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
     return {};
   volume_set wanted = own;
   volume_set in_use;
-  for (const auto& other : node.pods())
-    if (status st = attachable_volumes(*other, storage, false, in_use);
-        !st.ok())
-      return st;
+  status in_use_status;
+  node.any_pod([&](const model::pod& other) {
+    in_use_status = attachable_volumes(other, storage, false, in_use);
+    return !in_use_status.ok();
+  });
+  if (!in_use_status.ok())
+    return in_use_status;
   std::unordered_map<std::string, std::int64_t> counted;
   for (const auto& [key, driver] : in_use) {
     // A volume already on the node takes no second attach slot.

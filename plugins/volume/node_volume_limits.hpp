@@ -99,7 +99,7 @@ public:
   /// Unschedulable when a driver's attach limit on the node would be
   /// passed.
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
 
   /// Adds the attachable volumes of `p` to `out`. For the pod being
   /// scheduled (`new_pod`), a missing claim is UnschedulableAndUnresolvable;

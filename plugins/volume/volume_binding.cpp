@@ -137,7 +137,7 @@ volume_binding::pre_filter(cycle_state& state, const model::pod& p,
 }
 
 status volume_binding::filter(const cycle_state& state, const model::pod&,
-                              const model::node_info& node) const {
+                              model::node_view node) const {
   const auto* st = state.read<binding_state>(slot());
   const model::node* n = node.get_node();
   if (st == nullptr || n == nullptr)

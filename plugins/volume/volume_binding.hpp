@@ -57,7 +57,7 @@ public:
   pre_filter_result pre_filter(cycle_state& state, const model::pod& p,
                                const cluster_context& cluster) const override;
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
   /// Always Skip (see the file comment).
   status pre_score(cycle_state& state, const model::pod& p,
                    const cluster_context& cluster) const override;

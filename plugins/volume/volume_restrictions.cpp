@@ -176,18 +176,18 @@ volume_restrictions::pre_filter(cycle_state& cs, const model::pod& p,
 status volume_restrictions::update_with_pod(cycle_state& cs,
                                             const model::pod& to_schedule,
                                             const model::pod& changed,
-                                            const model::node_info&,
+                                            model::node_view,
                                             std::int64_t delta) const {
   return shift_count(cs, slot(), to_schedule, changed,
                      static_cast<std::int32_t>(delta));
 }
 
 status volume_restrictions::filter(const cycle_state& cs, const model::pod& p,
-                                   const model::node_info& node) const {
-  if (has_inline_disk(p))
-    for (const auto& existing : node.pods())
-      if (disks_conflict(p, *existing))
-        return {code::unschedulable, reason_disk_conflict_};
+                                   model::node_view node) const {
+  if (has_inline_disk(p) && node.any_pod([&](const model::pod& existing) {
+        return disks_conflict(p, existing);
+      }))
+    return {code::unschedulable, reason_disk_conflict_};
   const auto* s = cs.read<state>(slot());
   if (s == nullptr)
     return status::make_error(

@@ -87,7 +87,7 @@ public:
 
   /// Disk conflicts on the node, then the ReadWriteOncePod count.
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
   /// False: the ReadWriteOncePod count spans the cluster.
   bool node_local() const noexcept override {
     return false;
@@ -102,8 +102,7 @@ private:
   /// Moves the conflict count by `delta` times `changed`'s uses of the pod's
   /// ReadWriteOncePod claims.
   status update_with_pod(cycle_state& state, const model::pod& to_schedule,
-                         const model::pod& changed,
-                         const model::node_info& node,
+                         const model::pod& changed, model::node_view node,
                          std::int64_t delta) const override;
 
   model::symbol reason_disk_conflict_;

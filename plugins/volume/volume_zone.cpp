@@ -142,7 +142,7 @@ volume_zone::pre_filter(cycle_state& cs, const model::pod& p,
 }
 
 status volume_zone::filter(const cycle_state& cs, const model::pod& p,
-                           const model::node_info& node) const {
+                           model::node_view node) const {
   if (p.volumes.empty())
     return {};
   const auto* s = cs.read<state>(slot());

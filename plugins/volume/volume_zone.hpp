@@ -85,7 +85,7 @@ public:
 
   /// UnschedulableAndUnresolvable when the node's zone labels do not match.
   status filter(const cycle_state& state, const model::pod& p,
-                const model::node_info& node) const override;
+                model::node_view node) const override;
 
   /// The topology labels of `pv` that parse, in a fixed key order.
   static std::vector<volume_topology>
