@@ -111,4 +111,28 @@ PY
   fi
   rm -rf "$tmp"
 fi
+# The official JavaScript client for its compatibility test, pinned by
+# test/cluster/js/package-lock.json (npm checks every package's integrity
+# hash) and installed into .tools/js-client. Node and npm come from Debian
+# when the machine has none; without network the test is skipped.
+js_dir="$root_dir/.tools/js-client"
+js_lock="$root_dir/test/cluster/js/package-lock.json"
+if ! cmp -s "$js_lock" "$js_dir/package-lock.json" 2>/dev/null \
+  || [ ! -f "$js_dir/node_modules/@kubernetes/client-node/package.json" ]; then
+  if ! command -v npm >/dev/null 2>&1; then
+    apt_update
+    DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -q \
+      --no-install-recommends nodejs npm || true
+  fi
+  rm -rf "$js_dir"
+  mkdir -p "$js_dir"
+  cp "$root_dir/test/cluster/js/package.json" "$js_lock" "$js_dir/"
+  if ! command -v npm >/dev/null 2>&1 \
+    || ! (cd "$js_dir" && npm ci --no-audit --no-fund --loglevel=error \
+            >/dev/null); then
+    echo "install-deps: cannot install @kubernetes/client-node from the npm" \
+      "registry; the JavaScript client test is skipped" >&2
+    rm -rf "$js_dir/node_modules"
+  fi
+fi
 echo "install-deps: ok"
