@@ -64,6 +64,12 @@ bool batcher::same_as(const candidate& c, std::size_t profile_index,
 batcher::plan batcher::on_filter(const candidate& c) {
   if (!enabled_)
     return plan::full;
+  if (failing_) {
+    if (c.now >= failing_->until)
+      failing_.reset();
+    else if (same_as(c, failing_->profile_index, *failing_->pod))
+      return plan::full;
+  }
   if (head_ != 0) {
     if (same_as(c, head_profile_, *head_pod_)) {
       parked_.push_back(c.cycle);
@@ -112,6 +118,7 @@ batcher::attempt batcher::on_end(ending e) {
                                                        : attempt::hint_not_used;
   if (!e.assumed) {
     flush(flush_reason::pod_failed);
+    failing_ = failing{head_profile_, head_pod_, e.now + max_age_};
   } else if (result == attempt::hint_used) {
     ++batched_;
   } else if (e.fresh && !e.fresh->empty()) {

@@ -20,7 +20,11 @@
 /// flight make "consecutive" a chain: while the pod that will leave or
 /// extend the batch (the head) is in flight, pods with its signature park
 /// here and go on, in order, when it ends; pods with another signature run
-/// at once and end the batch when the head is done.
+/// at once and end the batch when the head is done. A head that fails
+/// leaves nothing to wait for: for the batch's age (500 ms) pods of its
+/// signature run their full cycles side by side instead of parking behind
+/// one another, each on a current view — pods that must preempt would
+/// otherwise go one at a time, each on the view its cycle began with.
 ///
 /// CAF-free; the coordinator calls it at each step and records the metrics.
 #pragma once
@@ -163,6 +167,14 @@ private:
   model::pod_ptr head_pod_;
   /// Another pod reached Filter while the head was in flight.
   std::optional<flush_reason> interrupted_;
+  /// The signature of the last head that failed, and until when its pods
+  /// run unparked.
+  struct failing {
+    std::size_t profile_index = 0;
+    model::pod_ptr pod;
+    time_point until;
+  };
+  std::optional<failing> failing_;
   std::deque<std::uint64_t> parked_;
   bool rescored_ = false;
   std::uint64_t batched_ = 0;

@@ -115,6 +115,31 @@ TEST(batcher, replicas_park_behind_the_head_then_take_hints_in_order) {
   EXPECT_TRUE(f.flushed.empty());
 }
 
+// A failed head leaves nothing to wait for: for the batch's age its parked
+// replicas and new ones run full cycles side by side, none becomes a head
+// for the others to park behind. After that, replicas park again.
+TEST(batcher, replicas_of_a_failed_head_run_unparked_for_a_while) {
+  fixture f;
+  const batcher::time_point t0{};
+  ASSERT_EQ(f.b.on_filter(f.replica(1, "500m", t0)), plan::full);
+  EXPECT_EQ(f.b.on_filter(f.replica(2, "500m", t0)), plan::park);
+  EXPECT_EQ(f.b.on_filter(f.replica(3, "500m", t0)), plan::park);
+  f.end(false, "", "", std::nullopt, {}, t0 + 10ms);
+  EXPECT_EQ(f.b.take_parked(), (std::deque<std::uint64_t>{2, 3}));
+  EXPECT_EQ(f.b.on_filter(f.replica(2, "500m", t0 + 20ms)), plan::full);
+  EXPECT_EQ(f.b.on_filter(f.replica(3, "500m", t0 + 20ms)), plan::full);
+  EXPECT_EQ(f.b.on_filter(f.replica(4, "500m", t0 + 300ms)), plan::full);
+  EXPECT_EQ(f.b.head(), 0u) << "no head: nothing to park behind";
+  // Another signature is not held back.
+  EXPECT_EQ(f.b.on_filter(f.replica(5, "2", t0 + 300ms)), plan::full);
+  EXPECT_EQ(f.b.head(), 5u);
+  f.end(true, "a", "", std::nullopt, {}, t0 + 320ms);
+  // Past the age, a replica becomes a head again and the next parks.
+  EXPECT_EQ(f.b.on_filter(f.replica(6, "500m", t0 + 600ms)), plan::full);
+  EXPECT_EQ(f.b.head(), 6u);
+  EXPECT_EQ(f.b.on_filter(f.replica(7, "500m", t0 + 600ms)), plan::park);
+}
+
 TEST(batcher, the_chosen_node_rejoins_the_list_when_a_replica_still_fits) {
   fixture f;
   f.leave_batch();
