@@ -74,6 +74,7 @@ void api_sink::bind(const model::pod_ptr& pod, model::symbol node,
     abandon();
     return;
   }
+  note_bind(pod->uid);
   stats_.binds_started.fetch_add(1, std::memory_order_relaxed);
   stats_.binds_in_flight.fetch_add(1, std::memory_order_relaxed);
   work_pool::job j;
@@ -139,6 +140,30 @@ error api_sink::check_write_gate() {
   if (e)
     stats_.gated.fetch_add(1, std::memory_order_relaxed);
   return e;
+}
+
+std::uint64_t api_sink::note_bind(const std::string& uid) {
+  // Enough notes that a status write queued before the oldest pruned one
+  // is long gone.
+  constexpr std::uint64_t kept = 1 << 16;
+  std::lock_guard guard{bind_notes_mutex_};
+  auto n = bind_notes_taken_++;
+  bind_notes_[uid] = n;
+  if (bind_notes_.size() > 2 * kept)
+    std::erase_if(bind_notes_,
+                  [&](const auto& kv) { return kv.second + kept < n; });
+  return n;
+}
+
+std::uint64_t api_sink::next_bind_note() {
+  std::lock_guard guard{bind_notes_mutex_};
+  return bind_notes_taken_;
+}
+
+bool api_sink::bind_noted_since(const std::string& uid, std::uint64_t since) {
+  std::lock_guard guard{bind_notes_mutex_};
+  auto it = bind_notes_.find(uid);
+  return it != bind_notes_.end() && it->second >= since;
 }
 
 void api_sink::record(const model::pod& pod, const char* type,
@@ -275,7 +300,14 @@ void api_sink::unschedulable(const model::pod_ptr& pod,
   }
   std::string body = io::encode_pod_status_patch(conds, nomination,
                                                  report.nominated_node.view());
-  post_status([this, pod, body = std::move(body)]() mutable {
+  auto queued_at = next_bind_note();
+  post_status([this, pod, queued_at, body = std::move(body)]() mutable {
+    // A later cycle bound the pod meanwhile: this failure is history, and
+    // its PodScheduled=False would overwrite the binding's True.
+    if (bind_noted_since(pod->uid, queued_at)) {
+      stats_.status_patches_stale.fetch_add(1, std::memory_order_relaxed);
+      return;
+    }
     error e
       = client_.patch_pod_status(pod->ns.view(), pod->name, std::move(body));
     if (!e) {

@@ -55,6 +55,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 
 namespace tessera::adapters {
@@ -93,6 +94,9 @@ struct api_sink_stats {
   std::atomic<std::uint64_t> bind_errors{0};
   std::atomic<std::uint64_t> status_patches{0};
   std::atomic<std::uint64_t> status_patches_skipped{0};
+  /// Failure-status patches dropped because a binding of the pod started
+  /// after they were queued (they would overwrite its PodScheduled=True).
+  std::atomic<std::uint64_t> status_patches_stale{0};
   std::atomic<std::uint64_t> deletions{0};
   std::atomic<std::uint64_t> write_errors{0};
   /// Writes the gates refused (bindings included).
@@ -149,6 +153,14 @@ private:
                    std::function<void(error)> refused = {});
   /// The write gate's verdict, counted when it refuses.
   error check_write_gate();
+  /// Notes that a binding of pod `uid` starts; returns the note's number.
+  /// Status writes are queued apart from bindings, so a failure of an
+  /// earlier cycle can reach the API after the binding of a later one.
+  std::uint64_t note_bind(const std::string& uid);
+  /// The number the next note_bind() gets.
+  std::uint64_t next_bind_note();
+  /// True when a binding of `uid` started at or after note `since`.
+  bool bind_noted_since(const std::string& uid, std::uint64_t since);
 
   io::rest_client& client_;
   io::event_recorder& events_;
@@ -162,6 +174,10 @@ private:
   /// Pod versions (uid/resourceVersion) already reported as undecodable.
   std::mutex undecodable_mutex_;
   std::unordered_set<std::string> undecodable_seen_;
+  /// The latest binding note per pod uid (pruned to the newest ones).
+  std::mutex bind_notes_mutex_;
+  std::unordered_map<std::string, std::uint64_t> bind_notes_;
+  std::uint64_t bind_notes_taken_ = 0;
 };
 
 /// kube-scheduler's event message limit: at most 1024 bytes, cut messages
