@@ -68,9 +68,9 @@ bool decode_node(const json::object& item, observed_node& n) {
   n.pods = *pods;
   auto* unschedulable = spec ? spec->if_contains("unschedulable") : nullptr;
   auto* taints = array_in(spec, "taints");
-  n.open = !(unschedulable && unschedulable->is_bool()
-             && unschedulable->get_bool())
-           && !(taints && !taints->empty());
+  n.open
+    = !(unschedulable && unschedulable->is_bool() && unschedulable->get_bool())
+      && !(taints && !taints->empty());
   return true;
 }
 
@@ -82,18 +82,18 @@ bool decode_pod(const json::object& item, observed_pod& p) {
   p.terminating = meta && meta->contains("deletionTimestamp");
   if (p.name.empty())
     return false;
-  auto requests = [](const json::value& c, std::int64_t& cpu,
-                     std::int64_t& memory) {
-    const auto* r = object_in(object_in(c.if_object(), "resources"),
-                              "requests");
-    auto c_cpu = amount(r, "cpu", true);
-    auto c_memory = amount(r, "memory", false);
-    if (!c_cpu || !c_memory)
-      return false;
-    cpu = *c_cpu;
-    memory = *c_memory;
-    return true;
-  };
+  auto requests
+    = [](const json::value& c, std::int64_t& cpu, std::int64_t& memory) {
+        const auto* r
+          = object_in(object_in(c.if_object(), "resources"), "requests");
+        auto c_cpu = amount(r, "cpu", true);
+        auto c_memory = amount(r, "memory", false);
+        if (!c_cpu || !c_memory)
+          return false;
+        cpu = *c_cpu;
+        memory = *c_memory;
+        return true;
+      };
   if (const auto* containers = array_in(spec, "containers"))
     for (const auto& c : *containers) {
       std::int64_t cpu = 0, memory = 0;
@@ -216,9 +216,10 @@ void soak_checker::deleted(const std::string& name) {
   live_.erase(name);
 }
 
-void soak_checker::node_vanished(const std::string& name,
-                                 std::chrono::system_clock::time_point when) {
-  vanished_.emplace(name, when);
+void soak_checker::node_vanished(
+  const std::string& name, std::chrono::system_clock::time_point when,
+  std::optional<std::chrono::seconds> race_window) {
+  vanished_.emplace(name, vanished_node{when, race_window});
 }
 
 std::optional<std::chrono::system_clock::time_point>
@@ -226,16 +227,17 @@ soak_checker::vanished_at(const std::string& name) const {
   auto it = vanished_.find(name);
   if (it == vanished_.end())
     return std::nullopt;
-  return it->second;
+  return it->second.when;
 }
 
 bool soak_checker::raced(const observed_pod& p) const {
   auto gone = vanished_.find(p.node);
-  if (gone == vanished_.end())
+  if (gone == vanished_.end() || !gone->second.race_window)
     return false;
   // lastTransitionTime has whole seconds: a binding within the window may
   // show up to a second early, never late.
-  return !p.bound_at || *p.bound_at <= gone->second + race_window;
+  return !p.bound_at
+         || *p.bound_at <= gone->second.when + *gone->second.race_window;
 }
 
 std::vector<std::string> soak_checker::safety(const observation& o) {
@@ -249,17 +251,17 @@ std::vector<std::string> soak_checker::safety(const observation& o) {
       continue;
     auto [it, first] = bound_to_.emplace(name, p.node);
     if (!first && it->second != p.node)
-      out.push_back("pod " + name + " was bound twice: first to "
-                    + it->second + ", now to " + p.node);
+      out.push_back("pod " + name + " was bound twice: first to " + it->second
+                    + ", now to " + p.node);
     if (!o.nodes.contains(p.node) && !raced(p)) {
       auto gone = vanished_.find(p.node);
       std::string when = p.bound_at ? format_time(*p.bound_at) : "unknown";
-      out.push_back(
-        "pod " + name + " is bound to missing node " + p.node + " (bound at "
-        + when + ", node "
-        + (gone == vanished_.end() ? std::string{"never existed"}
-                                   : "vanished at " + format_time(gone->second))
-        + ")");
+      out.push_back("pod " + name + " is bound to missing node " + p.node
+                    + " (bound at " + when + ", node "
+                    + (gone == vanished_.end()
+                         ? std::string{"never existed"}
+                         : "vanished at " + format_time(gone->second.when))
+                    + ")");
     }
   }
   for (const auto& [node, u] : usage_by_node(o)) {
@@ -311,10 +313,10 @@ std::vector<std::string> soak_checker::settled(const observation& o) const {
         continue;
       std::ostringstream s;
       s << "pod " << name << " (cpu " << p.cpu_milli << "m, memory "
-        << mebibytes(p.memory_bytes) << ") is pending but fits on node "
-        << node << " (free cpu " << n.cpu_milli - u.cpu_milli
-        << "m, memory " << mebibytes(n.memory_bytes - u.memory_bytes)
-        << ", pods " << n.pods - u.pods << ")";
+        << mebibytes(p.memory_bytes) << ") is pending but fits on node " << node
+        << " (free cpu " << n.cpu_milli - u.cpu_milli << "m, memory "
+        << mebibytes(n.memory_bytes - u.memory_bytes) << ", pods "
+        << n.pods - u.pods << ")";
       out.push_back(s.str());
       break;
     }

@@ -13,9 +13,10 @@
 ///       a rebind or a duplicate);
 ///     - no node holds more than its allocatable cpu, memory and pods;
 ///     - no pod is bound to a node that does not exist, except a binding
-///       that raced the node's disappearance (bound, per its PodScheduled
-///       transition time, within `race_window` of it), which the pod
-///       garbage collector removes in a real cluster and the driver here;
+///       that raced the node's deletion (bound, per its PodScheduled
+///       transition time, within the deletion's race window), which the
+///       pod garbage collector removes in a real cluster and the driver
+///       here; a node the cluster came back without has no race window;
 ///   liveness (after the cluster settled)
 ///     - every pending pod carries PodScheduled=False, reason
 ///       Unschedulable and a message;
@@ -86,10 +87,12 @@ public:
   /// The driver deleted pod `name` (or the garbage collector did): it may
   /// go at any time from now on.
   void deleted(const std::string& name);
-  /// Node `name` stopped existing at `when` (deleted, or left out when the
-  /// cluster came back); node names are never reused.
+  /// Node `name` stopped existing at `when`; node names are never reused.
+  /// A binding to it up to `race_window` later raced its disappearance
+  /// (nullopt: no binding can have raced it).
   void node_vanished(const std::string& name,
-                     std::chrono::system_clock::time_point when);
+                     std::chrono::system_clock::time_point when,
+                     std::optional<std::chrono::seconds> race_window);
   /// Safety violations in `o`, one line each; records first bindings.
   std::vector<std::string> safety(const observation& o);
   /// Pods bound to a vanished node within the race window: not violations,
@@ -104,8 +107,6 @@ public:
   const std::set<std::string>& live() const {
     return live_;
   }
-  /// How long after a node vanished a binding to it still counts as a race.
-  std::chrono::seconds race_window{5};
 
 private:
   /// When a pod bound to missing `node` is a race, not a violation.
@@ -113,7 +114,11 @@ private:
 
   std::set<std::string> live_;
   std::map<std::string, std::string> bound_to_;
-  std::map<std::string, std::chrono::system_clock::time_point> vanished_;
+  struct vanished_node {
+    std::chrono::system_clock::time_point when;
+    std::optional<std::chrono::seconds> race_window;
+  };
+  std::map<std::string, vanished_node> vanished_;
 };
 
 } // namespace tessera::test

@@ -35,9 +35,8 @@ std::string pod_json(const std::string& name, const std::string& cpu,
             + bound_at + R"("})";
   return R"({"metadata":{"name":")" + name + R"("},"spec":{)"
          + (node.empty() ? "" : R"("nodeName":")" + node + R"(",)")
-         + R"("containers":[{"name":"c","resources":{"requests":{"cpu":")"
-         + cpu + R"(","memory":"1Gi"}}}]},"status":{"conditions":[)" + cond
-         + "]}}";
+         + R"("containers":[{"name":"c","resources":{"requests":{"cpu":")" + cpu
+         + R"(","memory":"1Gi"}}}]},"status":{"conditions":[)" + cond + "]}}";
 }
 
 std::string list(const std::vector<std::string>& items) {
@@ -74,53 +73,97 @@ TEST(SoakChecker, NamesEachBrokenInvariant) {
   };
   auto t0 = std::chrono::system_clock::time_point{} + 1767225600s;
   std::vector<test_case> cases = {
-    {"healthy", created({"a", "b"}), {node_json("n1", "1")},
-     {pod_json("a", "600m", "n1"), pod_json("b", "600m")}, "", ""},
-    {"lost pod", created({"a", "b"}), {node_json("n1", "1")},
-     {pod_json("a", "600m", "n1")}, "pod b is lost", ""},
+    {"healthy",
+     created({"a", "b"}),
+     {node_json("n1", "1")},
+     {pod_json("a", "600m", "n1"), pod_json("b", "600m")},
+     "",
+     ""},
+    {"lost pod",
+     created({"a", "b"}),
+     {node_json("n1", "1")},
+     {pod_json("a", "600m", "n1")},
+     "pod b is lost",
+     ""},
     {"deleted pod is not lost",
      [&](soak_checker& c) {
        created({"a", "b"})(c);
        c.deleted("b");
      },
-     {node_json("n1", "1")}, {pod_json("a", "600m", "n1")}, "", ""},
-    {"cpu overcommitted", created({"a", "b"}), {node_json("n1", "1")},
+     {node_json("n1", "1")},
+     {pod_json("a", "600m", "n1")},
+     "",
+     ""},
+    {"cpu overcommitted",
+     created({"a", "b"}),
+     {node_json("n1", "1")},
      {pod_json("a", "600m", "n1"), pod_json("b", "600m", "n1")},
-     "node n1 is overcommitted: cpu 1200m of 1000m", ""},
-    {"pods overcommitted", created({"a", "b"}), {node_json("n1", "4", "1")},
+     "node n1 is overcommitted: cpu 1200m of 1000m",
+     ""},
+    {"pods overcommitted",
+     created({"a", "b"}),
+     {node_json("n1", "4", "1")},
      {pod_json("a", "1", "n1"), pod_json("b", "1", "n1")},
-     "pods 2 of 1", ""},
-    {"bound to a node that never existed", created({"a"}),
-     {node_json("n1", "1")}, {pod_json("a", "1", "n9")},
-     "pod a is bound to missing node n9", ""},
+     "pods 2 of 1",
+     ""},
+    {"bound to a node that never existed",
+     created({"a"}),
+     {node_json("n1", "1")},
+     {pod_json("a", "1", "n9")},
+     "pod a is bound to missing node n9",
+     ""},
     {"bound long after the node vanished",
      [&](soak_checker& c) {
        created({"a"})(c);
-       c.node_vanished("n2", t0);
+       c.node_vanished("n2", t0, 5s);
      },
      {node_json("n1", "1")},
      {pod_json("a", "1", "n2", "", "2026-01-01T00:00:06Z")},
-     "node vanished at 2026-01-01T00:00:00Z", ""},
+     "node vanished at 2026-01-01T00:00:00Z",
+     ""},
     {"binding racing the node's disappearance",
      [&](soak_checker& c) {
        created({"a"})(c);
-       c.node_vanished("n2", t0);
+       c.node_vanished("n2", t0, 5s);
      },
      {node_json("n1", "1")},
-     {pod_json("a", "1", "n2", "", "2026-01-01T00:00:04Z")}, "", ""},
-    {"pending without a reason", created({"a"}), {node_json("n1", "1")},
-     {pod_json("a", "2", "", "")}, "", "pod a is pending without a reason"},
-    {"pending with the wrong reason", created({"a"}), {node_json("n1", "1")},
-     {pod_json("a", "2", "", "SchedulerError")}, "",
+     {pod_json("a", "1", "n2", "", "2026-01-01T00:00:04Z")},
+     "",
+     ""},
+    {"bound to a node the cluster came back without",
+     [&](soak_checker& c) {
+       created({"a"})(c);
+       c.node_vanished("n2", t0, std::nullopt);
+     },
+     {node_json("n1", "1")},
+     {pod_json("a", "1", "n2", "", "2026-01-01T00:00:00Z")},
+     "pod a is bound to missing node n2",
+     ""},
+    {"pending without a reason",
+     created({"a"}),
+     {node_json("n1", "1")},
+     {pod_json("a", "2", "", "")},
+     "",
+     "pod a is pending without a reason"},
+    {"pending with the wrong reason",
+     created({"a"}),
+     {node_json("n1", "1")},
+     {pod_json("a", "2", "", "SchedulerError")},
+     "",
      "reason=\"SchedulerError\""},
-    {"pending but fits", created({"a", "b"}),
+    {"pending but fits",
+     created({"a", "b"}),
      {node_json("n1", "1"), node_json("n2", "2")},
-     {pod_json("a", "600m", "n2"), pod_json("b", "900m")}, "",
+     {pod_json("a", "600m", "n2"), pod_json("b", "900m")},
+     "",
      "pod b (cpu 900m, memory 1024Mi) is pending but fits on node n1"},
-    {"a tainted node is no room", created({"a"}),
+    {"a tainted node is no room",
+     created({"a"}),
      {node_json("n1", "1", "10",
                 R"({"taints":[{"key":"k","effect":"NoSchedule"}]})")},
-     {pod_json("a", "100m")}, "", ""},
+     {pod_json("a", "100m")},
+     "",
+     ""},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
@@ -162,8 +205,8 @@ TEST(SoakChecker, NamesRacedOrphans) {
   soak_checker c;
   c.created("early");
   c.created("late");
-  c.node_vanished("n2",
-                  std::chrono::system_clock::time_point{} + 1767225600s);
+  c.node_vanished("n2", std::chrono::system_clock::time_point{} + 1767225600s,
+                  5s);
   auto o = observe({node_json("n1", "1")},
                    {pod_json("early", "1", "n2", "", "2026-01-01T00:00:01Z"),
                     pod_json("late", "1", "n2", "", "2026-01-01T00:01:00Z")});

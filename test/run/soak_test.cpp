@@ -18,7 +18,7 @@
 // scheduler ever sees a node without the pods already on it). Sometimes
 // one node is left out, with its pods (the pod garbage collector's part):
 // the cluster came back with fewer nodes, and any binding to that node
-// after the race window is a violation. The new objects have new UIDs and
+// after the restart is a violation. The new objects have new UIDs and
 // resourceVersions above the old ones, so the schedulers see an outage,
 // 410s and a relist.
 #include "io/http_client.hpp"
@@ -34,6 +34,7 @@
 #include <deque>
 #include <iostream>
 #include <random>
+#include <set>
 #include <sstream>
 
 namespace tessera::test {
@@ -47,6 +48,15 @@ constexpr std::size_t output_kept = 16 * 1024;
 
 /// The lease of elected_run_args: a pause longer than this loses it.
 constexpr auto lease = 2s;
+
+/// How long after a node's deletion a binding to it is a race, not a
+/// violation: a binding decided before the scheduler saw the deletion, or
+/// while its node informer backs off after a watch cut in its first second
+/// (client-go backs off there too; the outages of the soak grow that
+/// backoff to several seconds). A node the cluster came back without has
+/// no window: the schedulers relist after the outage and hold bindings
+/// until they did.
+constexpr auto deletion_race_window = 10s;
 
 /// How long a settle phase may take before the cluster counts as stuck.
 constexpr auto settle_limit = 60s;
@@ -80,10 +90,10 @@ struct pod_shape {
 /// Shapes chosen so that cpu runs out first, then pods or memory on some
 /// nodes: there are always pending pods, and a deletion frees room for
 /// some of them. The last pod shape fits no node at all.
-const std::vector<node_shape> node_shapes = {
-  {2000, 4096, 8}, {4000, 2048, 6}, {1000, 8192, 12}};
-const std::vector<pod_shape> pod_shapes = {
-  {100, 64}, {250, 256}, {500, 512}, {1000, 1024}, {250, 1536}, {8000, 64}};
+const std::vector<node_shape> node_shapes
+  = {{2000, 4096, 8}, {4000, 2048, 6}, {1000, 8192, 12}};
+const std::vector<pod_shape> pod_shapes
+  = {{100, 64}, {250, 256}, {500, 512}, {1000, 1024}, {250, 1536}, {8000, 64}};
 
 class soak {
 public:
@@ -129,13 +139,13 @@ public:
                   scheduler_restarts_, cluster_restarts_);
       std::fflush(stdout);
     }
-    std::printf("soak done: seed %llu, %d rounds, %d scheduler restarts, %d "
-                "cluster restarts, %d pods created, %d raced orphans (bound < %.1fs "
-                "after their node vanished), %s\n",
-                static_cast<unsigned long long>(seed_), round,
-                scheduler_restarts_, cluster_restarts_, pods_created_,
-                raced_orphans_, secs(max_orphan_lag_),
-                failed_ ? "FAILED" : "ok");
+    std::printf(
+      "soak done: seed %llu, %d rounds, %d scheduler restarts, %d "
+      "cluster restarts, %d pods created, %d raced orphans (bound < %.1fs "
+      "after their node vanished), %s\n",
+      static_cast<unsigned long long>(seed_), round, scheduler_restarts_,
+      cluster_restarts_, pods_created_, raced_orphans_, secs(max_orphan_lag_),
+      failed_ ? "FAILED" : "ok");
     std::fflush(stdout);
     stop_all();
   }
@@ -185,8 +195,8 @@ private:
     failed_ = true;
     std::ostringstream s;
     s << "soak failed in round " << round_ << " (reproduce with "
-      << "TESSERA_SOAK_SEED=" << seed_ << " TESSERA_SOAK_SECONDS="
-      << duration_.count() << ")\n";
+      << "TESSERA_SOAK_SEED=" << seed_
+      << " TESSERA_SOAK_SECONDS=" << duration_.count() << ")\n";
     for (const auto& v : violations)
       s << "  violation: " << v << "\n";
     s << "actions (latest last):\n";
@@ -217,16 +227,15 @@ private:
   // ---- processes ----------------------------------------------------------
 
   bool start_cluster() {
-    std::vector<std::string> args
-      = {tessera_binary(),
-         "cluster",
-         "--port",
-         std::to_string(port_),
-         "--manage-all-nodes",
-         "--fault-drop-watches-every=3s",
-         "--fault-bind-error-rate=0.1",
-         "--fault-latency=5ms",
-         "--fault-compact-every=5s"};
+    std::vector<std::string> args = {tessera_binary(),
+                                     "cluster",
+                                     "--port",
+                                     std::to_string(port_),
+                                     "--manage-all-nodes",
+                                     "--fault-drop-watches-every=3s",
+                                     "--fault-bind-error-rate=0.1",
+                                     "--fault-latency=5ms",
+                                     "--fault-compact-every=5s"};
     // The port was just freed by the previous server; a retry covers a
     // socket still closing.
     for (int attempt = 0; attempt < 10; ++attempt) {
@@ -323,13 +332,11 @@ private:
 
   /// A write the driver needs; a failure is reported (the cluster is up).
   bool expect_status(const expected<io::http_response>& r,
-                     std::initializer_list<int> ok,
-                     const std::string& what) {
+                     std::initializer_list<int> ok, const std::string& what) {
     if (r && std::find(ok.begin(), ok.end(), r->status) != ok.end())
       return true;
     fail({what + ": "
-          + (r ? std::to_string(r->status) + " " + r->body
-               : r.err().message)});
+          + (r ? std::to_string(r->status) + " " + r->body : r.err().message)});
     return false;
   }
 
@@ -361,6 +368,16 @@ private:
       fail(violations);
       return std::nullopt;
     }
+    // A binding sets PodScheduled=True; a bound pod that shows anything
+    // else got a scheduling-failure status written after its binding.
+    for (const auto& [name, p] : o->pods)
+      if (!p.node.empty() && p.scheduled_status != "True"
+          && !restored_bound_.contains(name)
+          && stale_status_.insert(name).second)
+        log("pod " + name + " is bound to " + p.node
+            + " but has PodScheduled status=\"" + p.scheduled_status
+            + "\" reason=\"" + p.scheduled_reason + "\" message=\""
+            + p.scheduled_message + "\"");
     for (const auto& name : checker_.raced_orphans(*o)) {
       const auto& p = o->pods[name];
       std::string lag = "?";
@@ -385,8 +402,7 @@ private:
            + (node.empty() ? "" : R"("nodeName":")" + node + R"(",)")
            + R"("containers":[{"name":"c","image":"busybox","resources":)"
            + R"({"requests":{"cpu":")" + std::to_string(s.cpu_milli)
-           + R"(m","memory":")" + std::to_string(s.memory_mi)
-           + R"(Mi"}}}]}})";
+           + R"(m","memory":")" + std::to_string(s.memory_mi) + R"(Mi"}}}]}})";
   }
 
   std::string node_body(const std::string& name, const node_shape& s) {
@@ -396,8 +412,8 @@ private:
                             + R"("})";
     return R"({"kind":"Node","apiVersion":"v1","metadata":{"name":")" + name
            + R"(","labels":{"kubernetes.io/hostname":")" + name
-           + R"("}},"status":{"capacity":)" + resources
-           + R"(,"allocatable":)" + resources + "}}";
+           + R"("}},"status":{"capacity":)" + resources + R"(,"allocatable":)"
+           + resources + "}}";
   }
 
   void delete_pod(const std::string& name, bool now) {
@@ -449,14 +465,15 @@ private:
     for (int i = 0; i < n && !failed_; ++i) {
       std::string name = "soak-" + std::to_string(++pods_created_);
       // One pod in twenty fits no node.
-      const auto& s = pod_shapes[chance(0.05) ? pod_shapes.size() - 1
-                                              : static_cast<std::size_t>(pick(
-                                                0, static_cast<int>(
-                                                     pod_shapes.size() - 2)))];
+      const auto& s
+        = pod_shapes[chance(0.05)
+                       ? pod_shapes.size() - 1
+                       : static_cast<std::size_t>(
+                         pick(0, static_cast<int>(pod_shapes.size() - 2)))];
       shapes_[name] = s;
       checker_.created(name);
-      auto r
-        = client_->post("/api/v1/namespaces/default/pods", pod_body(name, s, ""));
+      auto r = client_->post("/api/v1/namespaces/default/pods",
+                             pod_body(name, s, ""));
       if (!expect_status(r, {201}, "create pod " + name))
         return;
       names += " " + name;
@@ -477,13 +494,12 @@ private:
     std::string names;
     for (int i = 0; i < n; ++i) {
       // Mostly bound pods: that frees room pending pods should get.
-      auto& from = !bound.empty() && (pending.empty() || chance(0.7))
-                     ? bound
-                     : pending;
+      auto& from
+        = !bound.empty() && (pending.empty() || chance(0.7)) ? bound : pending;
       if (from.empty())
         break;
-      auto at = static_cast<std::size_t>(
-        pick(0, static_cast<int>(from.size() - 1)));
+      auto at
+        = static_cast<std::size_t>(pick(0, static_cast<int>(from.size() - 1)));
       std::string name = from[at];
       from.erase(from.begin() + static_cast<std::ptrdiff_t>(at));
       bool now = chance(0.5);
@@ -564,7 +580,7 @@ private:
     auto r = client_->del("/api/v1/nodes/" + node);
     if (!expect_status(r, {200}, "delete node " + node))
       return;
-    checker_.node_vanished(node, wall::now());
+    checker_.node_vanished(node, wall::now(), deletion_race_window);
     // The pod garbage collector's part: pods bound to a deleted node go.
     auto after = observe();
     if (!after)
@@ -605,13 +621,14 @@ private:
       return;
     ++cluster_restarts_;
     if (!dropped.empty())
-      checker_.node_vanished(dropped, wall::now());
+      checker_.node_vanished(dropped, wall::now(), std::nullopt);
     std::vector<const observed_pod*> bound, pending;
     std::string gone;
     for (const auto& [name, p] : o->pods) {
       if (!checker_.live().contains(name) || p.terminating)
         continue;
-      if (!p.node.empty() && (p.node == dropped || !o->nodes.contains(p.node))) {
+      if (!p.node.empty()
+          && (p.node == dropped || !o->nodes.contains(p.node))) {
         checker_.deleted(name);
         gone += " " + name;
         continue;
@@ -619,6 +636,8 @@ private:
       (p.node.empty() ? pending : bound).push_back(&p);
     }
     for (const auto* p : bound) {
+      // Created bound, as restored: no binding set its PodScheduled.
+      restored_bound_.insert(p->name);
       auto r = client_->post("/api/v1/namespaces/default/pods",
                              pod_body(p->name, shapes_[p->name], p->node));
       if (!expect_status(r, {201}, "restore pod " + p->name))
@@ -627,7 +646,8 @@ private:
     for (const auto& [name, n] : o->nodes) {
       if (name == dropped)
         continue;
-      auto r = client_->post("/api/v1/nodes", node_body(name, node_shapes_[name]));
+      auto r
+        = client_->post("/api/v1/nodes", node_body(name, node_shapes_[name]));
       if (!expect_status(r, {201}, "restore node " + name))
         return;
     }
@@ -642,7 +662,9 @@ private:
         + std::to_string(o->nodes.size() - (dropped.empty() ? 0 : 1))
         + " nodes, " + std::to_string(bound.size()) + " bound and "
         + std::to_string(pending.size()) + " pending pods"
-        + (dropped.empty() ? "" : "; node " + dropped + " left out, pod gc:" + gone));
+        + (dropped.empty()
+             ? ""
+             : "; node " + dropped + " left out, pod gc:" + gone));
   }
 
   // ---- settling -----------------------------------------------------------
@@ -671,9 +693,9 @@ private:
       if (failed_)
         return std::nullopt;
     }
-    problems.insert(problems.begin(),
-                    "not settled within "
-                      + std::to_string(settle_limit.count()) + "s:");
+    problems.insert(problems.begin(), "not settled within "
+                                        + std::to_string(settle_limit.count())
+                                        + "s:");
     fail(problems);
     return std::nullopt;
   }
@@ -699,6 +721,10 @@ private:
   int scheduler_restarts_ = 0;
   int cluster_restarts_ = 0;
   int raced_orphans_ = 0;
+  /// Bound pods seen without PodScheduled=True.
+  std::set<std::string> stale_status_;
+  /// Pods the driver recreated with their nodeName.
+  std::set<std::string> restored_bound_;
   /// The latest binding to a vanished node seen in the race window, after
   /// the node vanished (an upper bound: bindings have whole seconds).
   wall::duration max_orphan_lag_{};
