@@ -416,15 +416,16 @@ reflector::watch_end reflector::watch() {
   std::uint64_t received = 0;
   // client-go ends a watch whose stream broke (EOF, a reset) like one the
   // server closed: within a second and with nothing received it is a
-  // failure (back off), otherwise watch again at once. A quiet watch (no
-  // event for seconds) cut by a proxy or a restarting server must not
-  // back off longer each time: the informer would be blind meanwhile.
+  // failure (back off, then list again: the server may be gone or another
+  // one), otherwise watch again at once. A quiet watch (no event for
+  // seconds) cut by a proxy or a restarting server must not back off
+  // longer each time: the informer would be blind meanwhile.
   auto ended = [&] {
     if (received > 0)
       backoff_ = std::chrono::milliseconds(0);
     else if (std::chrono::steady_clock::now() - started
              < std::chrono::seconds(1))
-      return watch_end::rewatch;
+      return watch_end::failed;
     return watch_end::clean;
   };
   std::vector<reflected_event> batch;

@@ -7,10 +7,12 @@
 ///
 ///   LIST (paged, limit/continue) ──> replace ──> WATCH from the list's RV
 ///     ^                                  (bookmarks, timeoutSeconds 300-599)
-///     │ 410 Gone / list failed               │ clean end, 5xx ERROR,
-///     │ (backoff 0.8 s doubling to 30 s,     │ undecodable line:
-///     │  jittered)                           v re-watch from the last RV
+///     │ 410 Gone / list failed               │ an end (closed or broken)
+///     │ (backoff 0.8 s doubling to 30 s,     │ after a second or an event,
+///     │  jittered)                           │ 5xx ERROR, undecodable line:
+///     │                                      v re-watch from the last RV
 ///     └───────────────── other failures ─────┘
+///       (among them a watch ending within a second with nothing received)
 ///
 /// The reflector remembers every object it delivered (key → last object),
 /// which makes its output exact: a relist is reconciled against what was
@@ -26,7 +28,8 @@
 /// synced), as client-go does, so a missing kind does not block start-up.
 ///
 /// After the first list, a watch that ends in a relist (410) or fails
-/// (the API server unreachable) reports `lost_sync` at once, and the list
+/// (the API server unreachable, or the watch ended within a second with
+/// nothing received) reports `lost_sync` at once, and the list
 /// that follows reports `synced` again, so a consumer can hold back until
 /// every kind it depends on is current again.
 ///
@@ -106,7 +109,8 @@ public:
     /// relist).
     std::function<void()> synced;
     /// When a synced reflector stops trusting its state and will list
-    /// again (a 410, a watch that cannot be opened or failed): what it
+    /// again (a 410, a watch that cannot be opened, failed or ended within
+    /// a second with nothing received): what it
     /// holds may be stale until the next `synced`. Never for a kind the
     /// server does not serve (its list was a 404).
     std::function<void()> lost_sync;

@@ -259,6 +259,29 @@ TEST_F(ReflectorTest, CutQuietWatchesAreWatchedAgainAtOnce) {
   expect_in_step();
 }
 
+// A watch ending within a second with nothing received says the server
+// may be gone or another one (a restart): as client-go, the reflector
+// backs off and lists again, and until then it is not in sync (a consumer
+// holding writes until every kind is current keeps holding them).
+TEST_F(ReflectorTest, WatchEndingAtOnceListsAgain) {
+  start_server();
+  start_reflector();
+  ASSERT_TRUE(mirror_.wait_synced(10s));
+  ASSERT_TRUE(wait_watching());
+  // A close can race the server's start of the stream and end nothing:
+  // close until the reflector lists again.
+  auto deadline = std::chrono::steady_clock::now() + 10s;
+  while (reflector_->stats().lists.load() < 2
+         && std::chrono::steady_clock::now() < deadline) {
+    store_->close_watchers();
+    std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_GE(reflector_->stats().lists.load(), 2u);
+  EXPECT_GE(lost_syncs_.load(), 1);
+  create("after");
+  expect_in_step();
+}
+
 TEST_F(ReflectorTest, DisconnectionsLoseNothing) {
   start_server();
   start_reflector();
