@@ -50,13 +50,13 @@ constexpr std::size_t output_kept = 16 * 1024;
 constexpr auto lease = 2s;
 
 /// How long after a node's deletion a binding to it is a race, not a
-/// violation: a binding decided before the scheduler saw the deletion, or
-/// while its node informer backs off after a watch cut in its first second
-/// (client-go backs off there too; the outages of the soak grow that
-/// backoff to several seconds). A node the cluster came back without has
-/// no window: the schedulers relist after the outage and hold bindings
-/// until they did.
-constexpr auto deletion_race_window = 10s;
+/// violation: a binding decided before the scheduler saw the deletion and
+/// sent before its cache dropped the node (milliseconds; the rest is room
+/// for a loaded machine). An informer that may have missed events holds
+/// bindings until it listed again. A node the cluster came back without
+/// has no window: the schedulers list again after the outage and hold
+/// bindings until they did.
+constexpr auto deletion_race_window = 5s;
 
 /// How long a settle phase may take before the cluster counts as stuck.
 constexpr auto settle_limit = 60s;
