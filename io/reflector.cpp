@@ -113,6 +113,10 @@ bool reflector::sleep_for(std::chrono::milliseconds d) {
 }
 
 bool reflector::back_off() {
+  auto now = std::chrono::steady_clock::now();
+  if (now - backoff_started_ > config_.backoff_reset)
+    backoff_ = std::chrono::milliseconds(0);
+  backoff_started_ = now;
   backoff_ = backoff_.count() == 0
                ? config_.backoff_initial
                : std::min(backoff_ * 2, config_.backoff_max);

@@ -9,7 +9,7 @@
 ///     ^                                  (bookmarks, timeoutSeconds 300-599)
 ///     │ 410 Gone / list failed               │ an end (closed or broken)
 ///     │ (backoff 0.8 s doubling to 30 s,     │ after a second or an event,
-///     │  jittered)                           │ 5xx ERROR, undecodable line:
+///     │  jittered, reset after 2 min)        │ 5xx ERROR, undecodable line:
 ///     │                                      v re-watch from the last RV
 ///     └───────────────── other failures ─────┘
 ///       (among them a watch ending within a second with nothing received)
@@ -80,6 +80,11 @@ struct reflector_config {
   /// jittered up to +100%.
   std::chrono::milliseconds backoff_initial{800};
   std::chrono::milliseconds backoff_max{std::chrono::seconds(30)};
+  /// A failure this long after the previous backoff began starts again
+  /// from backoff_initial (client-go's reset): a kind that rarely changes
+  /// would otherwise keep, after a few outages, the longest wait for every
+  /// later one.
+  std::chrono::milliseconds backoff_reset{std::chrono::minutes(2)};
   /// Events per `deliver` call at most.
   std::size_t max_batch = 2048;
   /// Granularity at which a blocked read notices stop().
@@ -184,6 +189,7 @@ private:
   std::string rv_;
   bool rv_unavailable_ = false;
   std::chrono::milliseconds backoff_{0};
+  std::chrono::steady_clock::time_point backoff_started_{};
   std::unordered_map<std::string, known_object> known_;
   reflector_stats stats_;
 };

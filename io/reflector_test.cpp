@@ -282,6 +282,37 @@ TEST_F(ReflectorTest, WatchEndingAtOnceListsAgain) {
   expect_in_step();
 }
 
+// Backoff doubles over failures close together and starts over after a
+// quiet spell, as client-go's backoff manager does: a kind that rarely
+// changes must not keep the longest wait from outages long past.
+TEST_F(ReflectorTest, BackoffStartsOverAfterAQuietSpell) {
+  start_server();
+  auto cfg = pods_config(300ms, 30s);
+  cfg.backoff_reset = 2s;
+  start_reflector_with(cfg);
+  ASSERT_TRUE(mirror_.wait_synced(10s));
+  // Cuts watches (each younger than a second: a failure) until the
+  // reflector lists again; how long that took.
+  auto relist_after_cuts = [&] {
+    auto lists = reflector_->stats().lists.load();
+    EXPECT_TRUE(wait_watching());
+    auto t0 = std::chrono::steady_clock::now();
+    while (reflector_->stats().lists.load() == lists
+           && std::chrono::steady_clock::now() - t0 < 20s) {
+      store_->close_watchers();
+      std::this_thread::sleep_for(5ms);
+    }
+    return std::chrono::steady_clock::now() - t0;
+  };
+  for (int i = 0; i < 3; ++i)
+    relist_after_cuts(); // 0.3, 0.6, 1.2 s (each up to twice that)
+  EXPECT_GE(relist_after_cuts(), 2400ms);
+  std::this_thread::sleep_for(2500ms);
+  EXPECT_LT(relist_after_cuts(), 2s);
+  create("after");
+  expect_in_step();
+}
+
 TEST_F(ReflectorTest, DisconnectionsLoseNothing) {
   start_server();
   start_reflector();
