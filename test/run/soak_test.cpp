@@ -58,8 +58,11 @@ constexpr auto lease = 2s;
 /// bindings until they did.
 constexpr auto deletion_race_window = 5s;
 
-/// How long a settle phase may take before the cluster counts as stuck.
-constexpr auto settle_limit = 60s;
+/// How long a settle phase may take before the cluster counts as stuck:
+/// after an outage a scheduler holds bindings until every informer listed
+/// again, and an informer's backoff reaches 30 s (jittered up to 60 s)
+/// when outages come close together, as they do here.
+constexpr auto settle_limit = 90s;
 
 std::uint64_t env_number(const char* name, std::uint64_t fallback) {
   const char* v = std::getenv(name);
