@@ -113,10 +113,6 @@ bool reflector::sleep_for(std::chrono::milliseconds d) {
 }
 
 bool reflector::back_off() {
-  auto now = std::chrono::steady_clock::now();
-  if (now - backoff_started_ > config_.backoff_reset)
-    backoff_ = std::chrono::milliseconds(0);
-  backoff_started_ = now;
   backoff_ = backoff_.count() == 0
                ? config_.backoff_initial
                : std::min(backoff_ * 2, config_.backoff_max);
@@ -420,16 +416,15 @@ reflector::watch_end reflector::watch() {
   std::uint64_t received = 0;
   // client-go ends a watch whose stream broke (EOF, a reset) like one the
   // server closed: within a second and with nothing received it is a
-  // failure (back off, then list again: the server may be gone or another
-  // one), otherwise watch again at once. A quiet watch (no event for
-  // seconds) cut by a proxy or a restarting server must not back off
-  // longer each time: the informer would be blind meanwhile.
+  // failure (back off), otherwise watch again at once. A quiet watch (no
+  // event for seconds) cut by a proxy or a restarting server must not
+  // back off longer each time: the informer would be blind meanwhile.
   auto ended = [&] {
     if (received > 0)
       backoff_ = std::chrono::milliseconds(0);
     else if (std::chrono::steady_clock::now() - started
              < std::chrono::seconds(1))
-      return watch_end::failed;
+      return watch_end::rewatch;
     return watch_end::clean;
   };
   std::vector<reflected_event> batch;

@@ -9,10 +9,10 @@
 ///     ^                                  (bookmarks, timeoutSeconds 300-599)
 ///     │ 410 Gone / list failed               │ an end (closed or broken)
 ///     │ (backoff 0.8 s doubling to 30 s,     │ after a second or an event,
-///     │  jittered, reset after 2 min)        │ 5xx ERROR, undecodable line:
+///     │  jittered)                           │ 5xx ERROR, undecodable line:
 ///     │                                      v re-watch from the last RV
-///     └───────────────── other failures ─────┘
-///       (among them a watch ending within a second with nothing received)
+///     └───────────────── other failures ─────┘   (within a second with
+///                                                 nothing: after backoff)
 ///
 /// The reflector remembers every object it delivered (key → last object),
 /// which makes its output exact: a relist is reconciled against what was
@@ -28,8 +28,7 @@
 /// synced), as client-go does, so a missing kind does not block start-up.
 ///
 /// After the first list, a watch that ends in a relist (410) or fails
-/// (the API server unreachable, or the watch ended within a second with
-/// nothing received) reports `lost_sync` at once, and the list
+/// (the API server unreachable) reports `lost_sync` at once, and the list
 /// that follows reports `synced` again, so a consumer can hold back until
 /// every kind it depends on is current again.
 ///
@@ -80,11 +79,6 @@ struct reflector_config {
   /// jittered up to +100%.
   std::chrono::milliseconds backoff_initial{800};
   std::chrono::milliseconds backoff_max{std::chrono::seconds(30)};
-  /// A failure this long after the previous backoff began starts again
-  /// from backoff_initial (client-go's reset): a kind that rarely changes
-  /// would otherwise keep, after a few outages, the longest wait for every
-  /// later one.
-  std::chrono::milliseconds backoff_reset{std::chrono::minutes(2)};
   /// Events per `deliver` call at most.
   std::size_t max_batch = 2048;
   /// Granularity at which a blocked read notices stop().
@@ -114,8 +108,7 @@ public:
     /// relist).
     std::function<void()> synced;
     /// When a synced reflector stops trusting its state and will list
-    /// again (a 410, a watch that cannot be opened, failed or ended within
-    /// a second with nothing received): what it
+    /// again (a 410, a watch that cannot be opened or failed): what it
     /// holds may be stale until the next `synced`. Never for a kind the
     /// server does not serve (its list was a 404).
     std::function<void()> lost_sync;
@@ -189,7 +182,6 @@ private:
   std::string rv_;
   bool rv_unavailable_ = false;
   std::chrono::milliseconds backoff_{0};
-  std::chrono::steady_clock::time_point backoff_started_{};
   std::unordered_map<std::string, known_object> known_;
   reflector_stats stats_;
 };

@@ -259,60 +259,6 @@ TEST_F(ReflectorTest, CutQuietWatchesAreWatchedAgainAtOnce) {
   expect_in_step();
 }
 
-// A watch ending within a second with nothing received says the server
-// may be gone or another one (a restart): as client-go, the reflector
-// backs off and lists again, and until then it is not in sync (a consumer
-// holding writes until every kind is current keeps holding them).
-TEST_F(ReflectorTest, WatchEndingAtOnceListsAgain) {
-  start_server();
-  start_reflector();
-  ASSERT_TRUE(mirror_.wait_synced(10s));
-  ASSERT_TRUE(wait_watching());
-  // A close can race the server's start of the stream and end nothing:
-  // close until the reflector lists again.
-  auto deadline = std::chrono::steady_clock::now() + 10s;
-  while (reflector_->stats().lists.load() < 2
-         && std::chrono::steady_clock::now() < deadline) {
-    store_->close_watchers();
-    std::this_thread::sleep_for(5ms);
-  }
-  EXPECT_GE(reflector_->stats().lists.load(), 2u);
-  EXPECT_GE(lost_syncs_.load(), 1);
-  create("after");
-  expect_in_step();
-}
-
-// Backoff doubles over failures close together and starts over after a
-// quiet spell, as client-go's backoff manager does: a kind that rarely
-// changes must not keep the longest wait from outages long past.
-TEST_F(ReflectorTest, BackoffStartsOverAfterAQuietSpell) {
-  start_server();
-  auto cfg = pods_config(300ms, 30s);
-  cfg.backoff_reset = 2s;
-  start_reflector_with(cfg);
-  ASSERT_TRUE(mirror_.wait_synced(10s));
-  // Cuts watches (each younger than a second: a failure) until the
-  // reflector lists again; how long that took.
-  auto relist_after_cuts = [&] {
-    auto lists = reflector_->stats().lists.load();
-    EXPECT_TRUE(wait_watching());
-    auto t0 = std::chrono::steady_clock::now();
-    while (reflector_->stats().lists.load() == lists
-           && std::chrono::steady_clock::now() - t0 < 20s) {
-      store_->close_watchers();
-      std::this_thread::sleep_for(5ms);
-    }
-    return std::chrono::steady_clock::now() - t0;
-  };
-  for (int i = 0; i < 3; ++i)
-    relist_after_cuts(); // 0.3, 0.6, 1.2 s (each up to twice that)
-  EXPECT_GE(relist_after_cuts(), 2400ms);
-  std::this_thread::sleep_for(2500ms);
-  EXPECT_LT(relist_after_cuts(), 2s);
-  create("after");
-  expect_in_step();
-}
-
 TEST_F(ReflectorTest, DisconnectionsLoseNothing) {
   start_server();
   start_reflector();
