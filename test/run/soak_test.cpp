@@ -17,8 +17,8 @@
 // pods with their nodeName first, then the nodes, then pending pods, so no
 // scheduler ever sees a node without the pods already on it). Sometimes
 // one node is left out, with its pods (the pod garbage collector's part):
-// the cluster came back with fewer nodes, and any binding to that node
-// after the restart is a violation. The new objects have new UIDs and
+// the cluster came back with fewer nodes, and a binding to that node
+// after the race window is a violation. The new objects have new UIDs and
 // resourceVersions above the old ones, so the schedulers see an outage,
 // 410s and a relist.
 #include "io/http_client.hpp"
@@ -49,14 +49,15 @@ constexpr std::size_t output_kept = 16 * 1024;
 /// The lease of elected_run_args: a pause longer than this loses it.
 constexpr auto lease = 2s;
 
-/// How long after a node's deletion a binding to it is a race, not a
+/// How long after a node vanished a binding to it is a race, not a
 /// violation: a binding decided before the scheduler saw the deletion and
-/// sent before its cache dropped the node (milliseconds; the rest is room
-/// for a loaded machine). An informer that may have missed events holds
-/// bindings until it listed again. A node the cluster came back without
-/// has no window: the schedulers list again after the outage and hold
-/// bindings until they did.
-constexpr auto deletion_race_window = 5s;
+/// sent before its cache dropped the node, or made while its nodes
+/// informer backed off after a watch that ended within its first second
+/// (client-go backs off there too). The same holds for a node the cluster
+/// came back without: a scheduler holds bindings after an outage until
+/// every informer that noticed it listed again, but an informer whose
+/// watch was that young when the server went away has not noticed yet.
+constexpr auto vanish_race_window = 5s;
 
 /// How long a settle phase may take before the cluster counts as stuck:
 /// after an outage a scheduler holds bindings until every informer listed
@@ -583,7 +584,7 @@ private:
     auto r = client_->del("/api/v1/nodes/" + node);
     if (!expect_status(r, {200}, "delete node " + node))
       return;
-    checker_.node_vanished(node, wall::now(), deletion_race_window);
+    checker_.node_vanished(node, wall::now(), vanish_race_window);
     // The pod garbage collector's part: pods bound to a deleted node go.
     auto after = observe();
     if (!after)
@@ -624,7 +625,7 @@ private:
       return;
     ++cluster_restarts_;
     if (!dropped.empty())
-      checker_.node_vanished(dropped, wall::now(), std::nullopt);
+      checker_.node_vanished(dropped, wall::now(), vanish_race_window);
     std::vector<const observed_pod*> bound, pending;
     std::string gone;
     for (const auto& [name, p] : o->pods) {
