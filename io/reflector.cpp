@@ -414,6 +414,19 @@ reflector::watch_end reflector::watch() {
   // A watch that says nothing for this long (bookmarks included) is dead.
   auto silence_limit = std::chrono::seconds(timeout_s + 60);
   std::uint64_t received = 0;
+  // client-go ends a watch whose stream broke (EOF, a reset) like one the
+  // server closed: within a second and with nothing received it is a
+  // failure (back off), otherwise watch again at once. A quiet watch (no
+  // event for seconds) cut by a proxy or a restarting server must not
+  // back off longer each time: the informer would be blind meanwhile.
+  auto ended = [&] {
+    if (received > 0)
+      backoff_ = std::chrono::milliseconds(0);
+    else if (std::chrono::steady_clock::now() - started
+             < std::chrono::seconds(1))
+      return watch_end::rewatch;
+    return watch_end::clean;
+  };
   std::vector<reflected_event> batch;
   for (;;) {
     if (stopping_.load())
@@ -435,21 +448,11 @@ reflector::watch_end reflector::watch() {
         return watch_end::clean;
       TLOG_V(2, "watch connection failed", "resource", config_.name, "err",
              line.err().message);
-      if (received > 0)
-        backoff_ = std::chrono::milliseconds(0);
-      return received > 0 ? watch_end::clean : watch_end::rewatch;
+      return ended();
     }
     if (!*line) {
       flush(batch);
-      // client-go: a watch closing within a second with nothing received
-      // is a failure (back off), otherwise re-watch at once.
-      if (received == 0
-          && std::chrono::steady_clock::now() - started
-               < std::chrono::seconds(1))
-        return watch_end::rewatch;
-      if (received > 0)
-        backoff_ = std::chrono::milliseconds(0);
-      return watch_end::clean;
+      return ended();
     }
     last_line = std::chrono::steady_clock::now();
     const std::string& text = **line;

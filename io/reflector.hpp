@@ -7,10 +7,12 @@
 ///
 ///   LIST (paged, limit/continue) ──> replace ──> WATCH from the list's RV
 ///     ^                                  (bookmarks, timeoutSeconds 300-599)
-///     │ 410 Gone / list failed               │ clean end, 5xx ERROR,
-///     │ (backoff 0.8 s doubling to 30 s,     │ undecodable line:
-///     │  jittered)                           v re-watch from the last RV
-///     └───────────────── other failures ─────┘
+///     │ 410 Gone / list failed               │ an end (closed or broken)
+///     │ (backoff 0.8 s doubling to 30 s,     │ after a second or an event,
+///     │  jittered)                           │ 5xx ERROR, undecodable line:
+///     │                                      v re-watch from the last RV
+///     └───────────────── other failures ─────┘   (within a second with
+///                                                 nothing: after backoff)
 ///
 /// The reflector remembers every object it delivered (key → last object),
 /// which makes its output exact: a relist is reconciled against what was

@@ -124,12 +124,14 @@ private:
 
 class ReflectorTest : public ::testing::Test {
 protected:
-  void start_server(std::chrono::milliseconds latency = 0ms) {
+  void start_server(std::chrono::milliseconds latency = 0ms,
+                    std::chrono::milliseconds drop_watches_every = 0ms) {
     apiserver::store_config sc;
     sc.seed = 11;
     store_ = std::make_unique<apiserver::store>(sc);
     apiserver::server_config cfg;
     cfg.fault_latency = latency;
+    cfg.fault_drop_watches_every = drop_watches_every;
     server_ = test::start_test_server(*store_, cfg);
     client_
       = std::make_unique<rest_client>(test::client_config_for(server_->url()));
@@ -140,15 +142,21 @@ protected:
     if (server_)
       server_->stop();
   }
-  /// Starts a reflector of pods that feeds the mirror.
-  void start_reflector(std::int64_t page_size = 500) {
+  /// A reflector of pods backing off from `initial` up to `max`.
+  static reflector_config pods_config(std::chrono::milliseconds initial,
+                                      std::chrono::milliseconds max) {
     reflector_config cfg;
     cfg.name = "pods";
     cfg.path = "/api/v1/pods";
     cfg.kind = model::object_kind::pod;
+    cfg.backoff_initial = initial;
+    cfg.backoff_max = max;
+    return cfg;
+  }
+  /// Starts a reflector of pods that feeds the mirror.
+  void start_reflector(std::int64_t page_size = 500) {
+    auto cfg = pods_config(50ms, 200ms);
     cfg.page_size = page_size;
-    cfg.backoff_initial = 50ms;
-    cfg.backoff_max = 200ms;
     start_reflector_with(cfg);
   }
   /// Starts a reflector with `cfg` that feeds the mirror.
@@ -230,6 +238,25 @@ TEST_F(ReflectorTest, PagedListThenLiveEvents) {
   EXPECT_EQ(mirror_.modified(), 1u);
   EXPECT_EQ(mirror_.deleted(), 1u);
   EXPECT_GE(reflector_->stats().watches.load(), 1u);
+}
+
+// A quiet watch (nothing to report for seconds) whose connection is cut
+// is watched again at once, as client-go does: backing off longer at each
+// cut would leave the informer blind for longer and longer.
+TEST_F(ReflectorTest, CutQuietWatchesAreWatchedAgainAtOnce) {
+  start_server(0ms, 1500ms);
+  start_reflector_with(pods_config(3s, 30s));
+  ASSERT_TRUE(mirror_.wait_synced(10s));
+  // Past the first cut, which may end a watch younger than a second.
+  std::this_thread::sleep_for(2s);
+  auto before = reflector_->stats().watches.load();
+  std::this_thread::sleep_for(6s);
+  // A cut every 1.5 s: four in 6 s; backing off (3 s, then 6 s) allows
+  // two watches at most.
+  EXPECT_GE(reflector_->stats().watches.load() - before, 3u);
+  EXPECT_EQ(reflector_->stats().lists.load(), 1u);
+  create("seen");
+  expect_in_step();
 }
 
 TEST_F(ReflectorTest, DisconnectionsLoseNothing) {

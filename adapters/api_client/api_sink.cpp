@@ -75,6 +75,13 @@ void api_sink::bind(const model::pod_ptr& pod, model::symbol node,
     abandon();
     return;
   }
+  // A failure of an earlier cycle still waiting to be written is history
+  // now; written after the binding it would mark the pod Unschedulable.
+  {
+    std::lock_guard guard{status_mutex_};
+    if (status_pending_.erase(pod->key()) > 0)
+      stats_.status_patches_stale.fetch_add(1, std::memory_order_relaxed);
+  }
   stats_.binds_started.fetch_add(1, std::memory_order_relaxed);
   stats_.binds_in_flight.fetch_add(1, std::memory_order_relaxed);
   work_pool::job j;

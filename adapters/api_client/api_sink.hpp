@@ -13,7 +13,8 @@
 ///                   ec::conflict for 409 (already bound, UID changed,
 ///                   being deleted), ec::not_found for 404 (pod gone) —
 ///                   the binder then forgets the assumed pod, and the pod's
-///                   watch event settles the rest (no retry here)
+///                   watch event settles the rest (no retry here); a status
+///                   patch of the pod not yet sent is dropped
 ///   scheduled       Normal "Scheduled" event, action Binding,
 ///                   "Successfully assigned <ns>/<name> to <node>"
 ///   unschedulable   Warning "FailedScheduling" event (action Scheduling,
@@ -103,6 +104,9 @@ struct api_sink_stats {
   std::atomic<std::uint64_t> status_patches_skipped{0};
   /// Status patches merged into a patch of the same pod not yet sent.
   std::atomic<std::uint64_t> status_patches_merged{0};
+  /// Status patches dropped unsent because a binding of the pod started
+  /// (they would overwrite its PodScheduled=True).
+  std::atomic<std::uint64_t> status_patches_stale{0};
   std::atomic<std::uint64_t> status_writes_in_flight{0};
   std::atomic<std::uint64_t> deletions{0};
   std::atomic<std::uint64_t> write_errors{0};

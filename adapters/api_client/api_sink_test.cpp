@@ -252,6 +252,61 @@ TEST_F(ApiSinkTest, UndecodablePodGetsAnEventAndACondition) {
   EXPECT_EQ(sink_->stats().status_patches.load(), 0u);
 }
 
+// Status writes queue apart from bindings: a failure of one cycle whose
+// patch is still queued when a later cycle binds the pod must not reach the
+// API after the binding and turn its PodScheduled back to False.
+TEST_F(ApiSinkTest, FailureQueuedBeforeABindingIsDropped) {
+  // The first gated write off the test thread (the status patch) waits
+  // until released, so the binding overtakes it.
+  std::mutex m;
+  std::condition_variable cv;
+  bool armed = true, held = false, released = false;
+  auto test_thread = std::this_thread::get_id();
+  api_sink_config cfg;
+  cfg.write_gate = [&]() -> error {
+    if (std::this_thread::get_id() == test_thread)
+      return {};
+    std::unique_lock lock{m};
+    if (!std::exchange(armed, false))
+      return {};
+    held = true;
+    cv.notify_all();
+    cv.wait(lock, [&] { return released; });
+    return {};
+  };
+  sink_ = std::make_unique<api_sink>(*client_, *recorder_, cfg);
+  auto p = create_pod("late");
+  actors::failure_report r;
+  r.reason = "Unschedulable";
+  r.message = "0/1 nodes are available: 1 Insufficient cpu.";
+  sink_->unschedulable(p, r);
+  {
+    std::unique_lock lock{m};
+    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return held; }));
+  }
+  EXPECT_FALSE(bind_now(p, "n1"));
+  {
+    std::lock_guard lock{m};
+    released = true;
+  }
+  cv.notify_all();
+  settle();
+  EXPECT_EQ(sink_->stats().status_patches_stale.load(), 1u);
+  EXPECT_EQ(sink_->stats().status_patches.load(), 0u);
+  std::string status;
+  auto doc = doc_of("late");
+  for (const auto& c : doc.at("status").at("conditions").as_array())
+    if (c.at("type").as_string() == "PodScheduled")
+      status = c.at("status").as_string();
+  EXPECT_EQ(status, "True");
+
+  // A failure reported after the binding started is patched.
+  sink_ = std::make_unique<api_sink>(*client_, *recorder_);
+  sink_->unschedulable(model_of("late"), r);
+  settle();
+  EXPECT_EQ(sink_->stats().status_patches.load(), 1u);
+}
+
 TEST_F(ApiSinkTest, UnschedulablePatchesOnlyChanges) {
   auto p = create_pod("stuck");
   actors::failure_report r;

@@ -248,29 +248,6 @@ TEST(RunCli, SchedulesATesseraClusterAndStopsOnSigterm) {
   EXPECT_EQ(cluster.wait(10s).value_or(-1), 0);
 }
 
-/// `tessera run` against `url` with leader election on a 2 s lease (and
-/// `extra` flags), no health server.
-std::vector<std::string> elected_run_args(const std::string& url,
-                                          std::vector<std::string> extra = {}) {
-  std::vector<std::string> args = {tessera_binary(),
-                                   "run",
-                                   "--master",
-                                   url,
-                                   "--kube-api-qps=0",
-                                   "--secure-port=0",
-                                   "--leader-elect-lease-duration=2s",
-                                   "--leader-elect-renew-deadline=1500ms",
-                                   "--leader-elect-retry-period=250ms"};
-  args.insert(args.end(), extra.begin(), extra.end());
-  return args;
-}
-
-/// The URL a `tessera cluster` child announces ("" when it did not).
-std::string cluster_url(child_process& cluster) {
-  std::string line = cluster.wait_for_line("listening on ");
-  return line.empty() ? line : line.substr(std::string{"listening on "}.size());
-}
-
 // --token-file keeps the token out of the process list and guards the API
 // like --token.
 TEST(RunCli, ClusterTokenFileGuardsTheApi) {

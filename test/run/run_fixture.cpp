@@ -361,8 +361,36 @@ std::string child_process::stderr_text() {
   return err_buf_;
 }
 
+void child_process::drain_output(std::size_t keep) {
+  drain(out_, out_buf_);
+  drain(err_, err_buf_);
+  for (auto* buf : {&out_buf_, &err_buf_})
+    if (buf->size() > keep)
+      buf->erase(0, buf->size() - keep);
+}
+
 std::string tessera_binary() {
   return TESSERA_BINARY;
+}
+
+std::vector<std::string> elected_run_args(const std::string& url,
+                                          std::vector<std::string> extra) {
+  std::vector<std::string> args = {tessera_binary(),
+                                   "run",
+                                   "--master",
+                                   url,
+                                   "--kube-api-qps=0",
+                                   "--secure-port=0",
+                                   "--leader-elect-lease-duration=2s",
+                                   "--leader-elect-renew-deadline=1500ms",
+                                   "--leader-elect-retry-period=250ms"};
+  args.insert(args.end(), extra.begin(), extra.end());
+  return args;
+}
+
+std::string cluster_url(child_process& cluster) {
+  std::string line = cluster.wait_for_line("listening on ");
+  return line.empty() ? line : line.substr(std::string{"listening on "}.size());
 }
 
 } // namespace tessera::test

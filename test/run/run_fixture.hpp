@@ -146,6 +146,10 @@ public:
   std::optional<int> wait(std::chrono::milliseconds timeout = 20s);
   /// Everything written to stderr so far (after wait()).
   std::string stderr_text();
+  /// Reads what the child wrote since the last call and keeps only the
+  /// last `keep` bytes of stdout and of stderr: a long-running child that
+  /// logs must be drained, or it blocks on a full pipe.
+  void drain_output(std::size_t keep);
   int pid() const {
     return pid_;
   }
@@ -162,5 +166,13 @@ private:
 
 /// The `tessera` binary under test.
 std::string tessera_binary();
+
+/// `tessera run` against `url` with leader election on a 2 s lease (and
+/// `extra` flags), no health server.
+std::vector<std::string> elected_run_args(const std::string& url,
+                                          std::vector<std::string> extra = {});
+
+/// The URL a `tessera cluster` child announces ("" when it did not).
+std::string cluster_url(child_process& cluster);
 
 } // namespace tessera::test

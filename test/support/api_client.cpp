@@ -30,14 +30,18 @@ io::rest_client_config client_config_for(const std::string& url) {
   return rc;
 }
 
-io::http_client http_client_for(const std::string& url) {
+io::client_config http_config_for(const std::string& url) {
   auto parsed = io::parse_server_url(url);
   if (!parsed)
     builder_failure("bad server URL \"" + url + "\": " + parsed.err().message);
   io::client_config cfg;
   cfg.host = parsed->host;
   cfg.port = parsed->port;
-  return io::http_client{cfg};
+  return cfg;
+}
+
+io::http_client http_client_for(const std::string& url) {
+  return io::http_client{http_config_for(url)};
 }
 
 // A plain loop rather than std::regex: GCC 12 warns falsely inside

@@ -30,6 +30,10 @@ start_test_server(apiserver::store& st, apiserver::server_config cfg = {});
 /// client-side rate limiting off so that tests never wait on the bucket.
 io::rest_client_config client_config_for(const std::string& url);
 
+/// The configuration of a bare HTTP client (no TLS, no credentials) of
+/// the plain server at `url`.
+io::client_config http_config_for(const std::string& url);
+
 /// A bare HTTP client (no TLS, no credentials) of the plain server at
 /// `url`, for requests the typed client does not make.
 io::http_client http_client_for(const std::string& url);
