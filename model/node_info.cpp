@@ -170,7 +170,9 @@ void node_info::account(const pod& p, int sign) {
     non_zero_requested_.add(p.non_zero_requests);
     used_ports_.insert(used_ports_.end(), p.host_ports.begin(),
                        p.host_ports.end());
+    pod_volume_count_ += p.volumes.size();
   } else {
+    pod_volume_count_ -= std::min(pod_volume_count_, p.volumes.size());
     requested_.subtract(p.requests);
     non_zero_requested_.subtract(p.non_zero_requests);
     for (const auto& hp : p.host_ports) {

@@ -120,6 +120,12 @@ public:
   }
   /// The node's allocatable (all zero for a placeholder).
   const resource_list& allocatable() const noexcept;
+  /// The volumes of the node's pods, summed (every kind, each pod's own
+  /// count): an upper bound on what the node attaches, so that most nodes
+  /// pass the attach limits without a walk over their pods.
+  std::size_t pod_volume_count() const noexcept {
+    return pod_volume_count_;
+  }
   /// Host ports in use, one entry per pod port.
   const std::vector<host_port>& used_ports() const noexcept {
     return used_ports_;
@@ -158,6 +164,7 @@ private:
   resource_list requested_;
   resource_list non_zero_requested_;
   std::vector<host_port> used_ports_;
+  std::size_t pod_volume_count_ = 0;
   boost::container::small_vector<image_size, 4> image_sizes_;
   std::uint64_t generation_ = 0;
 };

@@ -188,6 +188,18 @@ TEST(node_info, remove_subtracts_the_stored_pod) {
   EXPECT_FALSE(info.remove_pod(*newer));
 }
 
+TEST(node_info, pod_volume_count_follows_the_pods) {
+  auto a = make_pod("a").uid("ua").claim("d1").claim("d2").build();
+  auto b = make_pod("b").uid("ub").claim("d3").build();
+  auto info = make_node_info(make_node("n1").build(), {a, b});
+  EXPECT_EQ(info.pod_volume_count(), 3u);
+  // An update counts the stored pod out and the new one in.
+  EXPECT_TRUE(info.update_pod(make_pod("a").uid("ua").claim("d1").build()));
+  EXPECT_EQ(info.pod_volume_count(), 2u);
+  EXPECT_TRUE(info.remove_pod(*b));
+  EXPECT_EQ(info.pod_volume_count(), 1u);
+}
+
 TEST(node_info, remove_matches_by_identity) {
   struct test_case {
     std::string name;

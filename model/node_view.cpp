@@ -21,10 +21,12 @@ void node_overlay::reset(const node_info& base) {
   base_ = &base;
   extra_.clear();
   requested_ = base.requested();
+  extra_volumes_ = 0;
 }
 
 void node_overlay::add(const pod& p) {
   extra_.push_back(&p);
+  extra_volumes_ += p.volumes.size();
   // node_info drops scalar entries that sum to zero; readers of a view see
   // an absent scalar and a zero one alike (both read as 0), so the sum is
   // kept as it comes.

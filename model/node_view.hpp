@@ -9,7 +9,7 @@
 /// each accessor:
 /// - `requested()`: the node's requests plus theirs (summed once, by
 ///   `node_overlay`);
-/// - `pod_count()`: both counted;
+/// - `pod_count()`, `pod_volume_count()`: both counted;
 /// - `port_in_use()`: a conflict with any of both sets of host ports;
 /// - `any_pod()`, `for_each_pod()`: the node's pods, then the extra ones.
 ///
@@ -56,6 +56,8 @@ public:
   inline const resource_list& requested() const noexcept;
   /// Pods here, extra ones included.
   inline std::size_t pod_count() const noexcept;
+  /// The volumes of every pod here, summed (see node_info).
+  inline std::size_t pod_volume_count() const noexcept;
   /// True when `port` conflicts with a host port of any pod here.
   bool port_in_use(const host_port& port) const noexcept;
   /// The pods on top of the node_info (empty for a plain node).
@@ -108,6 +110,7 @@ private:
   const node_info* base_ = nullptr;
   std::vector<const pod*> extra_;
   resource_list requested_;
+  std::size_t extra_volumes_ = 0;
 };
 
 inline node_view::node_view(const node_overlay& o) noexcept
@@ -121,6 +124,11 @@ inline const resource_list& node_view::requested() const noexcept {
 inline std::size_t node_view::pod_count() const noexcept {
   return base_->pods().size()
          + (overlay_ != nullptr ? overlay_->extra_.size() : 0);
+}
+
+inline std::size_t node_view::pod_volume_count() const noexcept {
+  return base_->pod_volume_count()
+         + (overlay_ != nullptr ? overlay_->extra_volumes_ : 0);
 }
 
 inline std::span<const pod* const> node_view::extra() const noexcept {

@@ -25,6 +25,7 @@ struct reading {
   std::int64_t gpus = 0;
   std::int64_t allocatable_cpu = 0;
   std::size_t pod_count = 0;
+  std::size_t pod_volume_count = 0;
   std::vector<bool> ports_in_use;
   std::vector<std::string> pods;
   std::string name;
@@ -52,6 +53,7 @@ reading read(node_view v) {
   out.gpus = v.requested().scalar(gpu);
   out.allocatable_cpu = v.allocatable().milli_cpu;
   out.pod_count = v.pod_count();
+  out.pod_volume_count = v.pod_volume_count();
   for (const auto& p : probes())
     out.ports_in_use.push_back(v.port_in_use(p));
   v.for_each_pod([&](const pod& p) { out.pods.push_back(p.name); });
@@ -83,6 +85,11 @@ TEST(node_view, reads_as_a_node_with_the_pods_added) {
       make_pod("b").node("n").host_port(80, "UDP").build()},
      {make_pod("x").cpu("2").ephemeral_storage("1Gi").host_port(9090).build(),
       make_pod("y").request("example.com/gpu", "2").host_port(8080).build()}},
+    {"volumes on both sides",
+     false,
+     {make_pod("a").node("n").claim("d1").claim("d2").build(),
+      make_pod("b").node("n").claim("d3").build()},
+     {make_pod("x").claim("d4").build()}},
     {"pods added to a placeholder",
      true,
      {make_pod("a").node("n").cpu("1").build()},

@@ -71,6 +71,16 @@ void storage_view::index() {
       claimed_.set(claim_key(pv->claim_ref->ns, pv->claim_ref->name), pv);
   });
   index_free();
+  smallest_limits.clear();
+  csi_nodes.for_each([&](symbol, const csi_node_ptr& n) {
+    for (const auto& d : n->drivers)
+      if (d.allocatable_count) {
+        auto [it, fresh]
+          = smallest_limits.try_emplace(d.name, *d.allocatable_count);
+        if (!fresh)
+          it->second = std::min<std::int64_t>(it->second, *d.allocatable_count);
+      }
+  });
 }
 
 void storage_view::index_free() {

@@ -60,6 +60,11 @@ public:
   shared_map<std::string, persistent_volume_claim_ptr> claims;
   std::unordered_map<std::string, storage_class_ptr> classes;
   shared_map<symbol, csi_node_ptr> csi_nodes;
+  /// Per CSI driver, the smallest attach limit any CSINode gives it; a
+  /// driver no CSINode limits is absent. A pod whose volumes, with every
+  /// volume on a node, stay within this fits the node's limits without its
+  /// CSINode being looked up (most nodes, most of the time).
+  std::unordered_map<std::string, std::int64_t> smallest_limits;
   std::unordered_map<std::string, csi_driver_ptr> drivers;
   std::vector<csi_storage_capacity_ptr> capacities;
   /// Attached volumes per node (VolumeAttachments of CSI drivers), as the
@@ -69,7 +74,8 @@ public:
   /// kept only for ReadWriteOncePod claims, the only ones a rule counts.
   std::unordered_map<std::string, std::int32_t> claim_users;
 
-  /// Builds the volume indexes anew. Call after filling `volumes` directly.
+  /// Builds the volume indexes and `smallest_limits` anew. Call after
+  /// filling `volumes` or `csi_nodes` directly.
   void index();
   /// Adds or replaces a volume, keeping the indexes (the free-volume index
   /// is rebuilt by refresh() when a free volume changed).

@@ -94,10 +94,17 @@ std::optional<storage_book::event> storage_book::apply(object_event::kind type,
           working_.classes = classes_;
       } else if constexpr (std::is_same_v<T, model::csi_node_ptr>) {
         ev = apply_to(csi_nodes_, type, obj, event_resource::csi_node);
-        if (ev && type == object_event::kind::deleted)
+        if (!ev)
+          return;
+        if (ev->old_object)
+          count_limits(**std::get_if<model::csi_node_ptr>(&*ev->old_object),
+                       false);
+        if (type == object_event::kind::deleted) {
           working_.csi_nodes.erase(obj->name);
-        else if (ev)
+        } else {
+          count_limits(*obj, true);
           working_.csi_nodes.set(obj->name, obj);
+        }
       } else if constexpr (std::is_same_v<T, model::csi_driver_ptr>) {
         ev = apply_to(drivers_, type, obj, event_resource::csi_driver);
         if (ev)
@@ -120,6 +127,24 @@ std::optional<storage_book::event> storage_book::apply(object_event::kind type,
   if (ev)
     dirty_ = true;
   return ev;
+}
+
+void storage_book::count_limits(const model::csi_node& n, bool add) {
+  for (const auto& d : n.drivers) {
+    if (!d.allocatable_count)
+      continue;
+    auto& limits = limits_[d.name];
+    if (add)
+      limits.insert(*d.allocatable_count);
+    else if (auto it = limits.find(*d.allocatable_count); it != limits.end())
+      limits.erase(it);
+    if (limits.empty()) {
+      limits_.erase(d.name);
+      working_.smallest_limits.erase(d.name);
+    } else {
+      working_.smallest_limits[d.name] = *limits.begin();
+    }
+  }
 }
 
 void storage_book::show_volume(const std::string& name) {

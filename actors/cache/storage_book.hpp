@@ -20,6 +20,7 @@
 #include "plugins/framework/cluster_event.hpp"
 
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -69,6 +70,7 @@ private:
   void sync_users(const std::string& claim);
   void show_volume(const std::string& name);
   void show_claim(const std::string& key);
+  void count_limits(const model::csi_node& n, bool add);
 
   struct assumption {
     std::vector<std::string> volumes;
@@ -79,6 +81,9 @@ private:
   std::unordered_map<std::string, model::persistent_volume_claim_ptr> claims_;
   std::unordered_map<std::string, model::storage_class_ptr> classes_;
   std::unordered_map<std::string, model::csi_node_ptr> csi_nodes_;
+  /// Driver -> the attach limits CSINodes give it, for the view's
+  /// smallest_limits.
+  std::unordered_map<std::string, std::multiset<std::int64_t>> limits_;
   std::unordered_map<std::string, model::csi_driver_ptr> drivers_;
   std::unordered_map<std::string, model::csi_storage_capacity_ptr> capacities_;
   std::unordered_map<std::string, model::volume_attachment_ptr> attachments_;

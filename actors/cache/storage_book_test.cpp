@@ -180,4 +180,37 @@ TEST(StorageBook, EmitsEventsForChanges) {
   EXPECT_EQ(book.view(), nullptr);
 }
 
+// The view's smallest attach limit per driver follows CSINodes as they
+// are added, changed and deleted.
+TEST(StorageBook, TracksTheSmallestAttachLimitPerDriver) {
+  auto csi = [](std::string name, std::vector<model::csi_node_driver> d) {
+    auto n = std::make_shared<model::csi_node>();
+    n->name = model::symbol{name};
+    n->resource_version = std::to_string(d.size()) + name;
+    n->drivers = std::move(d);
+    return model::object{model::csi_node_ptr{std::move(n)}};
+  };
+  auto smallest = [](storage_book& book, const std::string& driver) {
+    auto v = book.view();
+    if (!v)
+      return std::int64_t{-1};
+    auto it = v->smallest_limits.find(driver);
+    return it == v->smallest_limits.end() ? std::int64_t{-1} : it->second;
+  };
+  storage_book book;
+  book.apply(kind::added, csi("a", {{"ebs", 39}, {"pd", std::nullopt}}));
+  book.apply(kind::added, csi("b", {{"ebs", 16}}));
+  book.apply(kind::added, csi("c", {{"ebs", 16}, {"pd", 4}}));
+  EXPECT_EQ(smallest(book, "ebs"), 16);
+  EXPECT_EQ(smallest(book, "pd"), 4);
+  book.apply(kind::modified, csi("b", {{"ebs", 20}}));
+  EXPECT_EQ(smallest(book, "ebs"), 16);
+  book.apply(kind::deleted, csi("c", {}));
+  EXPECT_EQ(smallest(book, "ebs"), 20);
+  EXPECT_EQ(smallest(book, "pd"), -1);
+  book.apply(kind::modified, csi("b", {{"ebs", 8}, {"pd", 2}}));
+  EXPECT_EQ(smallest(book, "ebs"), 8);
+  EXPECT_EQ(smallest(book, "pd"), 2);
+}
+
 } // namespace tessera::actors

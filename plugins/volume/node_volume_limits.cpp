@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 
 namespace tessera::plugins {
@@ -62,6 +63,18 @@ void insert(node_volume_limits::volume_set& out,
   if (v.driver.empty() || v.handle.empty())
     return;
   out.emplace(v.driver + "/" + v.handle, v.driver);
+}
+
+/// The smallest limit any node gives one of the drivers of `volumes`
+/// (the largest number when no node limits them).
+std::int64_t smallest_limit(const model::storage_view& storage,
+                            const node_volume_limits::volume_set& volumes) {
+  std::int64_t out = std::numeric_limits<std::int64_t>::max();
+  for (const auto& [key, driver] : volumes)
+    if (auto it = storage.smallest_limits.find(driver);
+        it != storage.smallest_limits.end())
+      out = std::min(out, it->second);
+  return out;
 }
 
 bool may_attach(const model::volume& v) noexcept {
@@ -139,6 +152,7 @@ node_volume_limits::pre_filter(cycle_state& cs, const model::pod& p,
   const model::storage_view& storage
     = s->storage ? *s->storage : volume_lookup::empty_storage();
   s->wanted_status = attachable_volumes(p, storage, true, s->wanted);
+  s->smallest_limit = smallest_limit(storage, s->wanted);
   cs.write(slot(), std::move(s));
   return {};
 }
@@ -192,6 +206,20 @@ status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
   const volume_set& own = s != nullptr ? s->wanted : computed;
   if (own.empty())
     return {};
+  // Every volume on the node counts at most once against one driver: when
+  // even all of them together with the pod's stay within each limit the pod
+  // must fit, and no claim needs resolving (most nodes, most of the time).
+  // Checked first against the smallest limit in the cluster, which needs
+  // nothing but the node itself.
+  std::size_t at_most = own.size() + node.pod_volume_count();
+  if (!storage.attachments.empty())
+    if (auto it = storage.attachments.find(node.name());
+        it != storage.attachments.end())
+      at_most += it->second.size();
+  const std::int64_t smallest
+    = s != nullptr ? s->smallest_limit : smallest_limit(storage, own);
+  if (static_cast<std::int64_t>(at_most) <= smallest)
+    return {};
   const model::csi_node* csi = storage.csi_node_of(node.name());
   if (csi == nullptr)
     return {};
@@ -200,15 +228,6 @@ status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
       return *d->allocatable_count;
     return std::nullopt;
   };
-  // Every volume on the node counts at most once against one driver: when
-  // even all of them together with the pod's stay within each limit the pod
-  // must fit, and no claim needs resolving (most nodes, most of the time).
-  std::size_t at_most = own.size();
-  node.for_each_pod(
-    [&](const model::pod& other) { at_most += other.volumes.size(); });
-  if (auto it = storage.attachments.find(node.name());
-      it != storage.attachments.end())
-    at_most += it->second.size();
   bool room_for_all = true;
   for (const auto& [key, driver] : own)
     if (auto limit = limit_of(driver);

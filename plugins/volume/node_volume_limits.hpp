@@ -85,6 +85,8 @@ public:
     model::storage_view_ptr storage;
     volume_set wanted;
     status wanted_status;
+    /// The smallest limit any node gives a driver of `wanted`.
+    std::int64_t smallest_limit = 0;
   };
 
   /// The cluster events that may make a rejected pod schedulable, with

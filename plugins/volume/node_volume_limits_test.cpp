@@ -28,10 +28,11 @@ const std::string portworx = "pxd.portworx.com";
 const std::string exceeded = "Unschedulable: node(s) exceed max volume count";
 
 /// Node "n" allows two EBS volumes and any number of PD volumes; node "m"
-/// has no CSINode.
+/// has no CSINode; node "big" allows three EBS volumes.
 storage_builder base_storage() {
   storage_builder b;
   b.csi_node("n", {{ebs, 2}, {pd, std::nullopt}, {portworx, 0}})
+    .csi_node("big", {{ebs, 3}})
     .volume("pv-a", {ebs, "vol-a"})
     .volume("pv-b", {ebs, "vol-b"})
     .volume("pv-c", {ebs, "vol-c"})
@@ -104,6 +105,18 @@ TEST(node_volume_limits, filter) {
      {},
      "Success",
      "m"},
+    {"a node allowing more than the smallest limit is checked by its own",
+     {claim_volume("c")},
+     {{claim_volume("a")}, {claim_volume("b")}},
+     {},
+     "Success",
+     "big"},
+    {"and rejects past it",
+     {claim_volume("c")},
+     {{claim_volume("a")}, {claim_volume("b")}},
+     {{ebs, "vol-x"}},
+     exceeded,
+     "big"},
     {"an attachment takes a slot",
      {claim_volume("c")},
      {{claim_volume("a")}},
@@ -192,7 +205,7 @@ TEST(node_volume_limits, filter) {
     SCOPED_TRACE(tc.name);
     auto storage = base_storage();
     for (const auto& [driver, handle] : tc.attachments)
-      storage.attachment("n", driver, handle);
+      storage.attachment(tc.node, driver, handle);
     auto ctx = storage.context();
     auto pod = with_volumes(test::make_pod("p"), tc.wanted);
     std::vector<model::pod_ptr> others;
