@@ -28,9 +28,11 @@ public:
     apiserver::store_config sc;
     sc.seed = o.seed;
     // The harness creates thousands of objects at once and every consumer
-    // reads them: buffer generously rather than drop watchers.
+    // reads them: buffer generously rather than drop watchers. The history
+    // (for watches resumed from an older version) keeps its default: every
+    // record holds an object version alive, which at a million pods would
+    // be gigabytes that no watcher reads.
     sc.watch_queue_limit = std::size_t{1} << 22;
-    sc.history_size = 1u << 20;
     // Upstream's scheduler_perf API server runs without the Priority
     // admission plugin: its templates set spec.priority without a class.
     sc.priority_admission = false;
