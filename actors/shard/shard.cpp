@@ -48,9 +48,20 @@ auto timed_filter(shard_cell& cell, std::uint32_t index, Work work) {
     cell.filtering = &m->goroutines.with({"Filter"});
   }
   auto began = std::chrono::steady_clock::now();
-  cell.filtering->add(1);
+  // Lowered on every way out, so that a throwing filter cannot leave the
+  // gauge counting a shard that stopped filtering.
+  struct filtering_now {
+    metrics::gauge* g;
+    explicit filtering_now(metrics::gauge* gauge) : g(gauge) {
+      g->add(1);
+    }
+    ~filtering_now() {
+      g->add(-1);
+    }
+    filtering_now(const filtering_now&) = delete;
+    filtering_now& operator=(const filtering_now&) = delete;
+  } counted{cell.filtering};
   auto out = work();
-  cell.filtering->add(-1);
   cell.filter_score->observe(metrics::seconds_since(began));
   return out;
 }
