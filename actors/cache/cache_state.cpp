@@ -140,11 +140,16 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
     pod_entry& entry = it->second;
     model::pod_ptr old = entry.pod;
     bool was_assumed = entry.phase == pod_phase_in_cache::assumed;
-    if (model::equal_ignoring_binding_status(*old, *p)) {
+    const bool same_for_scheduling
+      = model::equal_ignoring_binding_status(*old, *p);
+    if (same_for_scheduling) {
       // Usually the API server echoing our binding of an assumed pod. The
       // NodeInfo keeps the pod object it has: no plugin reads the fields
       // that differ, and a new NodeInfo would mean a copy, a shard delta and
       // a change that every in-flight assume on the node has to re-check.
+      // The entry keeps it too, so that one object per pod stays in memory
+      // rather than two (the echo differs in its resourceVersion and
+      // PodScheduled condition, which nothing here reads).
     } else if (old->node_name == p->node_name) {
       draft(p->node_name).update_pod(p);
       count_affinity(*old, -1);
@@ -155,7 +160,8 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
       remove_pod_from_node(*old);
       add_pod_to_node(p);
     }
-    entry.pod = p;
+    if (!same_for_scheduling)
+      entry.pod = p;
     if (was_assumed) {
       entry.phase = pod_phase_in_cache::bound;
       entry.deadline.reset();

@@ -58,8 +58,10 @@ std::string now_time() {
 struct kind_state {
   storage_kind kind = storage_kind::pod;
   std::shared_ptr<apiserver::watcher> watch;
-  /// storage key -> the last delivered object.
-  std::unordered_map<std::string, model::object> known;
+  /// storage key -> the stored version last delivered (its bytes, which
+  /// the store shares; decoded again only for a deletion a re-list finds,
+  /// so that the bridge keeps no second decoded copy of every object).
+  std::unordered_map<std::string, apiserver::object_ptr> known;
 };
 
 actors::object_event::kind event_kind(apiserver::event_type t) {
@@ -207,7 +209,7 @@ struct store_bridge::impl {
       return std::nullopt;
     }
     actors::object_events out;
-    std::unordered_map<std::string, model::object> now;
+    std::unordered_map<std::string, apiserver::object_ptr> now;
     now.reserve(listed->items.size());
     for (const auto& item : listed->items) {
       auto m = decode(*item);
@@ -216,13 +218,14 @@ struct store_bridge::impl {
       bool had = k.known.count(item->key()) > 0;
       out.push_back({had ? actors::object_event::kind::modified
                          : actors::object_event::kind::added,
-                     *m});
-      now.emplace(item->key(), std::move(*m));
+                     std::move(*m)});
+      now.emplace(item->key(), item);
     }
     if (!initial)
       for (const auto& [key, obj] : k.known)
         if (now.count(key) == 0)
-          out.push_back({actors::object_event::kind::deleted, obj});
+          if (auto m = decode(*obj))
+            out.push_back({actors::object_event::kind::deleted, std::move(*m)});
     k.known = std::move(now);
     apiserver::watch_options wo;
     wo.resource_version = std::to_string(listed->resource_version);
@@ -314,7 +317,7 @@ struct store_bridge::impl {
         if (it->ev.type == apiserver::event_type::deleted)
           known.erase(it->ev.object->key());
         else
-          known.insert_or_assign(it->ev.object->key(), *m);
+          known.insert_or_assign(it->ev.object->key(), it->ev.object);
         batch.push_back({event_kind(it->ev.type), std::move(*m)});
         if (batch.size() >= cfg.max_batch) {
           if (!deliver(std::move(batch)))

@@ -880,18 +880,30 @@ TEST(Store, RecordsPodTimings) {
   EXPECT_FALSE(s.timing("default", "p1"));
 }
 
-TEST(Store, DecodesModelObjectsOnce) {
+// Pods are decoded for each reader and not kept (the reader holds its
+// copy); other kinds are decoded once and shared.
+TEST(Store, DecodesPodsPerReadAndOtherKindsOnce) {
   store s{quiet()};
   auto p = s.create(pods(), "default", pod_json("p1"));
   ASSERT_TRUE(p);
   auto m = (*p)->to_model();
   ASSERT_TRUE(m) << m.err().message;
   ASSERT_EQ(model::kind_of(*m), model::object_kind::pod);
-  auto pod = std::get<model::pod_ptr>(*m);
-  EXPECT_EQ(pod->name, "p1");
-  auto again = (*p)->to_model();
-  ASSERT_TRUE(again);
-  EXPECT_EQ(std::get<model::pod_ptr>(*again), pod) << "decoded once, shared";
+  std::weak_ptr<const model::pod> pod = std::get<model::pod_ptr>(*m);
+  EXPECT_EQ(pod.lock()->name, "p1");
+  m = (*p)->to_model();
+  ASSERT_TRUE(m);
+  EXPECT_TRUE(pod.expired()) << "the store kept a decoded pod";
+  EXPECT_EQ(std::get<model::pod_ptr>(*m)->name, "p1");
+  auto n = s.create(nodes(), "", R"({"metadata":{"name":"n1"}})");
+  ASSERT_TRUE(n);
+  auto node = (*n)->to_model();
+  ASSERT_TRUE(node) << node.err().message;
+  auto node_again = (*n)->to_model();
+  ASSERT_TRUE(node_again);
+  EXPECT_EQ(std::get<model::node_ptr>(*node_again),
+            std::get<model::node_ptr>(*node))
+    << "decoded once, shared";
   auto lease = s.create(leases(), "default", R"({"metadata":{"name":"l"}})");
   ASSERT_TRUE(lease);
   EXPECT_FALSE((*lease)->to_model());

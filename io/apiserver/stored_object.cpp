@@ -328,17 +328,21 @@ std::optional<std::string> model_decode_problem(storage_kind storage,
 }
 
 expected<model::object> stored_object::to_model() const {
-  std::call_once(model_once_, [this] {
+  auto decode = [this]() -> expected<model::object> {
     auto kind = model_kind(storage_);
-    if (!kind) {
-      model_.emplace(
-        make_error(ec::unsupported, "no model type for this resource"));
-      return;
-    }
+    if (!kind)
+      return make_error(ec::unsupported, "no model type for this resource");
     model::decode_options opts;
     opts.apply_defaults = false;
-    model_.emplace(model::decode_object_json(*json_, *kind, opts));
-  });
+    return model::decode_object_json(*json_, *kind, opts);
+  };
+  // A pod is decoded afresh on each call and not kept: its reader (the
+  // scheduler's store bridge) holds it as long as it needs it, and a copy
+  // kept here beside the scheduler's would double the memory of a million
+  // bound pods. Other kinds are few and read again by the controllers.
+  if (storage_ == storage_kind::pod)
+    return decode();
+  std::call_once(model_once_, [&] { model_.emplace(decode()); });
   return *model_;
 }
 

@@ -7,8 +7,8 @@
 /// JSON serialized exactly once (`json()`, self-describing: `kind` and
 /// `apiVersion` come first, so a list item is the same bytes minus that
 /// prefix, `item_json()`), its identity, its resourceVersion, the labels and
-/// selectable fields that selectors test, and — decoded lazily on first use
-/// and then cached — the model object for in-process consumers.
+/// selectable fields that selectors test, and the model object for
+/// in-process consumers (decoded on use; cached except for pods).
 #pragma once
 
 #include "io/apiserver/resources.hpp"
@@ -132,9 +132,10 @@ public:
   /// and superseded versions in the history cost no DOM.
   json_doc parse() const;
 
-  /// The model object (pods, nodes, namespaces, priority classes, PDBs),
-  /// decoded from json() on first call and cached; other kinds are
-  /// ec::unsupported. Thread-safe.
+  /// The model object (pods, nodes, namespaces, priority classes, PDBs,
+  /// storage kinds), decoded from json(): pods on every call (the caller
+  /// keeps what it needs), the others on first call and cached; kinds
+  /// without a model type are ec::unsupported. Thread-safe.
   expected<model::object> to_model() const;
 
   /// Builds a stored object from a JSON document (an object): reorders the
