@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/documents.hpp"
 
+#include "io/apiserver/scale.hpp"
 #include "support/version.hpp"
 
 #include <boost/json.hpp>
@@ -60,6 +61,12 @@ std::string resource_list_json(std::string_view group,
     }
     if (r.has_status)
       sub("status", r.kind, "get,patch,update");
+    if (has_scale(r)) {
+      // kubectl scale reads the group and version of the Scale from here.
+      sub("scale", "Scale", "get,patch,update");
+      resources.back().as_object()["group"] = "autoscaling";
+      resources.back().as_object()["version"] = "v1";
+    }
   }
   json::object doc;
   doc["kind"] = "APIResourceList";

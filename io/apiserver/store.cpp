@@ -23,6 +23,30 @@ using model::string_at;
 
 namespace {
 
+/// The kinds whose metadata.generation counts spec changes (controllers
+/// report what they saw as status.observedGeneration).
+bool tracks_generation(storage_kind s) {
+  switch (s) {
+  case storage_kind::pod:
+  case storage_kind::pod_disruption_budget:
+  case storage_kind::deployment:
+  case storage_kind::replica_set:
+  case storage_kind::stateful_set:
+  case storage_kind::job:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Whether deleting an object of `owner` with `policy` leaves its
+/// dependents (jobs orphan by default, as kube-apiserver's legacy default).
+bool orphans_dependents(storage_kind owner, std::string_view policy) {
+  if (policy == "Orphan")
+    return true;
+  return policy.empty() && owner == storage_kind::job;
+}
+
 std::string make_key(std::string_view ns, std::string_view name) {
   std::string k;
   if (!ns.empty()) {
@@ -41,6 +65,51 @@ object_ptr find_stored(const store_state& st, const resource_info& res,
   const auto& map = st.objects[static_cast<std::size_t>(res.storage)];
   auto it = map.find(make_key(res.namespaced ? ns : "", name));
   return it == map.end() ? nullptr : it->second.obj;
+}
+
+/// Takes the ownerReferences to `uid` out of the objects in `ns` that a
+/// `owner` kind owns (a deployment's replica sets, a workload's pods), in
+/// writes of their own before the owner's deletion: an orphaning delete.
+/// Requires `mu`.
+void orphan_dependents(store_state& st, storage_kind owner, std::string_view ns,
+                       std::string_view uid) {
+  storage_kind dependents = owner == storage_kind::deployment
+                              ? storage_kind::replica_set
+                              : storage_kind::pod;
+  if (owner != storage_kind::deployment && owner != storage_kind::replica_set
+      && owner != storage_kind::stateful_set && owner != storage_kind::job
+      && owner != storage_kind::replication_controller)
+    return;
+  auto& map = st.objects[static_cast<std::size_t>(dependents)];
+  std::vector<object_ptr> owned;
+  for (auto it = map.lower_bound(make_key(ns, "")); it != map.end(); ++it) {
+    const auto& obj = it->second.obj;
+    if (obj->ns() != ns)
+      break;
+    // The uid is unique: an object that does not mention it is not owned.
+    if (obj->json().find(uid) != std::string::npos)
+      owned.push_back(obj);
+  }
+  for (const auto& obj : owned) {
+    json_doc doc = obj->parse();
+    auto* meta = model::object_at(doc.value().as_object(), "metadata");
+    auto* refs = meta ? meta->if_contains("ownerReferences") : nullptr;
+    if (!refs || !refs->is_array())
+      continue;
+    auto& arr = refs->as_array();
+    auto before = arr.size();
+    arr.erase(std::remove_if(arr.begin(), arr.end(),
+                             [&](const json::value& r) {
+                               auto* ro = r.if_object();
+                               return ro && string_at(*ro, "uid") == uid;
+                             }),
+              arr.end());
+    if (arr.size() == before)
+      continue;
+    if (arr.empty())
+      meta->erase("ownerReferences");
+    st.commit(dependents, event_type::modified, std::move(doc), obj);
+  }
 }
 
 /// Equality as boost::json's operator== (objects compare as maps, in any
@@ -451,9 +520,10 @@ api_result<object_ptr> store::create(const resource_info& res,
   auto& meta = ensure_object(root, "metadata");
   meta["uid"] = st.new_uid();
   meta["creationTimestamp"] = format_time(st.clk->wall_now());
-  if (res.storage == storage_kind::pod
-      || res.storage == storage_kind::pod_disruption_budget)
+  if (tracks_generation(res.storage))
     meta["generation"] = 1;
+  if (res.storage == storage_kind::job)
+    admission::default_job_selector(root, string_at(meta, "uid"));
   if (options.dry_run)
     return present(res, stored_object::make(res.storage, doc.value()));
   auto obj = st.commit(res.storage, event_type::added, std::move(doc), nullptr);
@@ -578,8 +648,7 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
                                                       new_spec->as_object()))
       return status::invalid(res.kind, res.group, old->name(), {*cause});
   // Bump generation on spec changes for kinds that track it.
-  if (res.storage == storage_kind::pod
-      || res.storage == storage_kind::pod_disruption_budget) {
+  if (tracks_generation(res.storage)) {
     if (spec_changed) {
       std::int64_t gen = 1;
       if (auto* g = meta2.if_contains("generation"); g && g->is_int64())
@@ -769,6 +838,8 @@ api_result<delete_result> store::remove(const resource_info& res,
   }
   if (opts.dry_run)
     return delete_result{present(res, old), true};
+  if (orphans_dependents(res.storage, opts.propagation_policy))
+    orphan_dependents(st, res.storage, old->ns(), old->uid());
   auto obj = st.commit(res.storage, event_type::deleted, std::move(doc), old);
   return delete_result{present(res, obj), true};
 }

@@ -7,6 +7,7 @@
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
 #include "io/apiserver/volume_controller.hpp"
+#include "test/support/fake_binder.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -587,6 +588,105 @@ TEST_F(KubectlTest, TypedCreatesOfNamespacePriorityClassBudgetAndService) {
   EXPECT_NE(table.output.find("half   N/A             50%"), std::string::npos)
     << table.output;
   EXPECT_NE(table.output.find("zero"), std::string::npos) << table.output;
+}
+
+// A Deployment's life as on kind with kwok nodes: created as protobuf,
+// rolled out once a scheduler (here a stand-in) binds its pods, scaled,
+// rolled to a new image, and deleted with its replica sets and pods.
+TEST_F(KubectlTest, DeploymentCreateScaleRolloutAndDelete) {
+  if (legacy_)
+    GTEST_SKIP() << "kubectl 1.20's rollout and scale are not covered";
+  test::fake_binder binder{*st_, {"node-000000", "node-000001"}};
+  auto created = run("create deployment web --image=nginx --replicas=200");
+  ASSERT_EQ(created.code, 0) << created.output;
+  auto rolled = run("rollout status deployment/web --timeout=60s", 70);
+  ASSERT_EQ(rolled.code, 0) << rolled.output;
+  EXPECT_NE(rolled.output.find("deployment \"web\" successfully rolled out"),
+            std::string::npos)
+    << rolled.output;
+  auto running = [&](std::size_t n) {
+    auto l = st_->list(pods(), "default",
+                       {.field_selector = "status.phase=Running"});
+    return l && l->items.size() == n;
+  };
+  EXPECT_TRUE(running(200));
+  auto table = run("get deployments");
+  EXPECT_NE(table.output.find("web    200/200   200          200"),
+            std::string::npos)
+    << table.output;
+
+  auto scaled = run("scale deployment web --replicas=5");
+  ASSERT_EQ(scaled.code, 0) << scaled.output;
+  EXPECT_NE(scaled.output.find("deployment.apps/web scaled"),
+            std::string::npos);
+  ASSERT_EQ(run("rollout status deployment/web --timeout=30s", 40).code, 0);
+  EXPECT_TRUE(eventually([&] { return running(5); }));
+
+  auto updated = run("set image deployment/web nginx=nginx:1.27");
+  ASSERT_EQ(updated.code, 0) << updated.output;
+  auto again = run("rollout status deployment/web --timeout=30s", 40);
+  ASSERT_EQ(again.code, 0) << again.output;
+  auto sets = run("get replicasets -o "
+                  "custom-columns=NAME:.metadata.name,DESIRED:.spec.replicas,"
+                  "IMAGE:.spec.template.spec.containers[0].image");
+  ASSERT_EQ(sets.code, 0) << sets.output;
+  EXPECT_NE(sets.output.find("nginx:1.27"), std::string::npos) << sets.output;
+  EXPECT_NE(sets.output.find(" 0 "), std::string::npos)
+    << "the old set is scaled to zero\n"
+    << sets.output;
+  EXPECT_TRUE(eventually([&] {
+    auto l = st_->list(pods(), "default",
+                       {.field_selector = "status.phase=Running"});
+    if (!l || l->items.size() != 5)
+      return false;
+    for (const auto& p : l->items)
+      if (p->json().find("nginx:1.27") == std::string::npos)
+        return false;
+    return true;
+  }));
+  auto history = run("rollout history deployment/web");
+  EXPECT_NE(history.output.find("2 "), std::string::npos) << history.output;
+
+  auto deleted = run("delete deployment web");
+  ASSERT_EQ(deleted.code, 0) << deleted.output;
+  EXPECT_TRUE(eventually([&] {
+    auto p = st_->list(pods(), "default");
+    auto r = st_->list(primary_resource(storage_kind::replica_set), "default");
+    return p && p->items.empty() && r && r->items.empty();
+  }))
+    << "replica sets and pods are collected";
+}
+
+TEST_F(KubectlTest, JobCompletesAndConfigurationKindsAreStored) {
+  if (legacy_)
+    GTEST_SKIP() << "kubectl 1.20's typed creates are not covered";
+  test::fake_binder binder{*st_, {"node-000000", "node-000001"}};
+  for (const char* cmd :
+       {"create job pi --image=busybox -- sleep 1",
+        "create configmap settings --from-literal=a=1 --from-literal=b=2",
+        "create secret generic token --from-literal=key=s3cret",
+        "create serviceaccount robot"}) {
+    auto r = run(cmd);
+    EXPECT_EQ(r.code, 0) << cmd << "\n" << r.output;
+  }
+  auto waited = run("wait --for=condition=complete job/pi --timeout=30s", 40);
+  EXPECT_EQ(waited.code, 0) << waited.output;
+  EXPECT_NE(waited.output.find("job.batch/pi condition met"), std::string::npos)
+    << waited.output;
+  auto jobs = run("get jobs");
+  EXPECT_NE(jobs.output.find("pi     Complete   1/1"), std::string::npos)
+    << jobs.output;
+  auto config = run("get configmap,secret,serviceaccount");
+  EXPECT_NE(config.output.find("configmap/settings   2"), std::string::npos)
+    << config.output;
+  EXPECT_NE(config.output.find("secret/token   Opaque   1"), std::string::npos)
+    << config.output;
+  EXPECT_NE(config.output.find("serviceaccount/robot   0"), std::string::npos)
+    << config.output;
+  auto value = run("get secret token -o jsonpath={.data.key}");
+  EXPECT_EQ(value.output, "czNjcmV0") << "base64 of s3cret";
+  auto data = run("get configmap settings -o jsonpath={.data.b}");
+  EXPECT_EQ(data.output, "2");
 }
 
 // `kubectl drain`: cordon, then an eviction per pod, honouring the pods'

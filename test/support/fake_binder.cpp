@@ -1,0 +1,36 @@
+// SPDX-FileCopyrightText: 2026 The tessera authors
+// SPDX-License-Identifier: Apache-2.0
+#include "test/support/fake_binder.hpp"
+
+#include <chrono>
+
+namespace tessera::test {
+
+fake_binder::fake_binder(apiserver::store& st, std::vector<std::string> nodes)
+  : st_(st), nodes_(std::move(nodes)), thread_([this] { run(); }) {
+}
+
+fake_binder::~fake_binder() {
+  stop_ = true;
+  thread_.join();
+}
+
+void fake_binder::run() {
+  const auto& pods = apiserver::primary_resource(apiserver::storage_kind::pod);
+  std::size_t next = 0;
+  while (!stop_) {
+    apiserver::list_options unbound;
+    unbound.field_selector = "spec.nodeName=";
+    if (auto l = st_.list(pods, "", unbound))
+      for (const auto& p : l->items) {
+        apiserver::binding b;
+        b.ns = p->ns();
+        b.name = p->name();
+        b.node = nodes_[next++ % nodes_.size()];
+        (void)st_.bind(b);
+      }
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+}
+
+} // namespace tessera::test
