@@ -102,6 +102,8 @@ int cluster_main(const args& a) {
             "delay between binding and a pod on a fake node turning Running");
   flags.add("complete-job-pods", kwok.complete_job_pods,
             "move running Job pods on fake nodes to Succeeded");
+  flags.add("job-pod-run-time", kwok.job_pod_run_time,
+            "how long a Job pod on a fake node runs before it succeeds");
   flags.add("volume-controller", volume_controller,
             "bind claims to volumes and provision volumes for claims whose "
             "class has a provisioner, as the persistent volume controller "

@@ -139,6 +139,34 @@ void default_deployment(json::object& d) {
   default_template(spec);
 }
 
+void default_daemon_set(json::object& ds) {
+  auto& spec = ensure_object(ds, "spec");
+  set_default(spec, "revisionHistoryLimit", 10);
+  auto& strategy = ensure_object(spec, "updateStrategy");
+  set_default(strategy, "type", "RollingUpdate");
+  if (strategy.at("type") == "RollingUpdate") {
+    auto& rolling = ensure_object(strategy, "rollingUpdate");
+    set_default(rolling, "maxUnavailable", 1);
+    set_default(rolling, "maxSurge", 0);
+  }
+  default_template(spec);
+}
+
+void default_stateful_set(json::object& sts) {
+  auto& spec = ensure_object(sts, "spec");
+  set_default(spec, "replicas", 1);
+  set_default(spec, "podManagementPolicy", "OrderedReady");
+  set_default(spec, "revisionHistoryLimit", 10);
+  auto& strategy = ensure_object(spec, "updateStrategy");
+  set_default(strategy, "type", "RollingUpdate");
+  if (strategy.at("type") == "RollingUpdate")
+    set_default(ensure_object(strategy, "rollingUpdate"), "partition", 0);
+  auto& retention = ensure_object(spec, "persistentVolumeClaimRetentionPolicy");
+  set_default(retention, "whenDeleted", "Retain");
+  set_default(retention, "whenScaled", "Retain");
+  default_template(spec);
+}
+
 void default_job(json::object& job) {
   auto& spec = ensure_object(job, "spec");
   auto* completions = spec.if_contains("completions");
@@ -397,6 +425,12 @@ void apply_defaults(storage_kind storage, json::object& obj) {
   case storage_kind::job:
     default_job(obj);
     break;
+  case storage_kind::daemon_set:
+    default_daemon_set(obj);
+    break;
+  case storage_kind::stateful_set:
+    default_stateful_set(obj);
+    break;
   case storage_kind::secret:
     set_default(obj, "type", "Opaque");
     break;
@@ -588,7 +622,8 @@ void reset_storage_status(storage_kind storage, json::object& obj) {
     obj["status"] = json::object{{"phase", "Pending"}};
   if (storage == storage_kind::namespace_)
     obj["status"] = json::object{{"phase", "Active"}};
-  if (storage == storage_kind::deployment || storage == storage_kind::job)
+  if (storage == storage_kind::deployment || storage == storage_kind::job
+      || storage == storage_kind::daemon_set)
     obj.erase("status");
 }
 

@@ -63,8 +63,9 @@ void reset_pod_status(boost::json::object& pod, const std::string& now);
 
 /// A volume's or claim's status at creation, `{phase: Pending}`, and a
 /// namespace's, `{phase: Active}`, whatever it was sent with (the volume
-/// controller and namespace deletion move them on); none for a deployment
-/// or a job (their controllers write it); other kinds are left alone.
+/// controller and namespace deletion move them on); none for a
+/// deployment, daemon set or job (their controllers write it); other kinds
+/// are left alone.
 void reset_storage_status(storage_kind storage, boost::json::object& obj);
 
 /// A Job's generated selector (`batch.kubernetes.io/controller-uid`) and

@@ -9,7 +9,7 @@ namespace {
 constexpr std::string_view full_verbs
   = "create,delete,deletecollection,get,list,patch,update,watch";
 
-constexpr std::array<resource_info, 27> table = {{
+constexpr std::array<resource_info, 28> table = {{
   {"", "v1", "pods", "pod", "Pod", "PodList", true, storage_kind::pod,
    resource_view::stored, "po", full_verbs, true, false},
   {"", "v1", "nodes", "node", "Node", "NodeList", false, storage_kind::node,
@@ -50,6 +50,9 @@ constexpr std::array<resource_info, 27> table = {{
   {"apps", "v1", "deployments", "deployment", "Deployment", "DeploymentList",
    true, storage_kind::deployment, resource_view::stored, "deploy", full_verbs,
    true, false},
+  {"apps", "v1", "daemonsets", "daemonset", "DaemonSet", "DaemonSetList", true,
+   storage_kind::daemon_set, resource_view::stored, "ds", full_verbs, true,
+   false},
   {"batch", "v1", "jobs", "job", "Job", "JobList", true, storage_kind::job,
    resource_view::stored, "", full_verbs, true, false},
   // Stored only: what pods refer to.

@@ -42,8 +42,9 @@ enum class storage_kind : std::uint8_t {
   config_map,
   secret,
   service_account,
+  daemon_set,
 };
-inline constexpr std::size_t storage_kind_count = 23;
+inline constexpr std::size_t storage_kind_count = 24;
 
 /// How objects of a resource are presented: stored form, or converted.
 enum class resource_view : std::uint8_t {

@@ -33,6 +33,7 @@ bool tracks_generation(storage_kind s) {
   case storage_kind::replica_set:
   case storage_kind::stateful_set:
   case storage_kind::job:
+  case storage_kind::daemon_set:
     return true;
   default:
     return false;
@@ -67,6 +68,21 @@ object_ptr find_stored(const store_state& st, const resource_info& res,
   return it == map.end() ? nullptr : it->second.obj;
 }
 
+/// The `default` ServiceAccount of a new namespace, as the service account
+/// controller creates it. Requires `mu`.
+void add_default_service_account(store_state& st, std::string_view ns) {
+  json::object sa{
+    {"kind", "ServiceAccount"},
+    {"apiVersion", "v1"},
+    {"metadata",
+     json::object{{"name", "default"},
+                  {"namespace", ns},
+                  {"uid", st.new_uid()},
+                  {"creationTimestamp", format_time(st.clk->wall_now())}}}};
+  st.commit(storage_kind::service_account, event_type::added,
+            json_doc::adopt(std::move(sa)), nullptr);
+}
+
 /// Takes the ownerReferences to `uid` out of the objects in `ns` that a
 /// `owner` kind owns (a deployment's replica sets, a workload's pods), in
 /// writes of their own before the owner's deletion: an orphaning delete.
@@ -78,6 +94,7 @@ void orphan_dependents(store_state& st, storage_kind owner, std::string_view ns,
                               : storage_kind::pod;
   if (owner != storage_kind::deployment && owner != storage_kind::replica_set
       && owner != storage_kind::stateful_set && owner != storage_kind::job
+      && owner != storage_kind::daemon_set
       && owner != storage_kind::replication_controller)
     return;
   auto& map = st.objects[static_cast<std::size_t>(dependents)];
@@ -375,6 +392,18 @@ store::store(store_config config)
     R"("description":"Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."})");
   (void)r1;
   (void)r2;
+  // The `kubernetes` Service kube-apiserver keeps in default (no
+  // endpoints: nothing serves it).
+  auto r3 = create(
+    *find_resource("", "v1", "services"), "default",
+    R"({"metadata":{"name":"kubernetes","labels":{"component":"apiserver",)"
+    R"("provider":"kubernetes"}},"spec":{"clusterIP":"10.96.0.1",)"
+    R"("clusterIPs":["10.96.0.1"],"ipFamilies":["IPv4"],)"
+    R"("ipFamilyPolicy":"SingleStack","ports":[{"name":"https",)"
+    R"("port":443,"protocol":"TCP","targetPort":6443}],)"
+    R"("sessionAffinity":"None","type":"ClusterIP",)"
+    R"("internalTrafficPolicy":"Cluster"}})");
+  (void)r3;
 }
 
 store::~store() {
@@ -527,6 +556,8 @@ api_result<object_ptr> store::create(const resource_info& res,
   if (options.dry_run)
     return present(res, stored_object::make(res.storage, doc.value()));
   auto obj = st.commit(res.storage, event_type::added, std::move(doc), nullptr);
+  if (res.storage == storage_kind::namespace_)
+    add_default_service_account(st, name);
   if (res.storage == storage_kind::event && st.cfg.event_limit > 0) {
     // The event ring: drop the oldest events beyond the limit.
     st.event_order.push_back(key);

@@ -101,8 +101,8 @@ template_containers(const boost::json::object* spec);
 /// nullptr for other kinds.
 const table_kind* cluster_table_of(storage_kind storage) noexcept;
 
-/// The table of deployments, jobs, config maps, secrets and service
-/// accounts; nullptr for other kinds.
+/// The table of deployments, daemon sets, jobs, config maps, secrets and
+/// service accounts; nullptr for other kinds.
 const table_kind* workload_table_of(storage_kind storage) noexcept;
 
 } // namespace tessera::apiserver

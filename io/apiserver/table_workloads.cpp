@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
-// kubectl's columns for deployments, jobs, config maps, secrets and
-// service accounts (see table_kind.hpp).
+// kubectl's columns for deployments, daemon sets, jobs, config maps,
+// secrets and service accounts (see table_kind.hpp).
 #include "io/apiserver/table_kind.hpp"
 #include "io/apiserver/time_format.hpp"
 #include "model/json_access.hpp"
@@ -29,6 +29,32 @@ constexpr table_column deployment_columns[] = {
   {"Available", "string", "",
    "Total number of available pods (ready for at least minReadySeconds) "
    "targeted by this deployment.",
+   0},
+  table_age_column,
+  template_containers_column,
+  template_images_column,
+  template_selector_column,
+};
+
+constexpr table_column daemon_set_columns[] = {
+  table_name_column,
+  {"Desired", "integer", "",
+   "The total number of nodes that should be running the daemon pod.", 0},
+  {"Current", "integer", "",
+   "The number of nodes that are running at least one daemon pod.", 0},
+  {"Ready", "integer", "",
+   "The number of nodes that should be running the daemon pod and have one "
+   "running and ready.",
+   0},
+  {"Up-to-date", "integer", "",
+   "The total number of nodes that are running the updated daemon pod.", 0},
+  {"Available", "integer", "",
+   "The number of nodes that should be running the daemon pod and have one "
+   "running and available.",
+   0},
+  {"Node Selector", "string", "",
+   "NodeSelector is a selector which must be true for the pod to fit on a "
+   "node.",
    0},
   table_age_column,
   template_containers_column,
@@ -93,6 +119,22 @@ json::array deployment_cells(const json::object& d,
     {containers, images, selector_text(object_at(spec, "selector"))});
 }
 
+json::array daemon_set_cells(const json::object& ds,
+                             std::chrono::system_clock::time_point now) {
+  const json::object* spec = object_at(&ds, "spec");
+  const json::object* status = object_at(&ds, "status");
+  auto [containers, images] = template_containers(spec);
+  return named_row(
+    ds, now,
+    {int_at(status, "desiredNumberScheduled"),
+     int_at(status, "currentNumberScheduled"), int_at(status, "numberReady"),
+     int_at(status, "updatedNumberScheduled"),
+     int_at(status, "numberAvailable"),
+     or_none(labels_text(object_at(
+       object_at(object_at(spec, "template"), "spec"), "nodeSelector")))},
+    {containers, images, selector_text(object_at(spec, "selector"))});
+}
+
 /// The job's state as kubectl names it from its conditions.
 std::string job_state(const json::object* spec, const json::object* status) {
   std::string state = bool_at(spec, "suspend") ? "Suspended" : "Running";
@@ -151,6 +193,7 @@ json::array service_account_cells(const json::object& sa,
 const table_kind* workload_table_of(storage_kind storage) noexcept {
   static const table_kind deployments{deployment_columns, deployment_cells};
   static const table_kind jobs{job_columns, job_cells};
+  static const table_kind daemon_sets{daemon_set_columns, daemon_set_cells};
   static const table_kind config_maps{config_map_columns, config_map_cells};
   static const table_kind secrets{secret_columns, secret_cells};
   static const table_kind accounts{service_account_columns,
@@ -160,6 +203,8 @@ const table_kind* workload_table_of(storage_kind storage) noexcept {
     return &deployments;
   case storage_kind::job:
     return &jobs;
+  case storage_kind::daemon_set:
+    return &daemon_sets;
   case storage_kind::config_map:
     return &config_maps;
   case storage_kind::secret:

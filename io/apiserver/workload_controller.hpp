@@ -25,16 +25,27 @@
 ///               the Complete condition; more failed pods than
 ///               `backoffLimit`: Failed. NonIndexed only: an Indexed job
 ///               runs as NonIndexed. `suspend` deletes the active pods.
-///   Garbage collection  when a ReplicaSet, Deployment or Job is deleted
+///   DaemonSet   one pod per node its template's nodeSelector and
+///               tolerations fit (plus the node-condition tolerations
+///               upstream adds), with a required node affinity term on
+///               `metadata.name` so the scheduler puts it there; outdated
+///               pods are replaced within maxUnavailable.
+///   StatefulSet pods `<set>-<ordinal>`, created in order once the one
+///               before is Ready (or at once with Parallel), removed from
+///               the highest ordinal, one claim per volumeClaimTemplate
+///               (`<template>-<set>-<ordinal>`, kept: Retain); a template
+///               change replaces pods from the highest ordinal down.
+///   Garbage collection  when one of them is deleted
 ///               (Background or Foreground propagation; Orphan is done by
 ///               the store in the delete itself), its dependents go too.
 ///               Only dependents of owners this controller saw are
 ///               collected: a pod whose owner never existed stays.
 ///
-/// It watches deployments, replica sets and jobs; the pod watch it needs
-/// is open only while one of them exists (or dependents of a deleted one
-/// remain), so a cluster without workload objects — the scheduler-only
-/// benchmarks — costs it nothing per pod.
+/// It watches the workload kinds; the pod watch it needs is open only
+/// while a workload object exists (or dependents of a deleted one remain),
+/// and the node watch only while a DaemonSet does, so a cluster without
+/// workload objects — the scheduler-only benchmarks — costs it nothing per
+/// pod.
 #pragma once
 
 #include "io/apiserver/store.hpp"

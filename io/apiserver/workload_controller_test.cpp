@@ -13,7 +13,9 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <map>
+#include <set>
 #include <string>
 #include <thread>
 
@@ -251,6 +253,125 @@ TEST_F(WorkloadControllerTest, JobRunsToCompletion) {
   EXPECT_EQ(status.at("succeeded"), 3);
   EXPECT_EQ(status.at("active"), 0);
   EXPECT_EQ(list(storage_kind::pod, "status.phase=Succeeded").size(), 3u);
+}
+
+TEST_F(WorkloadControllerTest, DaemonSetRunsOnePodPerFittingNode) {
+  test::fake_binder b{st_, {"node-000000"}};
+  // A third node whose taint the daemon does not tolerate.
+  create(storage_kind::node,
+         R"({"metadata":{"name":"tainted"},"spec":{"taints":[{"key":"gpu",)"
+         R"("value":"yes","effect":"NoSchedule"}]}})");
+  create(storage_kind::daemon_set,
+         R"({"metadata":{"name":"agent"},"spec":{"selector":{"matchLabels":)"
+         R"({"app":"agent"}},"template":{"metadata":{"labels":{"app":)"
+         R"("agent"}},"spec":{"containers":[{"name":"c","image":"a:1"}]}}}})");
+  auto settled = [&](const std::string& image) {
+    auto ds = get(storage_kind::daemon_set, "agent");
+    auto* status = ds.if_contains("status");
+    if (!status)
+      return false;
+    auto pods = list(storage_kind::pod, "status.phase=Running");
+    return status->at("desiredNumberScheduled") == 2
+           && status->at("numberAvailable") == 2
+           && status->at("updatedNumberScheduled") == 2 && pods.size() == 2
+           && std::all_of(pods.begin(), pods.end(), [&](const auto& p) {
+                return p->json().find(image) != std::string::npos;
+              });
+  };
+  ASSERT_TRUE(test::eventually([&] { return settled("a:1"); }))
+    << json::serialize(get(storage_kind::daemon_set, "agent"));
+  std::set<std::string> nodes;
+  for (const auto& p : list(storage_kind::pod)) {
+    auto d = doc_of(p);
+    const auto& term = d.at("spec")
+                         .at("affinity")
+                         .at("nodeAffinity")
+                         .at("requiredDuringSchedulingIgnoredDuringExecution")
+                         .at("nodeSelectorTerms")
+                         .at(0)
+                         .at("matchFields")
+                         .at(0);
+    EXPECT_EQ(term.at("key"), "metadata.name");
+    EXPECT_EQ(term.at("values").at(0), d.at("spec").at("nodeName"))
+      << "bound where its affinity says";
+    nodes.insert(std::string{d.at("spec").at("nodeName").as_string()});
+  }
+  EXPECT_EQ(nodes, (std::set<std::string>{"node-000000", "node-000001"}));
+  // A new image replaces the pods, one node at a time.
+  ASSERT_TRUE(st_.patch(
+    res(storage_kind::daemon_set), "default", "agent", patch_type::merge,
+    R"({"spec":{"template":{"spec":{"containers":[{"name":"c","image":"a:2"}]}}}})",
+    subresource::main));
+  EXPECT_TRUE(test::eventually([&] { return settled("a:2"); }))
+    << json::serialize(get(storage_kind::daemon_set, "agent"));
+  // A node that stops fitting loses its pod.
+  ASSERT_TRUE(st_.patch(
+    res(storage_kind::node), "", "node-000001", patch_type::merge,
+    R"({"spec":{"taints":[{"key":"gpu","value":"yes","effect":"NoSchedule"}]}})",
+    subresource::main));
+  EXPECT_TRUE(
+    test::eventually([&] { return list(storage_kind::pod).size() == 1; }));
+}
+
+TEST_F(WorkloadControllerTest, StatefulSetCreatesOrdinalPodsAndClaimsInOrder) {
+  test::fake_binder b{st_, {"node-000000", "node-000001"}};
+  create(storage_kind::stateful_set,
+         R"({"metadata":{"name":"db"},"spec":{"replicas":3,"serviceName":"db",)"
+         R"("selector":{"matchLabels":{"app":"db"}},"template":{"metadata":)"
+         R"({"labels":{"app":"db"}},"spec":{"containers":[{"name":"c",)"
+         R"("image":"db:1"}]}},"volumeClaimTemplates":[{"metadata":{"name":)"
+         R"("data"},"spec":{"accessModes":["ReadWriteOnce"],"resources":)"
+         R"({"requests":{"storage":"1Gi"}}}}]}})");
+  ASSERT_TRUE(test::eventually([&] { return running_pods() == 3; }));
+  std::vector<std::uint64_t> created;
+  for (int i = 0; i < 3; ++i) {
+    std::string name = "db-" + std::to_string(i);
+    auto pod = st_.get(res(storage_kind::pod), "default", name);
+    ASSERT_TRUE(pod) << name;
+    auto d = doc_of(*pod);
+    EXPECT_EQ(d.at("spec").at("hostname"), json::value(name));
+    EXPECT_EQ(d.at("spec").at("subdomain"), "db");
+    EXPECT_EQ(d.at("metadata").at("labels").at("apps.kubernetes.io/pod-index"),
+              json::value(std::to_string(i)));
+    EXPECT_EQ(d.at("spec")
+                .at("volumes")
+                .at(0)
+                .at("persistentVolumeClaim")
+                .at("claimName"),
+              json::value("data-" + name));
+    EXPECT_TRUE(st_.get(res(storage_kind::persistent_volume_claim), "default",
+                        "data-" + name));
+    created.push_back(
+      st_.timing("default", name)->created->time_since_epoch().count());
+  }
+  EXPECT_TRUE(std::is_sorted(created.begin(), created.end()))
+    << "each ordinal after the one before it";
+  EXPECT_TRUE(test::eventually([&] {
+    auto sts = get(storage_kind::stateful_set, "db");
+    return sts.contains("status") && sts.at("status").at("readyReplicas") == 3
+           && sts.at("status").at("currentRevision")
+                == sts.at("status").at("updateRevision");
+  }));
+  // A new image rolls the pods over, the highest ordinal first.
+  ASSERT_TRUE(st_.patch(
+    res(storage_kind::stateful_set), "default", "db", patch_type::merge,
+    R"({"spec":{"template":{"spec":{"containers":[{"name":"c","image":"db:2"}]}}}})",
+    subresource::main));
+  EXPECT_TRUE(test::eventually([&] {
+    auto pods = list(storage_kind::pod, "status.phase=Running");
+    return pods.size() == 3
+           && std::all_of(pods.begin(), pods.end(), [](const auto& p) {
+                return p->json().find("db:2") != std::string::npos;
+              });
+  }));
+  // Scaling down removes the highest ordinals; the claims stay.
+  ASSERT_TRUE(st_.patch(res(storage_kind::stateful_set), "default", "db",
+                        patch_type::merge, R"({"spec":{"replicas":1}})",
+                        subresource::main));
+  EXPECT_TRUE(
+    test::eventually([&] { return list(storage_kind::pod).size() == 1; }));
+  EXPECT_TRUE(st_.get(res(storage_kind::pod), "default", "db-0"));
+  EXPECT_EQ(list(storage_kind::persistent_volume_claim).size(), 3u);
 }
 
 } // namespace

@@ -681,12 +681,81 @@ TEST_F(KubectlTest, JobCompletesAndConfigurationKindsAreStored) {
     << config.output;
   EXPECT_NE(config.output.find("secret/token   Opaque   1"), std::string::npos)
     << config.output;
-  EXPECT_NE(config.output.find("serviceaccount/robot   0"), std::string::npos)
+  EXPECT_NE(config.output.find("serviceaccount/robot     0"), std::string::npos)
+    << config.output;
+  EXPECT_NE(config.output.find("serviceaccount/default   0"), std::string::npos)
+    << "each namespace has its default service account\n"
     << config.output;
   auto value = run("get secret token -o jsonpath={.data.key}");
   EXPECT_EQ(value.output, "czNjcmV0") << "base64 of s3cret";
   auto data = run("get configmap settings -o jsonpath={.data.b}");
   EXPECT_EQ(data.output, "2");
+}
+
+// A DaemonSet (one pod per node, placed by its node affinity) and a
+// StatefulSet (ordinal pods, a claim per pod from its template) from
+// files, rolled out and scaled with kubectl.
+TEST_F(KubectlTest, DaemonSetAndStatefulSetRollOut) {
+  if (legacy_)
+    GTEST_SKIP() << "kubectl 1.20's rollout is not covered";
+  test::fake_binder binder{*st_, {"node-000000", "node-000001"}};
+  auto ds = write_file("ds.yaml", R"(apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: agent, image: "agent:1"}]}
+)");
+  auto sts = write_file("sts.yaml", R"(apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 3
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: "db:1"}]}
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec:
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 1Gi}}
+)");
+  for (const auto& f : {ds, sts}) {
+    auto r = run("create -f " + f + create_flags());
+    ASSERT_EQ(r.code, 0) << r.output;
+  }
+  auto ds_rolled = run("rollout status daemonset/agent --timeout=30s", 40);
+  EXPECT_EQ(ds_rolled.code, 0) << ds_rolled.output;
+  EXPECT_NE(
+    ds_rolled.output.find("daemon set \"agent\" successfully rolled out"),
+    std::string::npos)
+    << ds_rolled.output;
+  auto ds_table = run("get daemonsets");
+  EXPECT_NE(ds_table.output.find("agent   2         2         2       2  "),
+            std::string::npos)
+    << ds_table.output;
+  auto sts_rolled = run("rollout status statefulset/db --timeout=30s", 40);
+  EXPECT_EQ(sts_rolled.code, 0) << sts_rolled.output;
+  auto claims = run("get pvc -o name");
+  EXPECT_EQ(claims.output,
+            "persistentvolumeclaim/data-db-0\npersistentvolumeclaim/data-db-1\n"
+            "persistentvolumeclaim/data-db-2\n");
+  auto scaled = run("scale statefulset db --replicas=1");
+  EXPECT_EQ(scaled.code, 0) << scaled.output;
+  EXPECT_TRUE(eventually([&] {
+    auto l = st_->list(pods(), "default", {.label_selector = "app=db"});
+    return l && l->items.size() == 1 && l->items[0]->name() == "db-0";
+  }));
+  auto deleted = run("delete daemonset agent");
+  EXPECT_EQ(deleted.code, 0) << deleted.output;
+  EXPECT_TRUE(eventually([&] {
+    auto l = st_->list(pods(), "default", {.label_selector = "app=agent"});
+    return l && l->items.empty();
+  }));
 }
 
 // `kubectl drain`: cordon, then an eviction per pod, honouring the pods'

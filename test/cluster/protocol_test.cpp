@@ -547,7 +547,7 @@ TEST_F(ApiServerTest, BadRequestsGetStatusBodiesAndNeverCrash) {
          std::string(200 * 1024, ' ')),
      413, "RequestEntityTooLarge"},
     {"unknown resource", req("GET", "/api/v1/widgets"), 404, "NotFound"},
-    {"unknown resource", req("GET", "/apis/apps/v1/daemonsets"), 404,
+    {"unknown resource", req("GET", "/apis/apps/v1/controllerrevisions"), 404,
      "NotFound"},
     {"unknown group",
      req("GET", "/apis/autoscaling/v2/horizontalpodautoscalers"), 404,

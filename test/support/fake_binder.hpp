@@ -2,8 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `fake_binder`: binds every unbound pod of an embedded store to the given
-/// nodes in turn, standing in for a scheduler in tests of the workload
-/// controllers and of clients that wait for pods to run.
+/// nodes in turn (a DaemonSet's pod to the node its affinity names),
+/// standing in for a scheduler in tests of the workload controllers and of
+/// clients that wait for pods to run.
 #pragma once
 
 #include "io/apiserver/store.hpp"
