@@ -68,6 +68,38 @@ object_ptr find_stored(const store_state& st, const resource_info& res,
   return it == map.end() ? nullptr : it->second.obj;
 }
 
+/// The DefaultStorageClass admission plugin: a claim that names no class
+/// (no storageClassName at all; "" asks for none) gets the newest class
+/// annotated storageclass.kubernetes.io/is-default-class=true. Requires
+/// `mu`.
+void set_default_storage_class(store_state& st, json::object& claim) {
+  auto& spec = ensure_object(claim, "spec");
+  if (auto* c = spec.if_contains("storageClassName"); c && !c->is_null())
+    return;
+  std::string chosen;
+  std::string newest;
+  for (const auto& [key, cur] :
+       st.objects[static_cast<std::size_t>(storage_kind::storage_class)]) {
+    const auto& json_text = cur.obj->json();
+    if (json_text.find("storageclass.kubernetes.io/is-default-class")
+        == std::string::npos)
+      continue;
+    auto doc = cur.obj->parse();
+    const auto* meta = model::object_at(doc.value().as_object(), "metadata");
+    if (string_at(model::object_at(meta, "annotations"),
+                  "storageclass.kubernetes.io/is-default-class")
+        != "true")
+      continue;
+    std::string created{string_at(meta, "creationTimestamp")};
+    if (chosen.empty() || created >= newest) {
+      chosen = cur.obj->name();
+      newest = std::move(created);
+    }
+  }
+  if (!chosen.empty())
+    spec["storageClassName"] = chosen;
+}
+
 /// The `default` ServiceAccount of a new namespace, as the service account
 /// controller creates it. Requires `mu`.
 void add_default_service_account(store_state& st, std::string_view ns) {
@@ -527,6 +559,8 @@ api_result<object_ptr> store::create(const resource_info& res,
     if (st.cfg.default_toleration_seconds)
       admission::add_default_tolerations(root);
   }
+  if (res.storage == storage_kind::persistent_volume_claim)
+    set_default_storage_class(st, root);
   auto causes = validation_causes(res, root, options);
   if (!causes.empty())
     return status::invalid(res.kind, res.group, name, std::move(causes));
