@@ -37,8 +37,12 @@ std::string resource_list_json(std::string_view group,
     o["verbs"] = split_csv(r.verbs);
     if (!r.short_names.empty())
       o["shortNames"] = split_csv(r.short_names);
-    if (r.name == "pods")
-      o["categories"] = json::array{"all"};
+    // `kubectl get all`: the kinds upstream puts in the category.
+    for (std::string_view in_all :
+         {"pods", "services", "replicationcontrollers", "deployments",
+          "replicasets", "statefulsets", "daemonsets", "jobs"})
+      if (r.name == in_all && r.view == resource_view::stored)
+        o["categories"] = json::array{"all"};
     resources.push_back(std::move(o));
     auto sub = [&](std::string_view name, std::string_view kind,
                    std::string_view verbs) {

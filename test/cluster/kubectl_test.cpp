@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -604,10 +605,17 @@ TEST_F(KubectlTest, DeploymentCreateScaleRolloutAndDelete) {
   EXPECT_NE(rolled.output.find("deployment \"web\" successfully rolled out"),
             std::string::npos)
     << rolled.output;
-  auto running = [&](std::size_t n) {
+  // Exactly `n` pods run, all with `image` (any image when empty).
+  auto running = [&](std::size_t n, const std::string& image = "") {
     auto l = st_->list(pods(), "default",
                        {.field_selector = "status.phase=Running"});
-    return l && l->items.size() == n;
+    return l && l->items.size() == n
+           && std::all_of(l->items.begin(), l->items.end(),
+                          [&](const object_ptr& p) {
+                            return p->json().find("\"image\":\"" + image
+                                                  + (image.empty() ? "" : "\""))
+                                   != std::string::npos;
+                          });
   };
   EXPECT_TRUE(running(200));
   auto table = run("get deployments");
@@ -634,18 +642,20 @@ TEST_F(KubectlTest, DeploymentCreateScaleRolloutAndDelete) {
   EXPECT_NE(sets.output.find(" 0 "), std::string::npos)
     << "the old set is scaled to zero\n"
     << sets.output;
-  EXPECT_TRUE(eventually([&] {
-    auto l = st_->list(pods(), "default",
-                       {.field_selector = "status.phase=Running"});
-    if (!l || l->items.size() != 5)
-      return false;
-    for (const auto& p : l->items)
-      if (p->json().find("nginx:1.27") == std::string::npos)
-        return false;
-    return true;
-  }));
+  EXPECT_TRUE(eventually([&] { return running(5, "nginx:1.27"); }));
   auto history = run("rollout history deployment/web");
   EXPECT_NE(history.output.find("2 "), std::string::npos) << history.output;
+  auto all = run("get all");
+  EXPECT_NE(all.output.find("deployment.apps/web"), std::string::npos)
+    << all.output;
+  EXPECT_NE(all.output.find("service/kubernetes"), std::string::npos)
+    << all.output;
+
+  // Back to the first template: its set takes over again.
+  auto undone = run("rollout undo deployment/web");
+  ASSERT_EQ(undone.code, 0) << undone.output;
+  ASSERT_EQ(run("rollout status deployment/web --timeout=30s", 40).code, 0);
+  EXPECT_TRUE(eventually([&] { return running(5, "nginx"); }));
 
   auto deleted = run("delete deployment web");
   ASSERT_EQ(deleted.code, 0) << deleted.output;
@@ -655,6 +665,26 @@ TEST_F(KubectlTest, DeploymentCreateScaleRolloutAndDelete) {
     return p && p->items.empty() && r && r->items.empty();
   }))
     << "replica sets and pods are collected";
+}
+
+// Deleting a namespace deletes its workloads, and their controllers do not
+// bring pods back while it is Terminating.
+TEST_F(KubectlTest, NamespaceDeletionTakesItsDeploymentAlong) {
+  if (legacy_)
+    GTEST_SKIP() << "kubectl 1.20's typed creates are not covered";
+  test::fake_binder binder{*st_, {"node-000000", "node-000001"}};
+  ASSERT_EQ(run("create namespace team").code, 0);
+  ASSERT_EQ(
+    run("-n team create deployment web --image=nginx --replicas=4").code, 0);
+  ASSERT_EQ(run("-n team rollout status deployment/web --timeout=30s", 40).code,
+            0);
+  auto deleted = run("delete namespace team --timeout=30s", 40);
+  EXPECT_EQ(deleted.code, 0) << deleted.output;
+  EXPECT_TRUE(eventually([&] {
+    auto p = st_->list(pods(), "team");
+    return !st_->get(primary_resource(storage_kind::namespace_), "", "team")
+           && p && p->items.empty();
+  }));
 }
 
 TEST_F(KubectlTest, JobCompletesAndConfigurationKindsAreStored) {
