@@ -248,8 +248,8 @@ bool workload_state::sync_daemon_set(owner_entry& ds) {
     });
     for (std::size_t i = 1; i < list.size(); ++i)
       delete_pod(list[i].first, list[i].second);
-    // An outdated pod is replaced while few enough are unavailable, the
-    // unready ones first.
+    // An outdated pod that is not ready is replaced at once, a ready one
+    // only while fewer than maxUnavailable nodes lack a ready pod.
     const auto& [k, p] = list.front();
     if (rolling && p.revision != hash
         && (!p.ready || unavailable < max_unavailable)) {
