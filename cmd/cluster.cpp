@@ -53,6 +53,7 @@ int cluster_main(const args& a) {
   apiserver::store_config store_cfg;
   apiserver::kwok_config kwok;
   bool volume_controller = true;
+  bool default_storage_class = true;
   apiserver::fake_node_options nodes;
   int node_count = 0;
   int port = 6443;
@@ -102,6 +103,12 @@ int cluster_main(const args& a) {
             "delay between binding and a pod on a fake node turning Running");
   flags.add("complete-job-pods", kwok.complete_job_pods,
             "move running Job pods on fake nodes to Succeeded");
+  flags.add("job-pod-run-time", kwok.job_pod_run_time,
+            "how long a Job pod on a fake node runs before it succeeds");
+  flags.add("default-storage-class", default_storage_class,
+            "create kind's default StorageClass `standard` (a local-path "
+            "provisioner binding at the first consumer), so claims without "
+            "a class, a StatefulSet's among them, get volumes");
   flags.add("volume-controller", volume_controller,
             "bind claims to volumes and provision volumes for claims whose "
             "class has a provisioner, as the persistent volume controller "
@@ -189,6 +196,15 @@ int cluster_main(const args& a) {
     std::fprintf(stderr, "tessera cluster: creating nodes: %s\n",
                  e.message.c_str());
     return exit_usage;
+  }
+  if (default_storage_class) {
+    auto r = st.create(
+      *apiserver::find_resource("storage.k8s.io", "v1", "storageclasses"), "",
+      R"({"metadata":{"name":"standard","annotations":)"
+      R"({"storageclass.kubernetes.io/is-default-class":"true"}},)"
+      R"("provisioner":"rancher.io/local-path","reclaimPolicy":"Delete",)"
+      R"("volumeBindingMode":"WaitForFirstConsumer"})");
+    (void)r;
   }
   apiserver::kwok_controller kwok_ctl{st, kwok};
   std::optional<apiserver::volume_controller> volume_ctl;

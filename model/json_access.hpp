@@ -11,6 +11,7 @@
 
 #include <boost/json/fwd.hpp>
 
+#include <cstdint>
 #include <string_view>
 
 namespace tessera::model {
@@ -38,6 +39,17 @@ object_at(const boost::json::object* o, std::string_view key) noexcept;
 /// missing or not an array.
 [[nodiscard]] const boost::json::array* array_at(const boost::json::object* o,
                                                  std::string_view key) noexcept;
+
+/// The integer member `key` of `o`; `absent` when `o` is null or the member
+/// is missing or not an integer.
+[[nodiscard]] std::int64_t int_at(const boost::json::object* o,
+                                  std::string_view key,
+                                  std::int64_t absent = 0) noexcept;
+
+/// The boolean member `key` of `o`; false when `o` is null or the member is
+/// missing or not a boolean.
+[[nodiscard]] bool bool_at(const boost::json::object* o,
+                           std::string_view key) noexcept;
 
 /// The object member `key` of `parent`, made an empty object first when it
 /// is missing or of another type.

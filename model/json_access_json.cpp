@@ -47,6 +47,26 @@ const json::array* array_at(const json::object* o,
   return nullptr;
 }
 
+std::int64_t int_at(const json::object* o, std::string_view key,
+                    std::int64_t absent) noexcept {
+  if (o)
+    if (const auto* v = o->if_contains(key)) {
+      if (const auto* i = v->if_int64())
+        return *i;
+      if (const auto* u = v->if_uint64())
+        return static_cast<std::int64_t>(*u);
+    }
+  return absent;
+}
+
+bool bool_at(const json::object* o, std::string_view key) noexcept {
+  if (o)
+    if (const auto* v = o->if_contains(key))
+      if (const auto* b = v->if_bool())
+        return *b;
+  return false;
+}
+
 json::object& ensure_object(json::object& parent, std::string_view key) {
   auto& v = parent[key];
   if (!v.is_object())

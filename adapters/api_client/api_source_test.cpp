@@ -114,9 +114,10 @@ TEST(ApiSource, InitialStateInOneBatchThenLiveEvents) {
       if (k == "Pod")
         ++pods_seen;
     }
-    EXPECT_EQ(kinds,
-              (std::vector<std::string>{"Namespace", "PriorityClass",
-                                        "PodDisruptionBudget", "Node", "Pod"}));
+    EXPECT_EQ(kinds, (std::vector<std::string>{"Namespace", "PriorityClass",
+                                               "PodDisruptionBudget", "Service",
+                                               "Node", "Pod"}))
+      << "the Service is the store's own `kubernetes` Service";
     EXPECT_EQ(pods_seen, 2u);
   }
 
@@ -184,11 +185,12 @@ TEST(ApiSource, StorageKindsBeforeNodesAndUndecodableOnesSkipped) {
   ASSERT_TRUE(rec.wait([&] { return rec.synced_after_batches >= 0; }));
   {
     std::lock_guard g{rec.mutex};
-    // The store's built-in namespaces and priority classes come first.
+    // The store's built-in namespaces, priority classes and `kubernetes`
+    // Service come first.
     std::vector<std::string> kinds;
     for (const auto& e : rec.batches[0]) {
       std::string k = kind_name(e.obj);
-      if (k != "Namespace" && k != "PriorityClass")
+      if (k != "Namespace" && k != "PriorityClass" && k != "Service")
         kinds.push_back(k);
     }
     EXPECT_EQ(kinds, (std::vector<std::string>{

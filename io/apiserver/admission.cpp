@@ -118,6 +118,71 @@ void default_namespace(json::object& ns) {
   set_default(status, "phase", "Active");
 }
 
+/// The API defaults of a workload's pod template (spec.template).
+void default_template(json::object& spec) {
+  if (auto* t = spec.if_contains("template"); t && t->is_object())
+    default_pod(t->as_object());
+}
+
+void default_deployment(json::object& d) {
+  auto& spec = ensure_object(d, "spec");
+  set_default(spec, "replicas", 1);
+  set_default(spec, "revisionHistoryLimit", 10);
+  set_default(spec, "progressDeadlineSeconds", 600);
+  auto& strategy = ensure_object(spec, "strategy");
+  set_default(strategy, "type", "RollingUpdate");
+  if (strategy.at("type") == "RollingUpdate") {
+    auto& rolling = ensure_object(strategy, "rollingUpdate");
+    set_default(rolling, "maxUnavailable", "25%");
+    set_default(rolling, "maxSurge", "25%");
+  }
+  default_template(spec);
+}
+
+void default_daemon_set(json::object& ds) {
+  auto& spec = ensure_object(ds, "spec");
+  set_default(spec, "revisionHistoryLimit", 10);
+  auto& strategy = ensure_object(spec, "updateStrategy");
+  set_default(strategy, "type", "RollingUpdate");
+  if (strategy.at("type") == "RollingUpdate") {
+    auto& rolling = ensure_object(strategy, "rollingUpdate");
+    set_default(rolling, "maxUnavailable", 1);
+    set_default(rolling, "maxSurge", 0);
+  }
+  default_template(spec);
+}
+
+void default_stateful_set(json::object& sts) {
+  auto& spec = ensure_object(sts, "spec");
+  set_default(spec, "replicas", 1);
+  set_default(spec, "podManagementPolicy", "OrderedReady");
+  set_default(spec, "revisionHistoryLimit", 10);
+  auto& strategy = ensure_object(spec, "updateStrategy");
+  set_default(strategy, "type", "RollingUpdate");
+  if (strategy.at("type") == "RollingUpdate")
+    set_default(ensure_object(strategy, "rollingUpdate"), "partition", 0);
+  auto& retention = ensure_object(spec, "persistentVolumeClaimRetentionPolicy");
+  set_default(retention, "whenDeleted", "Retain");
+  set_default(retention, "whenScaled", "Retain");
+  default_template(spec);
+}
+
+void default_job(json::object& job) {
+  auto& spec = ensure_object(job, "spec");
+  auto* completions = spec.if_contains("completions");
+  auto* parallelism = spec.if_contains("parallelism");
+  if ((!completions || completions->is_null())
+      && (!parallelism || parallelism->is_null()))
+    spec["completions"] = 1;
+  set_default(spec, "parallelism", 1);
+  set_default(spec, "backoffLimit", 6);
+  set_default(spec, "completionMode", "NonIndexed");
+  set_default(spec, "suspend", false);
+  set_default(spec, "manualSelector", false);
+  set_default(spec, "podReplacementPolicy", "TerminatingOrFailed");
+  default_template(spec);
+}
+
 void default_priority_class(json::object& pc) {
   set_default(pc, "preemptionPolicy", "PreemptLowerPriority");
 }
@@ -354,6 +419,21 @@ void apply_defaults(storage_kind storage, json::object& obj) {
   case storage_kind::namespace_:
     default_namespace(obj);
     break;
+  case storage_kind::deployment:
+    default_deployment(obj);
+    break;
+  case storage_kind::job:
+    default_job(obj);
+    break;
+  case storage_kind::daemon_set:
+    default_daemon_set(obj);
+    break;
+  case storage_kind::stateful_set:
+    default_stateful_set(obj);
+    break;
+  case storage_kind::secret:
+    set_default(obj, "type", "Opaque");
+    break;
   case storage_kind::priority_class:
     default_priority_class(obj);
     break;
@@ -464,6 +544,17 @@ std::vector<status_cause> validate_quantities(storage_kind storage,
   return causes;
 }
 
+bool pod_ready(const json::object& pod) {
+  const auto* conds = array_at(object_at(pod, "status"), "conditions");
+  if (!conds)
+    return false;
+  for (const auto& c : *conds)
+    if (auto* co = c.if_object())
+      if (string_at(co, "type") == "Ready")
+        return string_at(co, "status") == "True";
+  return false;
+}
+
 std::string qos_class(const json::object& pod) {
   const json::object* spec = object_at(pod, "spec");
   if (!spec)
@@ -531,6 +622,26 @@ void reset_storage_status(storage_kind storage, json::object& obj) {
     obj["status"] = json::object{{"phase", "Pending"}};
   if (storage == storage_kind::namespace_)
     obj["status"] = json::object{{"phase", "Active"}};
+  if (storage == storage_kind::deployment || storage == storage_kind::job
+      || storage == storage_kind::daemon_set)
+    obj.erase("status");
+}
+
+void default_job_selector(json::object& job, std::string_view uid) {
+  auto& spec = ensure_object(job, "spec");
+  if (auto* m = spec.if_contains("manualSelector");
+      m && m->is_bool() && m->as_bool())
+    return;
+  auto& meta = ensure_object(job, "metadata");
+  std::string name{string_at(meta, "name")};
+  auto& labels = ensure_object(
+    ensure_object(ensure_object(spec, "template"), "metadata"), "labels");
+  labels["batch.kubernetes.io/controller-uid"] = uid;
+  labels["batch.kubernetes.io/job-name"] = name;
+  labels["controller-uid"] = uid;
+  labels["job-name"] = name;
+  spec["selector"] = json::object{
+    {"matchLabels", json::object{{"batch.kubernetes.io/controller-uid", uid}}}};
 }
 
 void add_default_tolerations(json::object& pod) {

@@ -63,9 +63,18 @@ void reset_pod_status(boost::json::object& pod, const std::string& now);
 
 /// A volume's or claim's status at creation, `{phase: Pending}`, and a
 /// namespace's, `{phase: Active}`, whatever it was sent with (the volume
-/// controller and namespace deletion move them on); other kinds are left
-/// alone.
+/// controller and namespace deletion move them on); none for a
+/// deployment, daemon set or job (their controllers write it); other kinds
+/// are left alone.
 void reset_storage_status(storage_kind storage, boost::json::object& obj);
+
+/// A Job's generated selector (`batch.kubernetes.io/controller-uid`) and
+/// the labels its template gets to match it, unless it chose its own
+/// (`spec.manualSelector`); needs the uid, so it runs after it is set.
+void default_job_selector(boost::json::object& job, std::string_view uid);
+
+/// True when the pod's Ready condition is True.
+bool pod_ready(const boost::json::object& pod);
 
 /// "Guaranteed", "Burstable" or "BestEffort".
 std::string qos_class(const boost::json::object& pod);

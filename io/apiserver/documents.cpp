@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/documents.hpp"
 
+#include "io/apiserver/scale.hpp"
 #include "support/version.hpp"
 
 #include <boost/json.hpp>
@@ -36,8 +37,12 @@ std::string resource_list_json(std::string_view group,
     o["verbs"] = split_csv(r.verbs);
     if (!r.short_names.empty())
       o["shortNames"] = split_csv(r.short_names);
-    if (r.name == "pods")
-      o["categories"] = json::array{"all"};
+    // `kubectl get all`: the kinds upstream puts in the category.
+    for (std::string_view in_all :
+         {"pods", "services", "replicationcontrollers", "deployments",
+          "replicasets", "statefulsets", "daemonsets", "jobs"})
+      if (r.name == in_all && r.view == resource_view::stored)
+        o["categories"] = json::array{"all"};
     resources.push_back(std::move(o));
     auto sub = [&](std::string_view name, std::string_view kind,
                    std::string_view verbs) {
@@ -60,6 +65,12 @@ std::string resource_list_json(std::string_view group,
     }
     if (r.has_status)
       sub("status", r.kind, "get,patch,update");
+    if (has_scale(r)) {
+      // kubectl scale reads the group and version of the Scale from here.
+      sub("scale", "Scale", "get,patch,update");
+      resources.back().as_object()["group"] = "autoscaling";
+      resources.back().as_object()["version"] = "v1";
+    }
   }
   json::object doc;
   doc["kind"] = "APIResourceList";

@@ -2,9 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/eviction.hpp"
 
+#include "io/apiserver/admission.hpp"
 #include "io/apiserver/time_format.hpp"
 #include "model/cluster_objects.hpp"
 #include "model/disruption_budget_status.hpp"
+#include "model/json_access.hpp"
 #include "model/pod.hpp"
 
 #include <boost/json.hpp>
@@ -19,6 +21,10 @@
 namespace tessera::apiserver {
 
 namespace json = boost::json;
+using admission::pod_ready;
+using model::int_at;
+using model::object_at;
+using model::string_at;
 
 namespace {
 
@@ -45,45 +51,6 @@ const resource_info& pods() {
 }
 const resource_info& budgets() {
   return primary_resource(storage_kind::pod_disruption_budget);
-}
-
-const json::object* object_at(const json::object& o, std::string_view key) {
-  if (auto* v = o.if_contains(key))
-    return v->if_object();
-  return nullptr;
-}
-
-std::string_view string_at(const json::object* o, std::string_view key) {
-  if (o)
-    if (auto* v = o->if_contains(key))
-      if (auto* s = v->if_string())
-        return *s;
-  return {};
-}
-
-std::int64_t int_at(const json::object* o, std::string_view key) {
-  if (o)
-    if (auto* v = o->if_contains(key)) {
-      if (auto* i = v->if_int64())
-        return *i;
-      if (auto* u = v->if_uint64())
-        return static_cast<std::int64_t>(*u);
-    }
-  return 0;
-}
-
-bool pod_ready(const json::object& pod) {
-  const auto* status = object_at(pod, "status");
-  if (!status)
-    return false;
-  auto* conds = status->if_contains("conditions");
-  if (!conds || !conds->is_array())
-    return false;
-  for (const auto& c : conds->as_array())
-    if (auto* co = c.if_object())
-      if (string_at(co, "type") == "Ready")
-        return string_at(co, "status") == "True";
-  return false;
 }
 
 /// The 429 while a budget's status cannot be trusted or changed.
@@ -348,6 +315,15 @@ std::optional<api_status> take_from_budget(store& st, const json::object& pod,
 
 } // namespace
 
+std::optional<api_status> check_propagation_policy(std::string_view policy) {
+  if (policy == "Orphan" || policy == "Background" || policy == "Foreground")
+    return std::nullopt;
+  return status::invalid("DeleteOptions", "meta.k8s.io", "",
+                         {status::unsupported_value(
+                           "propagationPolicy", policy,
+                           R"("Foreground", "Background", "Orphan", "nil")")});
+}
+
 std::optional<api_status> read_delete_options(std::string_view text,
                                               delete_options& opts) {
   json::error_code ec;
@@ -370,14 +346,13 @@ std::optional<api_status> read_delete_options(std::string_view text,
       if (e.is_string() && e.as_string() == "All")
         opts.dry_run = true;
   if (auto* pp = o.if_contains("propagationPolicy"); pp && pp->is_string()) {
-    std::string_view v2 = pp->as_string();
-    if (v2 != "Orphan" && v2 != "Background" && v2 != "Foreground")
-      return status::invalid(
-        "DeleteOptions", "meta.k8s.io", "",
-        {status::unsupported_value(
-          "propagationPolicy", v2,
-          R"("Foreground", "Background", "Orphan", "nil")")});
+    if (auto err = check_propagation_policy(pp->as_string()))
+      return err;
+    opts.propagation_policy = std::string{pp->as_string()};
   }
+  if (auto* od = o.if_contains("orphanDependents");
+      od && od->is_bool() && opts.propagation_policy.empty())
+    opts.propagation_policy = od->as_bool() ? "Orphan" : "Background";
   return std::nullopt;
 }
 

@@ -37,9 +37,12 @@
 
 namespace tessera::apiserver {
 
+/// 422 Invalid unless `policy` is Orphan, Background or Foreground.
+std::optional<api_status> check_propagation_policy(std::string_view policy);
+
 /// Reads a DeleteOptions JSON object (`text`) into `options`:
-/// gracePeriodSeconds, preconditions, dryRun, propagationPolicy (checked,
-/// not used: there is no garbage collector). Returns the 400/422 failure.
+/// gracePeriodSeconds, preconditions, dryRun, propagationPolicy (checked)
+/// or orphanDependents. Returns the 400/422 failure.
 std::optional<api_status> read_delete_options(std::string_view text,
                                               delete_options& options);
 

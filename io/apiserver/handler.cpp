@@ -6,6 +6,7 @@
 #include "io/apiserver/eviction.hpp"
 #include "io/apiserver/protobuf_body.hpp"
 #include "io/apiserver/reviews.hpp"
+#include "io/apiserver/scale.hpp"
 #include "io/apiserver/table.hpp"
 
 #include <boost/json.hpp>
@@ -441,6 +442,14 @@ api_result<delete_options> parse_delete_options(const query& q,
   if (!grace)
     return grace.err();
   opts.grace_period_seconds = *grace;
+  if (auto* p = q.find("propagationPolicy")) {
+    if (auto err = check_propagation_policy(*p))
+      return *err;
+    opts.propagation_policy = *p;
+  } else if (auto orphan = bool_param(q, "orphanDependents");
+             orphan && *orphan) {
+    opts.propagation_policy = **orphan ? "Orphan" : "Background";
+  }
   if (trim(body).empty())
     return opts;
   if (auto err = read_delete_options(body, opts))
@@ -640,6 +649,8 @@ http_reply api_handler::dispatch(const http_request_view& request) {
     else if ((rp->sub == "binding" || rp->sub == "eviction")
              && res.storage == storage_kind::pod && res.name == "pods")
       sub = subresource::main;
+    else if (rp->sub == "scale" && has_scale(res) && !rp->name.empty())
+      sub = subresource::main;
     else
       return status_reply(status::path_not_found());
   }
@@ -778,6 +789,25 @@ http_reply api_handler::dispatch(const http_request_view& request) {
     if (!r)
       return status_reply(r.err());
     return json_reply(201, std::move(*r));
+  }
+  if (rp->sub == "scale") {
+    api_result<std::string> r = status::method_not_allowed(req.method, "scale");
+    if (is_get) {
+      r = read_scale(store_, res, ns, name);
+    } else if (req.method == "PUT" || req.method == "PATCH") {
+      std::optional<patch_type> type;
+      if (req.method == "PATCH") {
+        type = patch_type_from_content_type(req.content_type);
+        if (!type)
+          return status_reply(status::unsupported_media_type(req.content_type));
+      } else if (!json_body_type(req.content_type)) {
+        return status_reply(status::unsupported_media_type(req.content_type));
+      }
+      r = write_scale(store_, res, ns, name, type, req.body, wopts);
+    }
+    if (!r)
+      return status_reply(r.err());
+    return written(200, std::move(*r));
   }
   if (is_get) {
     media m = negotiate(req.accept, has_table(res) && sub == subresource::main);

@@ -128,6 +128,9 @@ struct kwok_controller::impl {
     parked;
   using due_item = std::pair<time_point, std::string>;
   std::priority_queue<due_item, std::vector<due_item>, std::greater<>> due;
+  /// Running Job pods and when their fake run ends.
+  std::priority_queue<due_item, std::vector<due_item>, std::greater<>>
+    finishing;
   time_point next_heartbeat{};
 
   const resource_info& pods = primary_resource(storage_kind::pod);
@@ -177,6 +180,8 @@ struct kwok_controller::impl {
         auto deadline = st.time().now() + std::chrono::milliseconds(200);
         if (!due.empty() && due.top().first < deadline)
           deadline = due.top().first;
+        if (!finishing.empty() && finishing.top().first < deadline)
+          deadline = finishing.top().first;
         if (cfg.heartbeat_interval.count() > 0 && next_heartbeat < deadline)
           deadline = next_heartbeat;
         auto wait = deadline - st.time().now();
@@ -206,6 +211,16 @@ struct kwok_controller::impl {
         auto p = st.get(pods, key.substr(0, slash), key.substr(slash + 1));
         if (p)
           make_ready(*p);
+      }
+      while (!finishing.empty() && finishing.top().first <= now) {
+        auto key = finishing.top().second;
+        finishing.pop();
+        auto slash = key.find('/');
+        auto p = st.get(pods, key.substr(0, slash), key.substr(slash + 1));
+        auto phase = p ? (*p)->attrs().field("status.phase") : nullptr;
+        if (phase && *phase == "Running"
+            && (*p)->json().find("\"deletionTimestamp\"") == std::string::npos)
+          complete(*p);
       }
       if (cfg.heartbeat_interval.count() > 0 && now >= next_heartbeat) {
         heartbeat();
@@ -372,7 +387,11 @@ struct kwok_controller::impl {
       if (auto* owners = array_at(meta, "ownerReferences"))
         for (const auto& o : *owners)
           if (auto* oo = o.if_object(); oo && string_at(oo, "kind") == "Job") {
-            complete(pod);
+            if (cfg.job_pod_run_time.count() <= 0)
+              complete(pod);
+            else
+              finishing.emplace(st.time().now() + cfg.job_pod_run_time,
+                                pod->key());
             break;
           }
   }

@@ -13,7 +13,8 @@
 ///   pod-ready        a Pending pod bound to a managed node becomes Running,
 ///                    Ready, with a podIP from the node's podCIDR, after
 ///                    `pod_ready_delay` (default immediately).
-///   pod-complete     a Running pod owned by a Job becomes Succeeded.
+///   pod-complete     a Running pod owned by a Job becomes Succeeded after
+///                    `job_pod_run_time` (default 1 s), its fake run.
 ///   pod-delete       a pod with deletionTimestamp is deleted at once.
 ///   heartbeat        optional (off by default): node Leases in
 ///                    kube-node-lease renewed every interval.
@@ -42,6 +43,8 @@ struct kwok_config {
   std::chrono::milliseconds pod_ready_delay{0};
   /// Move Running Job-owned pods to Succeeded.
   bool complete_job_pods = true;
+  /// How long a Job-owned pod runs before it succeeds; 0 = at once.
+  std::chrono::milliseconds job_pod_run_time{1000};
   /// Node lease renewal interval; 0 disables heartbeats.
   std::chrono::milliseconds heartbeat_interval{0};
 };

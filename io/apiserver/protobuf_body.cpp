@@ -4,6 +4,7 @@
 
 #include "io/apiserver/kube_wire.pb.h"
 #include "io/apiserver/time_format.hpp"
+#include "support/base64.hpp"
 
 #include <boost/json.hpp>
 #include <google/protobuf/descriptor.h>
@@ -56,6 +57,16 @@ const pb::Message* prototype(std::string_view kind,
     return &kube::Eviction::default_instance();
   if (kind == "DeleteOptions")
     return &kube::DeleteOptions::default_instance();
+  if (kind == "Deployment")
+    return &kube::Deployment::default_instance();
+  if (kind == "Job")
+    return &kube::Job::default_instance();
+  if (kind == "ConfigMap")
+    return &kube::ConfigMap::default_instance();
+  if (kind == "Secret")
+    return &kube::Secret::default_instance();
+  if (kind == "ServiceAccount")
+    return &kube::ServiceAccount::default_instance();
   return nullptr;
 }
 
@@ -142,6 +153,12 @@ std::optional<json::value> nested_json(const pb::Message& m) {
       return std::nullopt;
     return t;
   }
+  if (d == kube::Quantity::descriptor()) {
+    const auto& q = static_cast<const kube::Quantity&>(m);
+    if (!valid_utf8(q.string()))
+      throw not_utf8{"Quantity.string"};
+    return json::value(json::string{q.string()});
+  }
   if (d == kube::IntOrString::descriptor()) {
     const auto& v = static_cast<const kube::IntOrString&>(m);
     if (v.type() == 1) {
@@ -172,6 +189,8 @@ json::value scalar_json(const pb::Message& m, const pb::FieldDescriptor* f,
     return rep ? r->GetRepeatedBool(m, f, index) : r->GetBool(m, f);
   case pb::FieldDescriptor::CPPTYPE_STRING: {
     auto s = rep ? r->GetRepeatedString(m, f, index) : r->GetString(m, f);
+    if (f->type() == pb::FieldDescriptor::TYPE_BYTES)
+      return json::string{base64_encode(s)};
     if (!valid_utf8(s))
       throw not_utf8{f->containing_type()->name() + "." + f->name()};
     return json::string{s};
@@ -264,8 +283,9 @@ bool is_protobuf_media_type(std::string_view content_type) noexcept {
 }
 
 std::string_view protobuf_kinds() noexcept {
-  return "Binding, DeleteOptions, Event (events.k8s.io/v1), Eviction, "
-         "Lease, Namespace, PodDisruptionBudget, PriorityClass, Service";
+  return "Binding, ConfigMap, DeleteOptions, Deployment, Event "
+         "(events.k8s.io/v1), Eviction, Job, Lease, Namespace, "
+         "PodDisruptionBudget, PriorityClass, Secret, Service, ServiceAccount";
 }
 
 api_result<std::string> protobuf_body_to_json(std::string_view body) {

@@ -3,7 +3,8 @@
 
 /// Request bodies in Kubernetes' protobuf encoding
 /// (`Content-Type: application/vnd.kubernetes.protobuf`), which kubectl's
-/// typed client sends for `create namespace|priorityclass|pdb|service`, for
+/// typed client sends for `create namespace|priorityclass|pdb|service|
+/// deployment|job|configmap|secret|serviceaccount`, for
 /// the DeleteOptions of `drain` and for its Evictions, and kube-scheduler's
 /// default client for Bindings, Leases and events.k8s.io Events (decoded,
 /// but not run against a kube-scheduler here). The body is the 4-byte

@@ -88,6 +88,51 @@ TEST(ProtobufBody, KubectlBodies) {
                 {"name":"443","protocol":"TCP","port":443,"targetPort":443}],
                 "selector":{"app":"s1"},"type":"ClusterIP"},
               "status":{}})"},
+    // kubectl create deployment web --image=nginx --replicas=3 --port=80
+    {"KubectlCreateDeployment",
+     "6b3873000a150a07617070732f7631120a4465706c6f796d656e7412b8010a1f0a"
+     "0377656212001a0022002a003200380042005a0a0a036170701203776562128601"
+     "0803120c0a0a0a0361707012037765621a6c0a1c0a0012001a0022002a00320038"
+     "0042005a0a0a036170701203776562124c122e0a056e67696e7812056e67696e78"
+     "2a00320a0a001000185022002a0042006a007200800100880100900100a201001a"
+     "00320042004a0052005800600068008201008a01009a0100c2010022020a002800"
+     "38001a0c0800100018002000280038001a002200",
+     R"({"kind":"Deployment","apiVersion":"apps/v1",
+              "metadata":{"name":"web","labels":{"app":"web"}},
+              "spec":{"replicas":3,"selector":{"matchLabels":{"app":"web"}},
+                "template":{"metadata":{"labels":{"app":"web"}},
+                  "spec":{"containers":[{"name":"nginx","image":"nginx",
+                    "ports":[{"containerPort":80}],"resources":{}}]}},
+                "strategy":{}}})"},
+    // kubectl create job j1 --image=busybox -- sleep 1
+    {"KubectlCreateJob",
+     "6b3873000a0f0a0862617463682f763112034a6f621284010a120a026a3112001a"
+     "0022002a00320038004200126432620a100a0012001a0022002a00320038004200"
+     "124e122b0a026a31120762757379626f781a05736c6565701a01312a0042006a00"
+     "7200800100880100900100a201001a054e65766572320042004a00520058006000"
+     "68008201008a01009a0100c201001a082000280030003a001a002200",
+     R"({"kind":"Job","apiVersion":"batch/v1","metadata":{"name":"j1"},
+              "spec":{"template":{"metadata":{},
+                "spec":{"containers":[{"name":"j1","image":"busybox",
+                  "command":["sleep","1"],"resources":{}}],
+                  "restartPolicy":"Never"}}}})"},
+    // kubectl create configmap cm1 --from-literal=a=b
+    {"KubectlCreateConfigMap",
+     "6b3873000a0f0a0276311209436f6e6669674d6170121d0a130a03636d3112001a"
+     "0022002a0032003800420012060a01611201621a002200",
+     R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cm1"},
+              "data":{"a":"b"}})"},
+    // kubectl create secret generic s1 --from-literal=a=b: bytes in base64.
+    {"KubectlCreateSecret",
+     "6b3873000a0c0a0276311206536563726574121e0a120a02733112001a0022002a"
+     "0032003800420012060a01611201621a001a002200",
+     R"({"kind":"Secret","apiVersion":"v1","metadata":{"name":"s1"},
+              "data":{"a":"Yg=="}})"},
+    {"KubectlCreateServiceAccount",
+     "6b3873000a140a027631120e536572766963654163636f756e7412150a130a0373"
+     "613112001a0022002a003200380042001a002200",
+     R"({"kind":"ServiceAccount","apiVersion":"v1",
+              "metadata":{"name":"sa1"}})"},
     {"KubectlDrainDeleteOptions",
      "6b3873000a130a027631120d44656c6574654f7074696f6e7312001a002200",
      R"({"kind":"DeleteOptions","apiVersion":"v1"})"},
@@ -299,10 +344,10 @@ TEST(ProtobufBody, StringsMustBeUtf8) {
 TEST(ProtobufBody, AKindWithoutSchemaIsUnsupportedMediaType) {
   kube::Namespace ns;
   ns.mutable_metadata()->set_name("s1");
-  auto r = protobuf_body_to_json(envelope(ns, "v1", "ConfigMap"));
+  auto r = protobuf_body_to_json(envelope(ns, "apps/v1", "DaemonSet"));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.err().code, 415);
-  EXPECT_NE(r.err().message.find("not \"ConfigMap\""), std::string::npos)
+  EXPECT_NE(r.err().message.find("not \"DaemonSet\""), std::string::npos)
     << r.err().message;
   EXPECT_NE(r.err().message.find("application/json"), std::string::npos);
 }

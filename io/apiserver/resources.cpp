@@ -9,7 +9,7 @@ namespace {
 constexpr std::string_view full_verbs
   = "create,delete,deletecollection,get,list,patch,update,watch";
 
-constexpr std::array<resource_info, 22> table = {{
+constexpr std::array<resource_info, 28> table = {{
   {"", "v1", "pods", "pod", "Pod", "PodList", true, storage_kind::pod,
    resource_view::stored, "po", full_verbs, true, false},
   {"", "v1", "nodes", "node", "Node", "NodeList", false, storage_kind::node,
@@ -31,8 +31,8 @@ constexpr std::array<resource_info, 22> table = {{
   {"scheduling.k8s.io", "v1", "priorityclasses", "priorityclass",
    "PriorityClass", "PriorityClassList", false, storage_kind::priority_class,
    resource_view::stored, "pc", full_verbs, false, false},
-  // Stored only (no controller runs): the scheduler reads their selectors
-  // for default spreading.
+  // The scheduler reads their selectors for default spreading; replica
+  // sets are run by `workload_controller`, the others are stored only.
   {"", "v1", "services", "service", "Service", "ServiceList", true,
    storage_kind::service, resource_view::stored, "svc", full_verbs, true,
    false},
@@ -46,6 +46,24 @@ constexpr std::array<resource_info, 22> table = {{
   {"apps", "v1", "statefulsets", "statefulset", "StatefulSet",
    "StatefulSetList", true, storage_kind::stateful_set, resource_view::stored,
    "sts", full_verbs, true, false},
+  // Workloads: `workload_controller` runs their controllers.
+  {"apps", "v1", "deployments", "deployment", "Deployment", "DeploymentList",
+   true, storage_kind::deployment, resource_view::stored, "deploy", full_verbs,
+   true, false},
+  {"apps", "v1", "daemonsets", "daemonset", "DaemonSet", "DaemonSetList", true,
+   storage_kind::daemon_set, resource_view::stored, "ds", full_verbs, true,
+   false},
+  {"batch", "v1", "jobs", "job", "Job", "JobList", true, storage_kind::job,
+   resource_view::stored, "", full_verbs, true, false},
+  // Stored only: what pods refer to.
+  {"", "v1", "configmaps", "configmap", "ConfigMap", "ConfigMapList", true,
+   storage_kind::config_map, resource_view::stored, "cm", full_verbs, false,
+   false},
+  {"", "v1", "secrets", "secret", "Secret", "SecretList", true,
+   storage_kind::secret, resource_view::stored, "", full_verbs, false, false},
+  {"", "v1", "serviceaccounts", "serviceaccount", "ServiceAccount",
+   "ServiceAccountList", true, storage_kind::service_account,
+   resource_view::stored, "sa", full_verbs, false, false},
   // Storage: the volume controller binds and provisions; the scheduler
   // reads them all.
   {"", "v1", "persistentvolumes", "persistentvolume", "PersistentVolume",
@@ -84,14 +102,10 @@ constexpr std::array<resource_info, 22> table = {{
    resource_view::stored, "", "create", false, false},
 }};
 
-constexpr std::array<std::string_view, 8> groups = {"apps/v1",
-                                                    "authentication.k8s.io/v1",
-                                                    "authorization.k8s.io/v1",
-                                                    "coordination.k8s.io/v1",
-                                                    "events.k8s.io/v1",
-                                                    "policy/v1",
-                                                    "scheduling.k8s.io/v1",
-                                                    "storage.k8s.io/v1"};
+constexpr std::array<std::string_view, 9> groups
+  = {"apps/v1",   "authentication.k8s.io/v1", "authorization.k8s.io/v1",
+     "batch/v1",  "coordination.k8s.io/v1",   "events.k8s.io/v1",
+     "policy/v1", "scheduling.k8s.io/v1",     "storage.k8s.io/v1"};
 
 } // namespace
 

@@ -37,8 +37,14 @@ enum class storage_kind : std::uint8_t {
   csi_driver,
   csi_storage_capacity,
   volume_attachment,
+  deployment,
+  job,
+  config_map,
+  secret,
+  service_account,
+  daemon_set,
 };
-inline constexpr std::size_t storage_kind_count = 18;
+inline constexpr std::size_t storage_kind_count = 24;
 
 /// How objects of a resource are presented: stored form, or converted.
 enum class resource_view : std::uint8_t {

@@ -3,6 +3,7 @@
 #include "io/apiserver/server.hpp"
 
 #include "io/apiserver/namespace_controller.hpp"
+#include "io/apiserver/workload_controller.hpp"
 #include "io/http_server.hpp"
 #include "support/log.hpp"
 
@@ -209,6 +210,7 @@ struct api_server::impl final : io::http_handler {
   /// Created once the port is known (it announces the address in /api).
   std::optional<api_handler> handler;
   std::optional<namespace_controller> namespaces;
+  std::optional<workload_controller> workloads;
   bool tls = false;
   std::uint16_t bound_port = 0;
   std::atomic<bool> stopped{false};
@@ -337,6 +339,8 @@ expected<std::unique_ptr<api_server>> api_server::start(store& s,
   i->handler.emplace(s, cfg.handler);
   if (cfg.namespace_controller)
     i->namespaces.emplace(s);
+  if (cfg.workload_controller)
+    i->workloads.emplace(s);
 
   if (cfg.fault_drop_watches_every.count() > 0)
     i->http.every(cfg.fault_drop_watches_every, [p = i.get()] {
@@ -389,6 +393,7 @@ void api_server::stop() {
   impl_->drop_watches();
   impl_->http.stop();
   impl_->namespaces.reset();
+  impl_->workloads.reset();
 }
 
 } // namespace tessera::apiserver

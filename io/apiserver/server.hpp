@@ -54,6 +54,9 @@ struct server_config {
   handler_config handler;
   /// Run a `namespace_controller`, which finishes namespace deletions.
   bool namespace_controller = true;
+  /// Run a `workload_controller` (replica sets, deployments, jobs, daemon
+  /// sets, stateful sets and the garbage collection of their dependents).
+  bool workload_controller = true;
 
   /// Fault injection: latency added before every request is handled.
   std::chrono::milliseconds fault_latency{0};

@@ -23,6 +23,31 @@ using model::string_at;
 
 namespace {
 
+/// The kinds whose metadata.generation counts spec changes (controllers
+/// report what they saw as status.observedGeneration).
+bool tracks_generation(storage_kind s) {
+  switch (s) {
+  case storage_kind::pod:
+  case storage_kind::pod_disruption_budget:
+  case storage_kind::deployment:
+  case storage_kind::replica_set:
+  case storage_kind::stateful_set:
+  case storage_kind::job:
+  case storage_kind::daemon_set:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Whether deleting an object of `owner` with `policy` leaves its
+/// dependents (jobs orphan by default, as kube-apiserver's legacy default).
+bool orphans_dependents(storage_kind owner, std::string_view policy) {
+  if (policy == "Orphan")
+    return true;
+  return policy.empty() && owner == storage_kind::job;
+}
+
 std::string make_key(std::string_view ns, std::string_view name) {
   std::string k;
   if (!ns.empty()) {
@@ -41,6 +66,99 @@ object_ptr find_stored(const store_state& st, const resource_info& res,
   const auto& map = st.objects[static_cast<std::size_t>(res.storage)];
   auto it = map.find(make_key(res.namespaced ? ns : "", name));
   return it == map.end() ? nullptr : it->second.obj;
+}
+
+/// The DefaultStorageClass admission plugin: a claim that names no class
+/// (no storageClassName at all; "" asks for none) gets the newest class
+/// annotated storageclass.kubernetes.io/is-default-class=true. Requires
+/// `mu`.
+void set_default_storage_class(store_state& st, json::object& claim) {
+  auto& spec = ensure_object(claim, "spec");
+  if (auto* c = spec.if_contains("storageClassName"); c && !c->is_null())
+    return;
+  std::string chosen;
+  std::string newest;
+  for (const auto& [key, cur] :
+       st.objects[static_cast<std::size_t>(storage_kind::storage_class)]) {
+    const auto& json_text = cur.obj->json();
+    if (json_text.find("storageclass.kubernetes.io/is-default-class")
+        == std::string::npos)
+      continue;
+    auto doc = cur.obj->parse();
+    const auto* meta = model::object_at(doc.value().as_object(), "metadata");
+    if (string_at(model::object_at(meta, "annotations"),
+                  "storageclass.kubernetes.io/is-default-class")
+        != "true")
+      continue;
+    std::string created{string_at(meta, "creationTimestamp")};
+    if (chosen.empty() || created >= newest) {
+      chosen = cur.obj->name();
+      newest = std::move(created);
+    }
+  }
+  if (!chosen.empty())
+    spec["storageClassName"] = chosen;
+}
+
+/// The `default` ServiceAccount of a new namespace, as the service account
+/// controller creates it. Requires `mu`.
+void add_default_service_account(store_state& st, std::string_view ns) {
+  json::object sa{
+    {"kind", "ServiceAccount"},
+    {"apiVersion", "v1"},
+    {"metadata",
+     json::object{{"name", "default"},
+                  {"namespace", ns},
+                  {"uid", st.new_uid()},
+                  {"creationTimestamp", format_time(st.clk->wall_now())}}}};
+  st.commit(storage_kind::service_account, event_type::added,
+            json_doc::adopt(std::move(sa)), nullptr);
+}
+
+/// Takes the ownerReferences to `uid` out of the objects in `ns` that a
+/// `owner` kind owns (a deployment's replica sets, a workload's pods), in
+/// writes of their own before the owner's deletion: an orphaning delete.
+/// Requires `mu`.
+void orphan_dependents(store_state& st, storage_kind owner, std::string_view ns,
+                       std::string_view uid) {
+  storage_kind dependents = owner == storage_kind::deployment
+                              ? storage_kind::replica_set
+                              : storage_kind::pod;
+  if (owner != storage_kind::deployment && owner != storage_kind::replica_set
+      && owner != storage_kind::stateful_set && owner != storage_kind::job
+      && owner != storage_kind::daemon_set
+      && owner != storage_kind::replication_controller)
+    return;
+  auto& map = st.objects[static_cast<std::size_t>(dependents)];
+  std::vector<object_ptr> owned;
+  for (auto it = map.lower_bound(make_key(ns, "")); it != map.end(); ++it) {
+    const auto& obj = it->second.obj;
+    if (obj->ns() != ns)
+      break;
+    // The uid is unique: an object that does not mention it is not owned.
+    if (obj->json().find(uid) != std::string::npos)
+      owned.push_back(obj);
+  }
+  for (const auto& obj : owned) {
+    json_doc doc = obj->parse();
+    auto* meta = model::object_at(doc.value().as_object(), "metadata");
+    auto* refs = meta ? meta->if_contains("ownerReferences") : nullptr;
+    if (!refs || !refs->is_array())
+      continue;
+    auto& arr = refs->as_array();
+    auto before = arr.size();
+    arr.erase(std::remove_if(arr.begin(), arr.end(),
+                             [&](const json::value& r) {
+                               auto* ro = r.if_object();
+                               return ro && string_at(*ro, "uid") == uid;
+                             }),
+              arr.end());
+    if (arr.size() == before)
+      continue;
+    if (arr.empty())
+      meta->erase("ownerReferences");
+    st.commit(dependents, event_type::modified, std::move(doc), obj);
+  }
 }
 
 /// Equality as boost::json's operator== (objects compare as maps, in any
@@ -306,6 +424,18 @@ store::store(store_config config)
     R"("description":"Used for system critical pods that must run in the cluster, but can be moved to another node if necessary."})");
   (void)r1;
   (void)r2;
+  // The `kubernetes` Service kube-apiserver keeps in default (no
+  // endpoints: nothing serves it).
+  auto r3 = create(
+    *find_resource("", "v1", "services"), "default",
+    R"({"metadata":{"name":"kubernetes","labels":{"component":"apiserver",)"
+    R"("provider":"kubernetes"}},"spec":{"clusterIP":"10.96.0.1",)"
+    R"("clusterIPs":["10.96.0.1"],"ipFamilies":["IPv4"],)"
+    R"("ipFamilyPolicy":"SingleStack","ports":[{"name":"https",)"
+    R"("port":443,"protocol":"TCP","targetPort":6443}],)"
+    R"("sessionAffinity":"None","type":"ClusterIP",)"
+    R"("internalTrafficPolicy":"Cluster"}})");
+  (void)r3;
 }
 
 store::~store() {
@@ -429,6 +559,8 @@ api_result<object_ptr> store::create(const resource_info& res,
     if (st.cfg.default_toleration_seconds)
       admission::add_default_tolerations(root);
   }
+  if (res.storage == storage_kind::persistent_volume_claim)
+    set_default_storage_class(st, root);
   auto causes = validation_causes(res, root, options);
   if (!causes.empty())
     return status::invalid(res.kind, res.group, name, std::move(causes));
@@ -451,12 +583,15 @@ api_result<object_ptr> store::create(const resource_info& res,
   auto& meta = ensure_object(root, "metadata");
   meta["uid"] = st.new_uid();
   meta["creationTimestamp"] = format_time(st.clk->wall_now());
-  if (res.storage == storage_kind::pod
-      || res.storage == storage_kind::pod_disruption_budget)
+  if (tracks_generation(res.storage))
     meta["generation"] = 1;
+  if (res.storage == storage_kind::job)
+    admission::default_job_selector(root, string_at(meta, "uid"));
   if (options.dry_run)
     return present(res, stored_object::make(res.storage, doc.value()));
   auto obj = st.commit(res.storage, event_type::added, std::move(doc), nullptr);
+  if (res.storage == storage_kind::namespace_)
+    add_default_service_account(st, name);
   if (res.storage == storage_kind::event && st.cfg.event_limit > 0) {
     // The event ring: drop the oldest events beyond the limit.
     st.event_order.push_back(key);
@@ -578,8 +713,7 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
                                                       new_spec->as_object()))
       return status::invalid(res.kind, res.group, old->name(), {*cause});
   // Bump generation on spec changes for kinds that track it.
-  if (res.storage == storage_kind::pod
-      || res.storage == storage_kind::pod_disruption_budget) {
+  if (tracks_generation(res.storage)) {
     if (spec_changed) {
       std::int64_t gen = 1;
       if (auto* g = meta2.if_contains("generation"); g && g->is_int64())
@@ -769,6 +903,8 @@ api_result<delete_result> store::remove(const resource_info& res,
   }
   if (opts.dry_run)
     return delete_result{present(res, old), true};
+  if (orphans_dependents(res.storage, opts.propagation_policy))
+    orphan_dependents(st, res.storage, old->ns(), old->uid());
   auto obj = st.commit(res.storage, event_type::deleted, std::move(doc), old);
   return delete_result{present(res, obj), true};
 }

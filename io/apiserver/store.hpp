@@ -179,6 +179,12 @@ struct delete_options {
   std::optional<std::string> precondition_uid;
   std::optional<std::string> precondition_resource_version;
   bool dry_run = false;
+  /// "Orphan", "Background", "Foreground", or "" for the kind's default
+  /// (Orphan for jobs, as kube-apiserver's, Background otherwise). Orphan
+  /// takes the deleted object's ownerReference out of its dependents in
+  /// the same write; otherwise `workload_controller` deletes them, as the
+  /// garbage collector does (Foreground is treated as Background).
+  std::string propagation_policy;
 };
 
 struct delete_result {

@@ -292,6 +292,39 @@ TEST(Store, NodeAllocatableDefaultsToCapacity) {
   EXPECT_EQ(at(doc(*numeric), {"status", "capacity", "pods"}), "110");
 }
 
+TEST(Store, ClaimsWithoutAClassGetTheDefaultOne) {
+  store s{quiet()};
+  const auto& classes = primary_resource(storage_kind::storage_class);
+  const auto& claims = primary_resource(storage_kind::persistent_volume_claim);
+  auto claim = [&](const std::string& name, const std::string& cls) {
+    auto c = s.create(claims, "default",
+                      R"({"metadata":{"name":")" + name + R"("},"spec":{)" + cls
+                        + R"("accessModes":["ReadWriteOnce"],"resources":)"
+                          R"({"requests":{"storage":"1Gi"}}}})");
+    EXPECT_TRUE(c) << c.err().message;
+    return c ? at(doc(*c), {"spec", "storageClassName"}) : json::value{};
+  };
+  EXPECT_TRUE(claim("before", "").is_null()) << "no default class yet";
+  ASSERT_TRUE(s.create(classes, "",
+                       R"({"metadata":{"name":"plain"},"provisioner":"p"})"));
+  ASSERT_TRUE(s.create(
+    classes, "",
+    R"({"metadata":{"name":"standard","annotations":{"storageclass.kubernetes.io/is-default-class":"true"}},"provisioner":"p"})"));
+  struct test_case {
+    std::string name;
+    std::string cls;
+    json::value want;
+  };
+  for (const auto& tc : std::vector<test_case>{
+         {"none named", "", "standard"},
+         {"one named", R"("storageClassName":"plain",)", "plain"},
+         {"explicitly none", R"("storageClassName":"",)", ""},
+       }) {
+    SCOPED_TRACE(tc.name);
+    EXPECT_EQ(claim("c" + std::to_string(tc.name.size()), tc.cls), tc.want);
+  }
+}
+
 TEST(Store, StorageObjectsGetTheApiServersDefaultsAndStartPending) {
   store s{quiet()};
   auto pv = s.create(primary_resource(storage_kind::persistent_volume), "",

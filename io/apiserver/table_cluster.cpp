@@ -20,6 +20,8 @@ namespace tessera::apiserver {
 
 namespace json = boost::json;
 using model::array_at;
+using model::bool_at;
+using model::int_at;
 using model::object_at;
 using model::string_at;
 
@@ -103,13 +105,6 @@ constexpr table_column service_columns[] = {
    1},
 };
 
-/// The wide columns of the kinds with a pod template.
-constexpr table_column template_containers_column{
-  "Containers", "string", "", "Names of each container in the template.", 1};
-constexpr table_column template_images_column{
-  "Images", "string", "",
-  "Images referenced by each container in the template.", 1};
-
 constexpr table_column replica_set_columns[] = {
   table_name_column,
   {"Desired", "integer", "", "The number of desired replicas.", 0},
@@ -118,7 +113,7 @@ constexpr table_column replica_set_columns[] = {
   table_age_column,
   template_containers_column,
   template_images_column,
-  {"Selector", "string", "", "The label selector of the pods.", 1},
+  template_selector_column,
 };
 
 constexpr table_column stateful_set_columns[] = {
@@ -165,20 +160,6 @@ constexpr table_column attachment_columns[] = {
   table_age_column,
 };
 
-bool bool_at(const json::object* o, std::string_view key) {
-  if (!o)
-    return false;
-  auto* v = o->if_contains(key);
-  return v && v->is_bool() && v->as_bool();
-}
-
-std::int64_t int_at(const json::object* o, std::string_view key) {
-  if (!o)
-    return 0;
-  auto* v = o->if_contains(key);
-  return v && v->is_int64() ? v->as_int64() : 0;
-}
-
 /// An int-or-string field as text; "N/A" when absent.
 std::string int_or_string_at(const json::object* o, std::string_view key) {
   auto* v = o ? o->if_contains(key) : nullptr;
@@ -207,6 +188,8 @@ std::string joined(const std::vector<std::string>& parts) {
   }
   return out;
 }
+
+} // namespace
 
 /// "k=v,..." of a label map, keys sorted.
 std::string labels_text(const json::object* labels) {
@@ -268,6 +251,8 @@ template_containers(const json::object* spec) {
       }
   return {joined(names), joined(images)};
 }
+
+namespace {
 
 /// An event field by its core/v1 name, or its events.k8s.io/v1 name when
 /// the row is made for that view.
@@ -539,7 +524,7 @@ const table_kind* cluster_table_of(storage_kind storage) noexcept {
   case storage_kind::csi_storage_capacity:
     return &capacities;
   default:
-    return nullptr;
+    return workload_table_of(storage);
   }
 }
 

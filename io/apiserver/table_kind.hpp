@@ -10,9 +10,11 @@
 #include "io/apiserver/resources.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <span>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace boost::json {
 class array;
@@ -55,6 +57,15 @@ inline constexpr table_column table_name_column{"Name", "string", "name",
 inline constexpr table_column table_age_column{"Age", "string", "",
                                                table_age_description, 0};
 
+/// The wide columns of the kinds with a pod template.
+inline constexpr table_column template_containers_column{
+  "Containers", "string", "", "Names of each container in the template.", 1};
+inline constexpr table_column template_images_column{
+  "Images", "string", "",
+  "Images referenced by each container in the template.", 1};
+inline constexpr table_column template_selector_column{
+  "Selector", "string", "", "The label selector of the pods.", 1};
+
 /// `s`, or "<none>" when empty.
 std::string or_none(std::string_view s);
 
@@ -70,10 +81,28 @@ boost::json::array named_row(const boost::json::object& obj,
                              boost::json::array columns,
                              boost::json::array trailing);
 
+/// "k=v,..." of a label map, keys sorted.
+std::string labels_text(const boost::json::object* labels);
+
+/// A label selector as kubectl prints one: "app=web,tier in (a,b),!x";
+/// "<none>" when it selects everything.
+std::string selector_text(const boost::json::object* selector);
+
+/// spec.replicas of a workload, 1 when unset (the API default).
+std::int64_t desired_replicas(const boost::json::object* spec);
+
+/// Container names and images of a workload's pod template, comma-joined.
+std::pair<std::string, std::string>
+template_containers(const boost::json::object* spec);
+
 /// The table of events, namespaces, disruption budgets, priority classes,
 /// leases, services, replica sets, replication controllers, stateful sets,
 /// CSI nodes, drivers and storage capacities, and volume attachments;
 /// nullptr for other kinds.
 const table_kind* cluster_table_of(storage_kind storage) noexcept;
+
+/// The table of deployments, daemon sets, jobs, config maps, secrets and
+/// service accounts; nullptr for other kinds.
+const table_kind* workload_table_of(storage_kind storage) noexcept;
 
 } // namespace tessera::apiserver

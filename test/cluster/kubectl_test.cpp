@@ -7,11 +7,13 @@
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
 #include "io/apiserver/volume_controller.hpp"
+#include "test/support/fake_binder.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -587,6 +589,203 @@ TEST_F(KubectlTest, TypedCreatesOfNamespacePriorityClassBudgetAndService) {
   EXPECT_NE(table.output.find("half   N/A             50%"), std::string::npos)
     << table.output;
   EXPECT_NE(table.output.find("zero"), std::string::npos) << table.output;
+}
+
+// A Deployment's life as on kind with kwok nodes: created as protobuf,
+// rolled out once a scheduler (here a stand-in) binds its pods, scaled,
+// rolled to a new image, and deleted with its replica sets and pods.
+TEST_F(KubectlTest, DeploymentCreateScaleRolloutAndDelete) {
+  if (legacy_)
+    GTEST_SKIP() << "kubectl 1.20's rollout and scale are not covered";
+  test::fake_binder binder{*st_, {"node-000000", "node-000001"}};
+  auto created = run("create deployment web --image=nginx --replicas=200");
+  ASSERT_EQ(created.code, 0) << created.output;
+  auto rolled = run("rollout status deployment/web --timeout=60s", 70);
+  ASSERT_EQ(rolled.code, 0) << rolled.output;
+  EXPECT_NE(rolled.output.find("deployment \"web\" successfully rolled out"),
+            std::string::npos)
+    << rolled.output;
+  // Exactly `n` pods run, all with `image` (any image when empty).
+  auto running = [&](std::size_t n, const std::string& image = "") {
+    auto l = st_->list(pods(), "default",
+                       {.field_selector = "status.phase=Running"});
+    return l && l->items.size() == n
+           && std::all_of(l->items.begin(), l->items.end(),
+                          [&](const object_ptr& p) {
+                            return p->json().find("\"image\":\"" + image
+                                                  + (image.empty() ? "" : "\""))
+                                   != std::string::npos;
+                          });
+  };
+  EXPECT_TRUE(running(200));
+  auto table = run("get deployments");
+  EXPECT_NE(table.output.find("web    200/200   200          200"),
+            std::string::npos)
+    << table.output;
+
+  auto scaled = run("scale deployment web --replicas=5");
+  ASSERT_EQ(scaled.code, 0) << scaled.output;
+  EXPECT_NE(scaled.output.find("deployment.apps/web scaled"),
+            std::string::npos);
+  ASSERT_EQ(run("rollout status deployment/web --timeout=30s", 40).code, 0);
+  EXPECT_TRUE(eventually([&] { return running(5); }));
+
+  auto updated = run("set image deployment/web nginx=nginx:1.27");
+  ASSERT_EQ(updated.code, 0) << updated.output;
+  auto again = run("rollout status deployment/web --timeout=30s", 40);
+  ASSERT_EQ(again.code, 0) << again.output;
+  auto sets = run("get replicasets -o "
+                  "custom-columns=NAME:.metadata.name,DESIRED:.spec.replicas,"
+                  "IMAGE:.spec.template.spec.containers[0].image");
+  ASSERT_EQ(sets.code, 0) << sets.output;
+  EXPECT_NE(sets.output.find("nginx:1.27"), std::string::npos) << sets.output;
+  EXPECT_NE(sets.output.find(" 0 "), std::string::npos)
+    << "the old set is scaled to zero\n"
+    << sets.output;
+  EXPECT_TRUE(eventually([&] { return running(5, "nginx:1.27"); }));
+  auto history = run("rollout history deployment/web");
+  EXPECT_NE(history.output.find("2 "), std::string::npos) << history.output;
+  auto all = run("get all");
+  EXPECT_NE(all.output.find("deployment.apps/web"), std::string::npos)
+    << all.output;
+  EXPECT_NE(all.output.find("service/kubernetes"), std::string::npos)
+    << all.output;
+
+  // Back to the first template: its set takes over again.
+  auto undone = run("rollout undo deployment/web");
+  ASSERT_EQ(undone.code, 0) << undone.output;
+  ASSERT_EQ(run("rollout status deployment/web --timeout=30s", 40).code, 0);
+  EXPECT_TRUE(eventually([&] { return running(5, "nginx"); }));
+
+  auto deleted = run("delete deployment web");
+  ASSERT_EQ(deleted.code, 0) << deleted.output;
+  EXPECT_TRUE(eventually([&] {
+    auto p = st_->list(pods(), "default");
+    auto r = st_->list(primary_resource(storage_kind::replica_set), "default");
+    return p && p->items.empty() && r && r->items.empty();
+  }))
+    << "replica sets and pods are collected";
+}
+
+// Deleting a namespace deletes its workloads, and their controllers do not
+// bring pods back while it is Terminating.
+TEST_F(KubectlTest, NamespaceDeletionTakesItsDeploymentAlong) {
+  if (legacy_)
+    GTEST_SKIP() << "kubectl 1.20's typed creates are not covered";
+  test::fake_binder binder{*st_, {"node-000000", "node-000001"}};
+  ASSERT_EQ(run("create namespace team").code, 0);
+  ASSERT_EQ(
+    run("-n team create deployment web --image=nginx --replicas=4").code, 0);
+  ASSERT_EQ(run("-n team rollout status deployment/web --timeout=30s", 40).code,
+            0);
+  auto deleted = run("delete namespace team --timeout=30s", 40);
+  EXPECT_EQ(deleted.code, 0) << deleted.output;
+  EXPECT_TRUE(eventually([&] {
+    auto p = st_->list(pods(), "team");
+    return !st_->get(primary_resource(storage_kind::namespace_), "", "team")
+           && p && p->items.empty();
+  }));
+}
+
+TEST_F(KubectlTest, JobCompletesAndConfigurationKindsAreStored) {
+  if (legacy_)
+    GTEST_SKIP() << "kubectl 1.20's typed creates are not covered";
+  test::fake_binder binder{*st_, {"node-000000", "node-000001"}};
+  for (const char* cmd :
+       {"create job pi --image=busybox -- sleep 1",
+        "create configmap settings --from-literal=a=1 --from-literal=b=2",
+        "create secret generic token --from-literal=key=s3cret",
+        "create serviceaccount robot"}) {
+    auto r = run(cmd);
+    EXPECT_EQ(r.code, 0) << cmd << "\n" << r.output;
+  }
+  auto waited = run("wait --for=condition=complete job/pi --timeout=30s", 40);
+  EXPECT_EQ(waited.code, 0) << waited.output;
+  EXPECT_NE(waited.output.find("job.batch/pi condition met"), std::string::npos)
+    << waited.output;
+  auto jobs = run("get jobs");
+  EXPECT_NE(jobs.output.find("pi     Complete   1/1"), std::string::npos)
+    << jobs.output;
+  auto config = run("get configmap,secret,serviceaccount");
+  EXPECT_NE(config.output.find("configmap/settings   2"), std::string::npos)
+    << config.output;
+  EXPECT_NE(config.output.find("secret/token   Opaque   1"), std::string::npos)
+    << config.output;
+  EXPECT_NE(config.output.find("serviceaccount/robot     0"), std::string::npos)
+    << config.output;
+  EXPECT_NE(config.output.find("serviceaccount/default   0"), std::string::npos)
+    << "each namespace has its default service account\n"
+    << config.output;
+  auto value = run("get secret token -o jsonpath={.data.key}");
+  EXPECT_EQ(value.output, "czNjcmV0") << "base64 of s3cret";
+  auto data = run("get configmap settings -o jsonpath={.data.b}");
+  EXPECT_EQ(data.output, "2");
+}
+
+// A DaemonSet (one pod per node, placed by its node affinity) and a
+// StatefulSet (ordinal pods, a claim per pod from its template) from
+// files, rolled out and scaled with kubectl.
+TEST_F(KubectlTest, DaemonSetAndStatefulSetRollOut) {
+  if (legacy_)
+    GTEST_SKIP() << "kubectl 1.20's rollout is not covered";
+  test::fake_binder binder{*st_, {"node-000000", "node-000001"}};
+  auto ds = write_file("ds.yaml", R"(apiVersion: apps/v1
+kind: DaemonSet
+metadata: {name: agent}
+spec:
+  selector: {matchLabels: {app: agent}}
+  template:
+    metadata: {labels: {app: agent}}
+    spec: {containers: [{name: agent, image: "agent:1"}]}
+)");
+  auto sts = write_file("sts.yaml", R"(apiVersion: apps/v1
+kind: StatefulSet
+metadata: {name: db}
+spec:
+  replicas: 3
+  serviceName: db
+  selector: {matchLabels: {app: db}}
+  template:
+    metadata: {labels: {app: db}}
+    spec: {containers: [{name: db, image: "db:1"}]}
+  volumeClaimTemplates:
+  - metadata: {name: data}
+    spec:
+      accessModes: [ReadWriteOnce]
+      resources: {requests: {storage: 1Gi}}
+)");
+  for (const auto& f : {ds, sts}) {
+    auto r = run("create -f " + f + create_flags());
+    ASSERT_EQ(r.code, 0) << r.output;
+  }
+  auto ds_rolled = run("rollout status daemonset/agent --timeout=30s", 40);
+  EXPECT_EQ(ds_rolled.code, 0) << ds_rolled.output;
+  EXPECT_NE(
+    ds_rolled.output.find("daemon set \"agent\" successfully rolled out"),
+    std::string::npos)
+    << ds_rolled.output;
+  auto ds_table = run("get daemonsets");
+  EXPECT_NE(ds_table.output.find("agent   2         2         2       2  "),
+            std::string::npos)
+    << ds_table.output;
+  auto sts_rolled = run("rollout status statefulset/db --timeout=30s", 40);
+  EXPECT_EQ(sts_rolled.code, 0) << sts_rolled.output;
+  auto claims = run("get pvc -o name");
+  EXPECT_EQ(claims.output,
+            "persistentvolumeclaim/data-db-0\npersistentvolumeclaim/data-db-1\n"
+            "persistentvolumeclaim/data-db-2\n");
+  auto scaled = run("scale statefulset db --replicas=1");
+  EXPECT_EQ(scaled.code, 0) << scaled.output;
+  EXPECT_TRUE(eventually([&] {
+    auto l = st_->list(pods(), "default", {.label_selector = "app=db"});
+    return l && l->items.size() == 1 && l->items[0]->name() == "db-0";
+  }));
+  auto deleted = run("delete daemonset agent");
+  EXPECT_EQ(deleted.code, 0) << deleted.output;
+  EXPECT_TRUE(eventually([&] {
+    auto l = st_->list(pods(), "default", {.label_selector = "app=agent"});
+    return l && l->items.empty();
+  }));
 }
 
 // `kubectl drain`: cordon, then an eviction per pod, honouring the pods'

@@ -547,7 +547,11 @@ TEST_F(ApiServerTest, BadRequestsGetStatusBodiesAndNeverCrash) {
          std::string(200 * 1024, ' ')),
      413, "RequestEntityTooLarge"},
     {"unknown resource", req("GET", "/api/v1/widgets"), 404, "NotFound"},
-    {"unknown group", req("GET", "/apis/apps/v1/deployments"), 404, "NotFound"},
+    {"unknown resource", req("GET", "/apis/apps/v1/controllerrevisions"), 404,
+     "NotFound"},
+    {"unknown group",
+     req("GET", "/apis/autoscaling/v2/horizontalpodautoscalers"), 404,
+     "NotFound"},
     {"unknown path", req("GET", "/nothing/here"), 404, ""},
     {"namespaced item without namespace", req("GET", "/api/v1/pods/p1"), 404,
      "NotFound"},
@@ -667,7 +671,7 @@ TEST_F(ApiServerTest, DiscoveryAndVersion) {
     names.insert(str(g, {"name"}));
   EXPECT_EQ(names, (std::set<std::string>{
                      "apps", "authentication.k8s.io", "authorization.k8s.io",
-                     "coordination.k8s.io", "events.k8s.io", "policy",
+                     "batch", "coordination.k8s.io", "events.k8s.io", "policy",
                      "scheduling.k8s.io", "storage.k8s.io"}));
   for (const auto& gv :
        {"/apis/apps/v1", "/apis/authentication.k8s.io/v1",

@@ -158,9 +158,12 @@ TEST_P(ReplicaSetSpreading, PodsSpreadOverNodesAndZones) {
              + R"("}},"status":{"allocatable":{"cpu":"4","memory":"32Gi",)"
                R"("pods":"110"}}})");
   }
+  // No replicas of its own: the embedded ReplicaSet controller would create
+  // them all at once, where the test creates its pods one at a time. Only
+  // the selector matters to spreading.
   create("apps", "replicasets", "default",
          R"({"kind":"ReplicaSet","apiVersion":"apps/v1","metadata":)"
-         R"({"name":"web"},"spec":{"replicas":6,"selector":{"matchLabels":)"
+         R"({"name":"web"},"spec":{"replicas":0,"selector":{"matchLabels":)"
          R"({"app":"web"}},"template":{"metadata":{"labels":{"app":"web"}},)"
          R"("spec":{"containers":[{"name":"c","image":"nginx"}]}}}})");
   scheduler_run run{base_args(c)};
