@@ -18,6 +18,12 @@ std::string local_hostname() {
   return host;
 }
 
+/// A status write refused because the pod is gone (404) or is another pod
+/// now (409: its UID precondition failed): nothing to report.
+bool pod_replaced_or_gone(const error& e) {
+  return e.code == ec::not_found || e.code == ec::conflict;
+}
+
 io::object_ref ref_of(const model::pod& p) {
   io::object_ref r;
   r.kind = "Pod";
@@ -209,6 +215,7 @@ void api_sink::undecodable_pod(const model::object_peek& pod,
   pending_status patch;
   patch.ns = pod.ns;
   patch.name = pod.name;
+  patch.uid = pod.uid;
   io::condition_patch& c = patch.conds.emplace_back();
   c.type = "PodScheduled";
   c.status = "False";
@@ -273,6 +280,13 @@ void api_sink::patch_status(
   {
     std::lock_guard guard{status_mutex_};
     auto waiting = status_pending_.find(pod_key);
+    if (waiting != status_pending_.end() && waiting->second.uid != patch.uid) {
+      // The waiting patch is for a pod deleted since and created again
+      // under the name: history.
+      stats_.status_patches_stale.fetch_add(1, std::memory_order_relaxed);
+      waiting->second = std::move(patch);
+      return;
+    }
     if (waiting != status_pending_.end()) {
       merge_into(waiting->second.conds, std::move(patch.conds));
       if (patch.set_nomination) {
@@ -307,10 +321,13 @@ void api_sink::send_status(const std::string& pod_key) {
   error e = client_.patch_pod_status(
     patch.ns, patch.name,
     io::encode_pod_status_patch(patch.conds, patch.set_nomination,
-                                patch.nominated));
+                                patch.nominated, patch.uid));
   if (!e) {
     stats_.status_patches.fetch_add(1, std::memory_order_relaxed);
-  } else if (e.code != ec::not_found) {
+  } else if (pod_replaced_or_gone(e)) {
+    TLOG_V(2, "status not written: the pod is gone", "pod", pod_key, "err",
+           e.message);
+  } else {
     stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
     TLOG_WARN("cannot update the pod's status", "pod", pod_key, "err",
               e.message);
@@ -334,6 +351,7 @@ void api_sink::unschedulable(const model::pod_ptr& pod,
   pending_status patch;
   patch.ns = std::string{pod->ns.view()};
   patch.name = pod->name;
+  patch.uid = pod->uid;
   io::condition_patch& c = patch.conds.emplace_back();
   c.type = "PodScheduled";
   c.status = "False";
@@ -376,10 +394,10 @@ void api_sink::preempt(const model::pod_ptr& victim,
       c.message = preemptor->scheduler_name.str()
                   + ": preempting to accommodate a higher priority pod";
       c.last_transition = std::chrono::system_clock::now();
-      error e
-        = client_.patch_pod_status(victim->ns.view(), victim->name,
-                                   io::encode_pod_status_patch({c}, false, {}));
-      if (e && e.code != ec::not_found) {
+      error e = client_.patch_pod_status(
+        victim->ns.view(), victim->name,
+        io::encode_pod_status_patch({c}, false, {}, victim->uid));
+      if (e && !pod_replaced_or_gone(e)) {
         stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
         TLOG_WARN("cannot mark a preemption victim", "pod", victim->key(),
                   "err", e.message);
@@ -409,6 +427,7 @@ void api_sink::clear_nomination(const model::pod_ptr& pod) {
   pending_status patch;
   patch.ns = std::string{pod->ns.view()};
   patch.name = pod->name;
+  patch.uid = pod->uid;
   patch.set_nomination = true;
   patch_status(pod->key(), std::move(patch));
 }

@@ -21,7 +21,11 @@
 ///                   message truncated to 1024 bytes) and, only when it
 ///                   changes, the PodScheduled=False condition (reason,
 ///                   full message) plus nominatedNodeName as a strategic
-///                   merge status patch
+///                   merge status patch carrying the pod's UID as a
+///                   precondition (so is every status patch here: a pod
+///                   deleted and created again under its name never gets
+///                   the old one's status; the API answers 409, quietly
+///                   dropped)
 ///   preempt         DisruptionTarget=True (PreemptionByScheduler) status
 ///                   patch, DELETE, Normal "Preempted" event on the victim
 ///   clear_nomination  status patch nominatedNodeName: null
@@ -36,7 +40,8 @@
 /// Events go through an `io::event_recorder` (series de-duplication). The
 /// status writes and deletions run on a pool of their own so binds never
 /// wait behind them; a pod's writes run one at a time, in order, and a
-/// status patch not yet sent absorbs the pod's newer ones. Shutdown:
+/// status patch not yet sent absorbs the pod's newer ones (a newer one for
+/// another UID replaces it). Shutdown:
 /// `drain(timeout)` stops taking work and waits for what is in flight (not for
 /// volume bindings, which may wait minutes for a provisioner); `stop()`
 /// abandons the rest (their `done` callbacks get ec::unavailable) — shut the
@@ -105,7 +110,8 @@ struct api_sink_stats {
   /// Status patches merged into a patch of the same pod not yet sent.
   std::atomic<std::uint64_t> status_patches_merged{0};
   /// Status patches dropped unsent because a binding of the pod started
-  /// (they would overwrite its PodScheduled=True).
+  /// (they would overwrite its PodScheduled=True) or a patch for a new pod
+  /// under the name came.
   std::atomic<std::uint64_t> status_patches_stale{0};
   std::atomic<std::uint64_t> status_writes_in_flight{0};
   std::atomic<std::uint64_t> deletions{0};
@@ -162,6 +168,9 @@ private:
   struct pending_status {
     std::string ns;
     std::string name;
+    /// The pod the patch was computed for: sent as a precondition, so it
+    /// never lands on a pod created again under the name.
+    std::string uid;
     std::vector<io::condition_patch> conds;
     bool set_nomination = false;
     std::string nominated;
