@@ -5,6 +5,7 @@
 #include "support/log.hpp"
 
 #include <algorithm>
+#include <thread>
 #include <unistd.h>
 
 namespace tessera::adapters {
@@ -300,12 +301,26 @@ void api_sink::patch_status(
       return;
     status_pending_.emplace(pod_key, std::move(patch));
   }
-  auto forget = [this, pod_key](const error&) {
+  post_status_patch(pod_key, 0);
+}
+
+void api_sink::post_status_patch(const std::string& pod_key, int refusals) {
+  auto refused = [this, pod_key, refusals](const error&) {
+    // A leader paused past its lease refuses writes until its next renewal,
+    // and leads on when nobody took over meanwhile. A failure dropped then
+    // is lost for good: its pod waits, parked as unschedulable, with no
+    // reason shown. So the patch waits for the gate (a leader that lost
+    // the lease stops within its renew deadline anyway).
+    if (!closed_.load() && refusals < config_.gated_status_retries) {
+      std::this_thread::sleep_for(config_.gated_status_interval);
+      post_status_patch(pod_key, refusals + 1);
+      return;
+    }
     std::lock_guard guard{status_mutex_};
     status_pending_.erase(pod_key);
   };
   post_status(
-    pod_key, [this, pod_key] { send_status(pod_key); }, std::move(forget));
+    pod_key, [this, pod_key] { send_status(pod_key); }, std::move(refused));
 }
 
 void api_sink::send_status(const std::string& pod_key) {

@@ -6,7 +6,8 @@
 ///
 /// Every write first asks the config's gates (leadership; for bindings,
 /// informers in sync and the node known); a refused binding fails with the
-/// gate's error, other refused writes are dropped.
+/// gate's error, a refused status patch waits for the gate (a while), other
+/// refused writes are dropped.
 ///
 ///   bind            POST pods/{name}/binding on the bind pool (the binder
 ///                   keeps at most bindConcurrency in flight); `done` gets
@@ -79,6 +80,12 @@ struct api_sink_config {
   /// 100 ms a call, 16 threads write 160 patches a second, more than the
   /// default client QPS lets through.
   std::size_t status_threads = 16;
+  /// A status patch the write gate refuses is tried again every
+  /// `gated_status_interval`, at most `gated_status_retries` times (by
+  /// default about the renew deadline, after which a leader that lost its
+  /// lease has stopped), on its writer thread.
+  std::chrono::milliseconds gated_status_interval{100};
+  int gated_status_retries = 100;
   /// Threads writing volume bindings and checking on them.
   std::size_t volume_threads = 2;
   /// Between two checks of a pod's volume bindings.
@@ -186,6 +193,9 @@ private:
   void patch_status(std::string pod_key, pending_status patch,
                     const std::function<bool(pending_status&)>& unless_sent
                     = {});
+  /// Posts the sending of the pod's waiting patch; a refusal of the write
+  /// gate posts it again (see api_sink_config::gated_status_retries).
+  void post_status_patch(const std::string& pod_key, int refusals);
   /// Sends the pod's waiting patch (on a writer thread).
   void send_status(const std::string& pod_key);
   /// The write gate's verdict, counted when it refuses.

@@ -110,6 +110,18 @@ protected:
     recorder_->start();
     sink_ = std::make_unique<api_sink>(*client_, *recorder_);
   }
+  /// Replaces the sink with one made with `cfg`.
+  void use_sink(api_sink_config cfg) {
+    sink_->stop();
+    sink_ = std::make_unique<api_sink>(*client_, *recorder_, std::move(cfg));
+  }
+  static actors::failure_report failure(std::string reason,
+                                        std::string message) {
+    actors::failure_report r;
+    r.reason = std::move(reason);
+    r.message = std::move(message);
+    return r;
+  }
   const json::value* scheduled_condition(const json::value& doc) {
     const auto& status = doc.at("status").as_object();
     if (!status.contains("conditions"))
@@ -206,6 +218,34 @@ TEST_F(ApiSinkTest, GatesRefuseWritesBeforeTheyAreSent) {
   EXPECT_FALSE(bind_now(p, "n1"));
   EXPECT_EQ(doc_of("p").at("spec").at("nodeName").as_string(), "n1");
   EXPECT_EQ(sink_->stats().gated.load(), 1u);
+}
+
+// A leader paused past its lease refuses writes until it renews, and may
+// lead on: a failure it reported meanwhile is written once the gate
+// opens, or its pod would wait, parked, with no reason shown.
+TEST_F(ApiSinkTest, ARefusedStatusPatchWaitsForTheGate) {
+  std::atomic<int> refusals{0};
+  api_sink_config cfg;
+  cfg.gated_status_interval = 10ms;
+  cfg.write_gate = [&]() -> error {
+    if (refusals.load() >= 5)
+      return {};
+    refusals.fetch_add(1);
+    return make_error(ec::unavailable, "not the leader");
+  };
+  use_sink(cfg);
+  sink_->unschedulable(create_pod("paused"),
+                       failure("Unschedulable", "0/1 nodes are available"));
+  EXPECT_TRUE(test::eventually([&] {
+    auto doc = doc_of("paused");
+    return scheduled_condition(doc) != nullptr;
+  }));
+  settle();
+  auto doc = doc_of("paused");
+  const json::value* c = scheduled_condition(doc);
+  ASSERT_NE(c, nullptr);
+  EXPECT_EQ(c->at("reason").as_string(), "Unschedulable");
+  EXPECT_EQ(refusals.load(), 5);
 }
 
 // A pod the scheduler cannot read gets an event and, unbound, the
@@ -346,12 +386,9 @@ TEST_F(ApiSinkTest, StatusOfAnEarlierPodNeverLandsOnItsSuccessor) {
     first_write_holder holder;
     api_sink_config cfg;
     cfg.write_gate = holder.gate();
-    sink_->stop();
-    sink_ = std::make_unique<api_sink>(*client_, *recorder_, cfg);
+    use_sink(cfg);
     auto first = create_pod("again");
-    actors::failure_report failed;
-    failed.reason = "SchedulerError";
-    failed.message = "binding rejected: injected";
+    auto failed = failure("SchedulerError", "binding rejected: injected");
     failed.nominated_node = model::symbol{"n1"};
     failed.update_nomination = true;
     sink_->unschedulable(first, failed);
@@ -361,12 +398,9 @@ TEST_F(ApiSinkTest, StatusOfAnEarlierPodNeverLandsOnItsSuccessor) {
     ASSERT_TRUE(store_.remove(pods(), "default", "again", now));
     auto second = create_pod("again");
     ASSERT_NE(first->uid, second->uid);
-    if (tc.successor_fails) {
-      actors::failure_report r;
-      r.reason = "Unschedulable";
-      r.message = "0/1 nodes are available: 1 Insufficient cpu.";
-      sink_->unschedulable(second, r);
-    }
+    if (tc.successor_fails)
+      sink_->unschedulable(second,
+                           failure("Unschedulable", "0/1 nodes are available"));
     holder.release();
     settle();
     auto doc = doc_of("again");
