@@ -301,19 +301,22 @@ void api_sink::patch_status(
       return;
     status_pending_.emplace(pod_key, std::move(patch));
   }
-  post_status_patch(pod_key, 0);
+  post_status_patch(pod_key, std::nullopt);
 }
 
-void api_sink::post_status_patch(const std::string& pod_key, int refusals) {
-  auto refused = [this, pod_key, refusals](const error&) {
+void api_sink::post_status_patch(
+  const std::string& pod_key,
+  std::optional<std::chrono::steady_clock::time_point> give_up) {
+  auto refused = [this, pod_key, give_up](const error&) {
     // A leader paused past its lease refuses writes until its next renewal,
     // and leads on when nobody took over meanwhile. A failure dropped then
     // is lost for good: its pod waits, parked as unschedulable, with no
-    // reason shown. So the patch waits for the gate (a leader that lost
-    // the lease stops within its renew deadline anyway).
-    if (!closed_.load() && refusals < config_.gated_status_retries) {
+    // reason shown. So the patch waits for the gate, for a while.
+    auto now = std::chrono::steady_clock::now();
+    auto until = give_up.value_or(now + config_.gated_status_patience);
+    if (!closed_.load() && now < until) {
       std::this_thread::sleep_for(config_.gated_status_interval);
-      post_status_patch(pod_key, refusals + 1);
+      post_status_patch(pod_key, until);
       return;
     }
     std::lock_guard guard{status_mutex_};

@@ -81,11 +81,14 @@ struct api_sink_config {
   /// default client QPS lets through.
   std::size_t status_threads = 16;
   /// A status patch the write gate refuses is tried again every
-  /// `gated_status_interval`, at most `gated_status_retries` times (by
-  /// default about the renew deadline, after which a leader that lost its
-  /// lease has stopped), on its writer thread.
+  /// `gated_status_interval` (on its writer thread) for at most
+  /// `gated_status_patience` after the first refusal. `tessera run` passes
+  /// the lease duration: a paused leader that keeps its lease renews within
+  /// a retry period of resuming, while one that lost it can win it back
+  /// only after the new holder's lease ran out unrenewed for that long, and
+  /// by then the new holder may have bound the pod.
   std::chrono::milliseconds gated_status_interval{100};
-  int gated_status_retries = 100;
+  std::chrono::milliseconds gated_status_patience{std::chrono::seconds(15)};
   /// Threads writing volume bindings and checking on them.
   std::size_t volume_threads = 2;
   /// Between two checks of a pod's volume bindings.
@@ -194,8 +197,11 @@ private:
                     const std::function<bool(pending_status&)>& unless_sent
                     = {});
   /// Posts the sending of the pod's waiting patch; a refusal of the write
-  /// gate posts it again (see api_sink_config::gated_status_retries).
-  void post_status_patch(const std::string& pod_key, int refusals);
+  /// gate posts it again until `give_up` (see
+  /// api_sink_config::gated_status_patience; unset before any refusal).
+  void post_status_patch(
+    const std::string& pod_key,
+    std::optional<std::chrono::steady_clock::time_point> give_up);
   /// Sends the pod's waiting patch (on a writer thread).
   void send_status(const std::string& pod_key);
   /// The write gate's verdict, counted when it refuses.
