@@ -555,6 +555,8 @@ int schedule(run_context& rc) {
                         "not the leader: the lease was not renewed within "
                         "its duration");
     };
+  if (rc.lease != nullptr)
+    sc.gated_status_patience = election_timing(f).lease_duration;
   sc.bind_gate
     = [&source](model::symbol node) { return source.check_bind_target(node); };
   adapters::api_sink sink{rc.client, events, sc};

@@ -57,9 +57,13 @@ struct condition_patch {
 
 /// A strategic merge patch of pod status: `conditions` merged by type and,
 /// when `set_nomination`, `nominatedNodeName` (empty = null = cleared).
+/// A non-empty `uid` goes in as `metadata.uid`, a precondition: the API
+/// refuses the patch (409) when the pod of that name is another pod now,
+/// as the kubelet's status patches do.
 std::string encode_pod_status_patch(const std::vector<condition_patch>& conds,
                                     bool set_nomination,
-                                    std::string_view nominated_node);
+                                    std::string_view nominated_node,
+                                    std::string_view uid = {});
 
 /// A reference to an object (Event regarding / related).
 struct object_ref {

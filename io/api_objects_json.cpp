@@ -120,7 +120,8 @@ std::string encode_binding(std::string_view ns, std::string_view name,
 
 std::string encode_pod_status_patch(const std::vector<condition_patch>& conds,
                                     bool set_nomination,
-                                    std::string_view nominated_node) {
+                                    std::string_view nominated_node,
+                                    std::string_view uid) {
   json::object status;
   if (!conds.empty()) {
     json::array list;
@@ -146,6 +147,8 @@ std::string encode_pod_status_patch(const std::vector<condition_patch>& conds,
       status["nominatedNodeName"] = nominated_node;
   }
   json::object patch;
+  if (!uid.empty())
+    patch["metadata"] = json::object{{"uid", uid}};
   patch["status"] = std::move(status);
   return json::serialize(patch);
 }

@@ -38,6 +38,9 @@ TEST(ApiObjects, PodStatusPatch) {
   EXPECT_TRUE(cond.at("lastProbeTime").is_null());
   EXPECT_EQ(cond.at("lastTransitionTime").as_string(), "2026-08-07T05:54:51Z");
   EXPECT_EQ(v.at("status").at("nominatedNodeName").as_string(), "n3");
+  EXPECT_FALSE(v.as_object().contains("metadata")) << "no UID, no precondition";
+  v = parse(encode_pod_status_patch({c}, false, {}, "uid-1"));
+  EXPECT_EQ(v.at("metadata").at("uid").as_string(), "uid-1");
 
   c.last_transition.reset();
   v = parse(encode_pod_status_patch({c}, false, {}));

@@ -181,15 +181,16 @@ void reflector::run() {
       if (end == watch_end::clean)
         continue;
       // A kind the server does not serve stays empty; its failing watch
-      // says nothing about the state of the others.
-      if ((end == watch_end::relist || end == watch_end::failed) && served_
-          && handler_.lost_sync)
+      // says nothing about the state of the others. Told before the
+      // backoff: a watch cut short may mean the server went away, and
+      // what the consumer holds is suspect from that moment on.
+      if (end != watch_end::rewatch && served_ && handler_.lost_sync)
         handler_.lost_sync();
       if (end == watch_end::relist)
         break;
       if (!back_off())
         return;
-      if (end == watch_end::failed)
+      if (end == watch_end::failed || end == watch_end::cut_short)
         break;
     }
   }
@@ -413,18 +414,33 @@ reflector::watch_end reflector::watch() {
   auto last_line = started;
   // A watch that says nothing for this long (bookmarks included) is dead.
   auto silence_limit = std::chrono::seconds(timeout_s + 60);
+  // Events and bookmarks (not ERROR events) received.
   std::uint64_t received = 0;
-  // client-go ends a watch whose stream broke (EOF, a reset) like one the
-  // server closed: within a second and with nothing received it is a
-  // failure (back off), otherwise watch again at once. A quiet watch (no
-  // event for seconds) cut by a proxy or a restarting server must not
-  // back off longer each time: the informer would be blind meanwhile.
-  auto ended = [&] {
-    if (received > 0)
+  // Within a second and with nothing received, a watch proved nothing:
+  // the server may have gone away (or been replaced) right after
+  // accepting it.
+  auto proved_nothing = [&] {
+    return received == 0
+           && std::chrono::steady_clock::now() - started
+                < std::chrono::seconds(1);
+  };
+  // A watch that lasted or brought something shows a healthy server: the
+  // backoff starts from its initial value again. Were it kept, a quiet
+  // informer would wait longer after each outage, up to the cap, with
+  // the consumer holding bindings meanwhile.
+  auto settle_backoff = [&] {
+    if (!proved_nothing())
       backoff_ = std::chrono::milliseconds(0);
-    else if (std::chrono::steady_clock::now() - started
-             < std::chrono::seconds(1))
-      return watch_end::rewatch;
+  };
+  // client-go ends a watch whose stream broke (EOF, a reset) like one the
+  // server closed: one cut short is a failure (back off, then list
+  // again), otherwise watch again at once. A quiet watch (no event for
+  // seconds) cut by a proxy or a restarting server must not back off
+  // longer each time: the informer would be blind meanwhile.
+  auto ended = [&] {
+    if (proved_nothing())
+      return watch_end::cut_short;
+    settle_backoff();
     return watch_end::clean;
   };
   std::vector<reflected_event> batch;
@@ -439,6 +455,7 @@ reflector::watch_end reflector::watch() {
         if (std::chrono::steady_clock::now() - last_line > silence_limit) {
           TLOG_WARN("watch went silent; reconnecting", "resource",
                     config_.name);
+          settle_backoff();
           return watch_end::rewatch;
         }
         continue;
@@ -466,6 +483,7 @@ reflector::watch_end reflector::watch() {
         flush(batch);
         TLOG_ERROR("undecodable watch line; watching again", "resource",
                    config_.name, "err", ev.err().message);
+        settle_backoff();
         return watch_end::rewatch;
       }
       // The object does not decode: it is invisible to the scheduler from
@@ -484,13 +502,15 @@ reflector::watch_end reflector::watch() {
       set_rv(o.resource_version);
       continue;
     }
-    ++received;
+    if (ev->type != model::watch_event_type::error)
+      ++received;
     switch (ev->type) {
     case model::watch_event_type::bookmark:
       set_rv(ev->resource_version);
       break;
     case model::watch_event_type::error:
       flush(batch);
+      settle_backoff();
       if (ev->code == 410) {
         stats_.gone.fetch_add(1, std::memory_order_relaxed);
         TLOG_V(1, "watch expired; listing again", "resource", config_.name,

@@ -8,11 +8,17 @@
 ///   LIST (paged, limit/continue) ──> replace ──> WATCH from the list's RV
 ///     ^                                  (bookmarks, timeoutSeconds 300-599)
 ///     │ 410 Gone / list failed               │ an end (closed or broken)
-///     │ (backoff 0.8 s doubling to 30 s,     │ after a second or an event,
-///     │  jittered)                           │ 5xx ERROR, undecodable line:
-///     │                                      v re-watch from the last RV
-///     └───────────────── other failures ─────┘   (within a second with
-///                                                 nothing: after backoff)
+///     │ (backoff 0.8 s doubling to 30 s,     │ after a second or an event:
+///     │  jittered)                           │ re-watch from the last RV at
+///     │                                      │ once; 5xx, 429, undecodable
+///     │                                      v line: after backoff
+///     └───── cannot open, 4xx, an end within a second with nothing ┘
+///            received (the server may be gone or new): after backoff
+///
+/// The backoff starts again from its initial value after a watch that
+/// lasted a second or brought an event: the server is healthy then, and an
+/// informer that kept its grown backoff would be blind longest after the
+/// next outage.
 ///
 /// The reflector remembers every object it delivered (key → last object),
 /// which makes its output exact: a relist is reconciled against what was
@@ -27,10 +33,14 @@
 /// A kind the server answers with 404 lists as empty (and counts as
 /// synced), as client-go does, so a missing kind does not block start-up.
 ///
-/// After the first list, a watch that ends in a relist (410) or fails
-/// (the API server unreachable) reports `lost_sync` at once, and the list
-/// that follows reports `synced` again, so a consumer can hold back until
-/// every kind it depends on is current again.
+/// After the first list, a watch that ends in a relist (410), fails (the
+/// API server unreachable) or is cut short reports `lost_sync` at once,
+/// before any backoff, and the list that follows reports `synced` again, so
+/// a consumer can hold back until every kind it depends on is current
+/// again. A short watch counts because a server that dies right after
+/// accepting a watch looks exactly like that: re-watching after the
+/// backoff would reach a restarted server (410, a relist) only seconds
+/// later, and the consumer would act on its old state meanwhile.
 ///
 /// Decoding happens here, on the reflector thread (model::decode_*), and
 /// events reach the consumer in batches: everything one socket read brought
@@ -151,7 +161,17 @@ private:
     std::string uid;
     std::string resource_version;
   };
-  enum class watch_end : std::uint8_t { clean, relist, rewatch, failed };
+  /// How a watch ended: `clean` watch again at once; `relist` list at
+  /// once (410); `rewatch` watch again after backoff (5xx, 429, silence);
+  /// `failed` (it could not be opened or was refused) and `cut_short` (it
+  /// ended within a second with nothing received) list again after backoff.
+  enum class watch_end : std::uint8_t {
+    clean,
+    relist,
+    rewatch,
+    failed,
+    cut_short
+  };
 
   void run();
   /// run(), restarted after an exception.

@@ -72,6 +72,7 @@ public:
   void synced() {
     std::lock_guard guard{mutex_};
     synced_ = true;
+    ++syncs_;
     synced_size_ = objects_.size();
     cv_.notify_all();
   }
@@ -96,6 +97,10 @@ public:
   std::vector<std::string> violations() const {
     return locked(violations_);
   }
+  /// `synced` calls: the first list and every relist.
+  std::size_t syncs() const {
+    return locked(syncs_);
+  }
   std::size_t synced_size() const {
     return locked(synced_size_);
   }
@@ -115,6 +120,7 @@ private:
   std::map<std::string, std::string> objects_;
   std::vector<std::string> violations_;
   bool synced_ = false;
+  std::size_t syncs_ = 0;
   std::size_t synced_size_ = 0;
   std::size_t batches_ = 0;
   std::size_t added_ = 0;
@@ -135,6 +141,26 @@ protected:
     server_ = test::start_test_server(*store_, cfg);
     client_
       = std::make_unique<rest_client>(test::client_config_for(server_->url()));
+  }
+  /// Stops the server and starts another on the same port over `st`
+  /// (the same store: a server restart; a new one: a new cluster).
+  void restart_server(std::unique_ptr<apiserver::store> st = nullptr) {
+    stop_server();
+    if (st)
+      store_ = std::move(st);
+    apiserver::server_config cfg;
+    cfg.port = port_;
+    auto s = apiserver::api_server::start(*store_, cfg);
+    ASSERT_TRUE(s) << s.err().message;
+    server_ = std::move(*s);
+  }
+  /// Stops the server (if running) and closes its connections.
+  void stop_server() {
+    if (!server_)
+      return;
+    port_ = server_->port();
+    server_->stop();
+    server_.reset();
   }
   void TearDown() override {
     if (reflector_)
@@ -167,6 +193,7 @@ protected:
     h.synced = [this] { mirror_.synced(); };
     h.lost_sync = [this] { lost_syncs_.fetch_add(1); };
     reflector_ = std::make_unique<reflector>(*client_, cfg, std::move(h));
+    watchers_before_ = store_->stats().watchers_open;
     reflector_->start();
   }
   void create(const std::string& name) {
@@ -196,6 +223,23 @@ protected:
     }
     return out;
   }
+  /// Waits until `done()` holds, at most `timeout`; whether it holds.
+  template <class Pred>
+  static bool wait_for(Pred done, std::chrono::milliseconds timeout = 10s) {
+    auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (!done() && std::chrono::steady_clock::now() < deadline)
+      std::this_thread::sleep_for(5ms);
+    return done();
+  }
+  /// Waits until the reflector's watch number `n` is open on the server
+  /// (the server runs watches of its own: the reflector's count says whose
+  /// it is).
+  bool wait_watch_open(std::uint64_t n) {
+    return wait_for([&] {
+      return reflector_->stats().watches.load() >= n
+             && store_->stats().watchers_open > watchers_before_;
+    });
+  }
   /// Waits until the server has a watch open.
   bool wait_watching() {
     auto deadline = std::chrono::steady_clock::now() + 10s;
@@ -215,8 +259,11 @@ protected:
 
   std::unique_ptr<apiserver::store> store_;
   std::unique_ptr<apiserver::api_server> server_;
+  std::uint16_t port_ = 0;
   std::unique_ptr<rest_client> client_;
   std::atomic<int> lost_syncs_{0};
+  /// Watches the server had open before the reflector started.
+  std::uint64_t watchers_before_ = 0;
   std::unique_ptr<reflector> reflector_;
   mirror mirror_;
 };
@@ -247,14 +294,90 @@ TEST_F(ReflectorTest, CutQuietWatchesAreWatchedAgainAtOnce) {
   start_server(0ms, 1500ms);
   start_reflector_with(pods_config(3s, 30s));
   ASSERT_TRUE(mirror_.wait_synced(10s));
-  // Past the first cut, which may end a watch younger than a second.
-  std::this_thread::sleep_for(2s);
+  // Past the first cut, which may end a watch younger than a second (a
+  // relist after 3-6 s).
+  std::this_thread::sleep_for(7s);
   auto before = reflector_->stats().watches.load();
+  auto lists = reflector_->stats().lists.load();
   std::this_thread::sleep_for(6s);
   // A cut every 1.5 s: four in 6 s; backing off (3 s, then 6 s) allows
   // two watches at most.
   EXPECT_GE(reflector_->stats().watches.load() - before, 3u);
-  EXPECT_EQ(reflector_->stats().lists.load(), 1u);
+  EXPECT_EQ(reflector_->stats().lists.load(), lists);
+  create("seen");
+  expect_in_step();
+}
+
+// A watch the server ends within a second, with nothing received, is what
+// a server that died (or was replaced) right after accepting it looks
+// like: the consumer hears `lost_sync` at once, not after the backoff, and
+// the reflector lists again, so it never keeps serving the state of a
+// server that is gone.
+TEST_F(ReflectorTest, WatchCutShortLosesSyncAtOnceAndRelists) {
+  start_server();
+  create("old-a");
+  create("old-b");
+  start_reflector_with(pods_config(2s, 10s));
+  ASSERT_TRUE(mirror_.wait_synced(10s));
+  ASSERT_TRUE(wait_watch_open(1));
+  // Closed until the stream ends (a close can race the server's start of
+  // the stream); then the reflector backs off for 2-4 s.
+  auto deadline = std::chrono::steady_clock::now() + 1500ms;
+  while (lost_syncs_.load() == 0 && reflector_->stats().watches.load() == 1
+         && std::chrono::steady_clock::now() < deadline) {
+    store_->close_watchers();
+    std::this_thread::sleep_for(5ms);
+  }
+  EXPECT_EQ(lost_syncs_.load(), 1)
+    << "a watch cut short must report lost sync before the backoff";
+  EXPECT_EQ(mirror_.syncs(), 1u);
+  // A new cluster answers on the same port: other objects, other UIDs, and
+  // resourceVersions the old watch never saw.
+  apiserver::store_config sc;
+  sc.seed = 12;
+  restart_server(std::make_unique<apiserver::store>(sc));
+  create("new-a");
+  create("old-b");
+  expect_in_step();
+  EXPECT_TRUE(wait_for([&] { return mirror_.syncs() == 2; }))
+    << "listed again after the cut";
+  EXPECT_EQ(reflector_->stats().lists.load(), 2u);
+}
+
+// A watch that stayed open a second shows a healthy server: the next
+// failure backs off from the initial wait again, not from where the
+// failures of an earlier outage left it.
+TEST_F(ReflectorTest, AWatchThatLastedResetsTheBackoff) {
+  start_server();
+  start_reflector_with(pods_config(100ms, 20s));
+  ASSERT_TRUE(mirror_.wait_synced(10s));
+  ASSERT_TRUE(wait_watch_open(1));
+  // An outage long enough for the waits to grow: 0.1, 0.2, 0.4, 0.8, 1.6 s
+  // (each up to twice that with jitter).
+  stop_server();
+  ASSERT_TRUE(
+    wait_for([&] { return reflector_->stats().errors.load() >= 5; }, 20s));
+  auto lists = reflector_->stats().lists.load();
+  restart_server();
+  // Listed again, then a quiet watch (nothing to receive) that lasts past
+  // a second.
+  ASSERT_TRUE(wait_for(
+    [&] { return mirror_.syncs() == 2 && reflector_->stats().lists > lists; },
+    20s));
+  ASSERT_TRUE(wait_watch_open(reflector_->stats().watches.load()));
+  std::this_thread::sleep_for(1500ms);
+  // A short outage: the re-watch fails once, and the reflector waits.
+  auto errors = reflector_->stats().errors.load();
+  auto watches = reflector_->stats().watches.load();
+  stop_server();
+  ASSERT_TRUE(
+    wait_for([&] { return reflector_->stats().errors.load() > errors; }));
+  restart_server();
+  auto t0 = std::chrono::steady_clock::now();
+  wait_for([&] { return reflector_->stats().watches.load() > watches + 1; });
+  // Kept, the backoff would be 3.2 s or more; reset, it is 0.1-0.2 s (one
+  // failed list more at most while the server restarts: 0.4 s).
+  EXPECT_LT(std::chrono::steady_clock::now() - t0, 1500ms);
   create("seen");
   expect_in_step();
 }
@@ -268,7 +391,9 @@ TEST_F(ReflectorTest, DisconnectionsLoseNothing) {
       create("r" + std::to_string(round) + "-" + std::to_string(i));
     // Close a watch that is open (not one still being opened), until the
     // reflector has watched again: a close can race the server's start of
-    // the stream and end nothing.
+    // the stream and end nothing. The watch has brought the new pods: one
+    // cut short, with nothing received, would be listed again.
+    ASSERT_TRUE(mirror_.wait_equal(server_state(), 10s));
     ASSERT_TRUE(wait_watching());
     auto watches = reflector_->stats().watches.load();
     auto deadline = std::chrono::steady_clock::now() + 10s;

@@ -162,8 +162,13 @@ void binder_state::on_done(std::uint64_t id, const error& err) {
     return;
   }
   if (err) {
-    // A pod deleted meanwhile is not a failure worth reporting.
-    bool report = err.code != ec::not_found;
+    // A pod deleted meanwhile is not a failure worth reporting, nor a
+    // conflict: the API refuses a binding with 409 when the pod is bound
+    // already (by another scheduler instance, or by an earlier attempt
+    // whose answer was lost), being deleted, or another pod by now (a new
+    // UID). Its watch event settles it; a PodScheduled=False patch would
+    // only mark a bound pod as failed.
+    bool report = err.code != ec::not_found && err.code != ec::conflict;
     fail(b, id,
          "binding rejected: running Bind plugin \"DefaultBinder\": "
            + err.message,

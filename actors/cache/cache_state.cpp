@@ -106,6 +106,8 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
     if (auto it = pods_.find(key); it != pods_.end()) {
       model::pod_ptr old = it->second.pod;
       remove_pod_from_node(*old);
+      if (it->second.phase == pod_phase_in_cache::assumed)
+        --assumed_count_;
       pods_.erase(it);
       emit_event(plugins::event_resource::pod, action::remove, old, {}, true,
                  false);

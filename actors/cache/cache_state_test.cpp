@@ -704,6 +704,32 @@ TEST(CacheState, ForgetUndoesAnAssume) {
   EXPECT_EQ(w.cpu_on("n1"), 2000);
 }
 
+// A pod deleted while its binding runs leaves the cache, assumed or not;
+// created again under its name it is another pod (another UID), which the
+// old one's failed binding does not touch.
+TEST(CacheState, AnAssumedPodDeletedAndCreatedAgainIsAnotherPod) {
+  world w;
+  w.add(node("n1"));
+  auto first = test::make_pod("p").uid("uid-1").cpu("1").build();
+  w.add(first);
+  w.publish();
+  auto one = w.assume(w.prepare(first, "n1"));
+  ASSERT_TRUE(one.ok);
+  w.remove(first);
+  w.publish();
+  EXPECT_EQ(w.cpu_on("n1"), 0);
+  EXPECT_EQ(w.cache_.stats().assumed_pods, 0u);
+  auto second = test::make_pod("p").uid("uid-2").cpu("1").build();
+  w.add(second);
+  w.publish();
+  auto two = w.assume(w.prepare(second, "n1"));
+  ASSERT_TRUE(two.ok);
+  w.cache_.forget(*one.assumed);
+  w.publish();
+  EXPECT_EQ(w.cpu_on("n1"), 1000);
+  EXPECT_EQ(w.cache_.stats().assumed_pods, 1u);
+}
+
 TEST(CacheState, TheBoundPodEventConfirmsAnAssumedPod) {
   struct test_case {
     std::string name;

@@ -5,6 +5,7 @@
 #include "support/log.hpp"
 
 #include <algorithm>
+#include <thread>
 #include <unistd.h>
 
 namespace tessera::adapters {
@@ -16,6 +17,12 @@ std::string local_hostname() {
   if (::gethostname(host, sizeof host - 1) != 0 || host[0] == '\0')
     return "localhost";
   return host;
+}
+
+/// A status write refused because the pod is gone (404) or is another pod
+/// now (409: its UID precondition failed): nothing to report.
+bool pod_replaced_or_gone(const error& e) {
+  return e.code == ec::not_found || e.code == ec::conflict;
 }
 
 io::object_ref ref_of(const model::pod& p) {
@@ -209,6 +216,7 @@ void api_sink::undecodable_pod(const model::object_peek& pod,
   pending_status patch;
   patch.ns = pod.ns;
   patch.name = pod.name;
+  patch.uid = pod.uid;
   io::condition_patch& c = patch.conds.emplace_back();
   c.type = "PodScheduled";
   c.status = "False";
@@ -273,6 +281,13 @@ void api_sink::patch_status(
   {
     std::lock_guard guard{status_mutex_};
     auto waiting = status_pending_.find(pod_key);
+    if (waiting != status_pending_.end() && waiting->second.uid != patch.uid) {
+      // The waiting patch is for a pod deleted since and created again
+      // under the name: history.
+      stats_.status_patches_stale.fetch_add(1, std::memory_order_relaxed);
+      waiting->second = std::move(patch);
+      return;
+    }
     if (waiting != status_pending_.end()) {
       merge_into(waiting->second.conds, std::move(patch.conds));
       if (patch.set_nomination) {
@@ -286,12 +301,29 @@ void api_sink::patch_status(
       return;
     status_pending_.emplace(pod_key, std::move(patch));
   }
-  auto forget = [this, pod_key](const error&) {
+  post_status_patch(pod_key, std::nullopt);
+}
+
+void api_sink::post_status_patch(
+  const std::string& pod_key,
+  std::optional<std::chrono::steady_clock::time_point> give_up) {
+  auto refused = [this, pod_key, give_up](const error&) {
+    // A leader paused past its lease refuses writes until its next renewal,
+    // and leads on when nobody took over meanwhile. A failure dropped then
+    // is lost for good: its pod waits, parked as unschedulable, with no
+    // reason shown. So the patch waits for the gate, for a while.
+    auto now = std::chrono::steady_clock::now();
+    auto until = give_up.value_or(now + config_.gated_status_patience);
+    if (!closed_.load() && now < until) {
+      std::this_thread::sleep_for(config_.gated_status_interval);
+      post_status_patch(pod_key, until);
+      return;
+    }
     std::lock_guard guard{status_mutex_};
     status_pending_.erase(pod_key);
   };
   post_status(
-    pod_key, [this, pod_key] { send_status(pod_key); }, std::move(forget));
+    pod_key, [this, pod_key] { send_status(pod_key); }, std::move(refused));
 }
 
 void api_sink::send_status(const std::string& pod_key) {
@@ -307,10 +339,13 @@ void api_sink::send_status(const std::string& pod_key) {
   error e = client_.patch_pod_status(
     patch.ns, patch.name,
     io::encode_pod_status_patch(patch.conds, patch.set_nomination,
-                                patch.nominated));
+                                patch.nominated, patch.uid));
   if (!e) {
     stats_.status_patches.fetch_add(1, std::memory_order_relaxed);
-  } else if (e.code != ec::not_found) {
+  } else if (pod_replaced_or_gone(e)) {
+    TLOG_V(2, "status not written: the pod is gone", "pod", pod_key, "err",
+           e.message);
+  } else {
     stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
     TLOG_WARN("cannot update the pod's status", "pod", pod_key, "err",
               e.message);
@@ -334,6 +369,7 @@ void api_sink::unschedulable(const model::pod_ptr& pod,
   pending_status patch;
   patch.ns = std::string{pod->ns.view()};
   patch.name = pod->name;
+  patch.uid = pod->uid;
   io::condition_patch& c = patch.conds.emplace_back();
   c.type = "PodScheduled";
   c.status = "False";
@@ -376,10 +412,10 @@ void api_sink::preempt(const model::pod_ptr& victim,
       c.message = preemptor->scheduler_name.str()
                   + ": preempting to accommodate a higher priority pod";
       c.last_transition = std::chrono::system_clock::now();
-      error e
-        = client_.patch_pod_status(victim->ns.view(), victim->name,
-                                   io::encode_pod_status_patch({c}, false, {}));
-      if (e && e.code != ec::not_found) {
+      error e = client_.patch_pod_status(
+        victim->ns.view(), victim->name,
+        io::encode_pod_status_patch({c}, false, {}, victim->uid));
+      if (e && !pod_replaced_or_gone(e)) {
         stats_.write_errors.fetch_add(1, std::memory_order_relaxed);
         TLOG_WARN("cannot mark a preemption victim", "pod", victim->key(),
                   "err", e.message);
@@ -409,6 +445,7 @@ void api_sink::clear_nomination(const model::pod_ptr& pod) {
   pending_status patch;
   patch.ns = std::string{pod->ns.view()};
   patch.name = pod->name;
+  patch.uid = pod->uid;
   patch.set_nomination = true;
   patch_status(pod->key(), std::move(patch));
 }

@@ -6,7 +6,8 @@
 ///
 /// Every write first asks the config's gates (leadership; for bindings,
 /// informers in sync and the node known); a refused binding fails with the
-/// gate's error, other refused writes are dropped.
+/// gate's error, a refused status patch waits for the gate (a while), other
+/// refused writes are dropped.
 ///
 ///   bind            POST pods/{name}/binding on the bind pool (the binder
 ///                   keeps at most bindConcurrency in flight); `done` gets
@@ -21,7 +22,11 @@
 ///                   message truncated to 1024 bytes) and, only when it
 ///                   changes, the PodScheduled=False condition (reason,
 ///                   full message) plus nominatedNodeName as a strategic
-///                   merge status patch
+///                   merge status patch carrying the pod's UID as a
+///                   precondition (so is every status patch here: a pod
+///                   deleted and created again under its name never gets
+///                   the old one's status; the API answers 409, quietly
+///                   dropped)
 ///   preempt         DisruptionTarget=True (PreemptionByScheduler) status
 ///                   patch, DELETE, Normal "Preempted" event on the victim
 ///   clear_nomination  status patch nominatedNodeName: null
@@ -36,7 +41,8 @@
 /// Events go through an `io::event_recorder` (series de-duplication). The
 /// status writes and deletions run on a pool of their own so binds never
 /// wait behind them; a pod's writes run one at a time, in order, and a
-/// status patch not yet sent absorbs the pod's newer ones. Shutdown:
+/// status patch not yet sent absorbs the pod's newer ones (a newer one for
+/// another UID replaces it). Shutdown:
 /// `drain(timeout)` stops taking work and waits for what is in flight (not for
 /// volume bindings, which may wait minutes for a provisioner); `stop()`
 /// abandons the rest (their `done` callbacks get ec::unavailable) — shut the
@@ -74,6 +80,15 @@ struct api_sink_config {
   /// 100 ms a call, 16 threads write 160 patches a second, more than the
   /// default client QPS lets through.
   std::size_t status_threads = 16;
+  /// A status patch the write gate refuses is tried again every
+  /// `gated_status_interval` (on its writer thread) for at most
+  /// `gated_status_patience` after the first refusal. `tessera run` passes
+  /// the lease duration: a paused leader that keeps its lease renews within
+  /// a retry period of resuming, while one that lost it can win it back
+  /// only after the new holder's lease ran out unrenewed for that long, and
+  /// by then the new holder may have bound the pod.
+  std::chrono::milliseconds gated_status_interval{100};
+  std::chrono::milliseconds gated_status_patience{std::chrono::seconds(15)};
   /// Threads writing volume bindings and checking on them.
   std::size_t volume_threads = 2;
   /// Between two checks of a pod's volume bindings.
@@ -105,7 +120,8 @@ struct api_sink_stats {
   /// Status patches merged into a patch of the same pod not yet sent.
   std::atomic<std::uint64_t> status_patches_merged{0};
   /// Status patches dropped unsent because a binding of the pod started
-  /// (they would overwrite its PodScheduled=True).
+  /// (they would overwrite its PodScheduled=True) or a patch for a new pod
+  /// under the name came.
   std::atomic<std::uint64_t> status_patches_stale{0};
   std::atomic<std::uint64_t> status_writes_in_flight{0};
   std::atomic<std::uint64_t> deletions{0};
@@ -162,6 +178,9 @@ private:
   struct pending_status {
     std::string ns;
     std::string name;
+    /// The pod the patch was computed for: sent as a precondition, so it
+    /// never lands on a pod created again under the name.
+    std::string uid;
     std::vector<io::condition_patch> conds;
     bool set_nomination = false;
     std::string nominated;
@@ -177,6 +196,12 @@ private:
   void patch_status(std::string pod_key, pending_status patch,
                     const std::function<bool(pending_status&)>& unless_sent
                     = {});
+  /// Posts the sending of the pod's waiting patch; a refusal of the write
+  /// gate posts it again until `give_up` (see
+  /// api_sink_config::gated_status_patience; unset before any refusal).
+  void post_status_patch(
+    const std::string& pod_key,
+    std::optional<std::chrono::steady_clock::time_point> give_up);
   /// Sends the pod's waiting patch (on a writer thread).
   void send_status(const std::string& pod_key);
   /// The write gate's verdict, counted when it refuses.

@@ -110,6 +110,18 @@ protected:
     recorder_->start();
     sink_ = std::make_unique<api_sink>(*client_, *recorder_);
   }
+  /// Replaces the sink with one made with `cfg`.
+  void use_sink(api_sink_config cfg) {
+    sink_->stop();
+    sink_ = std::make_unique<api_sink>(*client_, *recorder_, std::move(cfg));
+  }
+  static actors::failure_report failure(std::string reason,
+                                        std::string message) {
+    actors::failure_report r;
+    r.reason = std::move(reason);
+    r.message = std::move(message);
+    return r;
+  }
   const json::value* scheduled_condition(const json::value& doc) {
     const auto& status = doc.at("status").as_object();
     if (!status.contains("conditions"))
@@ -208,6 +220,47 @@ TEST_F(ApiSinkTest, GatesRefuseWritesBeforeTheyAreSent) {
   EXPECT_EQ(sink_->stats().gated.load(), 1u);
 }
 
+// A leader paused past its lease refuses writes until it renews, and may
+// lead on: a failure it reported meanwhile is written once the gate
+// opens, or its pod would wait, parked, with no reason shown. Not after the
+// patience, though: a leader that lost its lease and won it back later
+// may find its pod bound by the other one meanwhile.
+TEST_F(ApiSinkTest, ARefusedStatusPatchWaitsForTheGateAWhile) {
+  struct test_case {
+    std::string name;
+    /// How long the gate stays closed.
+    std::chrono::milliseconds closed;
+    bool lands;
+  };
+  const std::vector<test_case> cases{
+    {"the gate opens within the patience", 50ms, true},
+    {"the gate opens after it", 600ms, false},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto opens = std::chrono::steady_clock::now() + tc.closed;
+    api_sink_config cfg;
+    cfg.gated_status_interval = 10ms;
+    cfg.gated_status_patience = 300ms;
+    cfg.write_gate = [opens]() -> error {
+      if (std::chrono::steady_clock::now() >= opens)
+        return {};
+      return make_error(ec::unavailable, "not the leader");
+    };
+    use_sink(cfg);
+    std::string name = tc.lands ? "resumed" : "deposed";
+    sink_->unschedulable(create_pod(name),
+                         failure("Unschedulable", "0/1 nodes are available"));
+    auto landed = [&] {
+      auto doc = doc_of(name);
+      return scheduled_condition(doc) != nullptr;
+    };
+    EXPECT_EQ(test::eventually(landed, 1500ms), tc.lands);
+    settle();
+    EXPECT_EQ(landed(), tc.lands);
+  }
+}
+
 // A pod the scheduler cannot read gets an event and, unbound, the
 // PodScheduled=False condition; once per version.
 TEST_F(ApiSinkTest, UndecodablePodGetsAnEventAndACondition) {
@@ -255,41 +308,59 @@ TEST_F(ApiSinkTest, UndecodablePodGetsAnEventAndACondition) {
 // Status writes queue apart from bindings: a failure of one cycle whose
 // patch is still queued when a later cycle binds the pod must not reach the
 // API after the binding and turn its PodScheduled back to False.
+/// A write gate that holds the first write made off the test thread (a
+/// status patch) until released, so that the test can act meanwhile.
+class first_write_holder {
+public:
+  /// The gate for api_sink_config::write_gate.
+  std::function<error()> gate() {
+    return [this, test_thread = std::this_thread::get_id()]() -> error {
+      if (std::this_thread::get_id() == test_thread)
+        return {};
+      std::unique_lock lock{m_};
+      if (!std::exchange(armed_, false))
+        return {};
+      held_ = true;
+      cv_.notify_all();
+      cv_.wait(lock, [&] { return released_; });
+      return {};
+    };
+  }
+  /// Waits until the write is held.
+  bool wait_held() {
+    std::unique_lock lock{m_};
+    return cv_.wait_for(lock, 10s, [&] { return held_; });
+  }
+  void release() {
+    {
+      std::lock_guard lock{m_};
+      released_ = true;
+    }
+    cv_.notify_all();
+  }
+
+private:
+  std::mutex m_;
+  std::condition_variable cv_;
+  bool armed_ = true;
+  bool held_ = false;
+  bool released_ = false;
+};
+
 TEST_F(ApiSinkTest, FailureQueuedBeforeABindingIsDropped) {
-  // The first gated write off the test thread (the status patch) waits
-  // until released, so the binding overtakes it.
-  std::mutex m;
-  std::condition_variable cv;
-  bool armed = true, held = false, released = false;
-  auto test_thread = std::this_thread::get_id();
+  // The status patch waits until released, so the binding overtakes it.
+  first_write_holder holder;
   api_sink_config cfg;
-  cfg.write_gate = [&]() -> error {
-    if (std::this_thread::get_id() == test_thread)
-      return {};
-    std::unique_lock lock{m};
-    if (!std::exchange(armed, false))
-      return {};
-    held = true;
-    cv.notify_all();
-    cv.wait(lock, [&] { return released; });
-    return {};
-  };
+  cfg.write_gate = holder.gate();
   sink_ = std::make_unique<api_sink>(*client_, *recorder_, cfg);
   auto p = create_pod("late");
   actors::failure_report r;
   r.reason = "Unschedulable";
   r.message = "0/1 nodes are available: 1 Insufficient cpu.";
   sink_->unschedulable(p, r);
-  {
-    std::unique_lock lock{m};
-    ASSERT_TRUE(cv.wait_for(lock, 10s, [&] { return held; }));
-  }
+  ASSERT_TRUE(holder.wait_held());
   EXPECT_FALSE(bind_now(p, "n1"));
-  {
-    std::lock_guard lock{m};
-    released = true;
-  }
-  cv.notify_all();
+  holder.release();
   settle();
   EXPECT_EQ(sink_->stats().status_patches_stale.load(), 1u);
   EXPECT_EQ(sink_->stats().status_patches.load(), 0u);
@@ -305,6 +376,55 @@ TEST_F(ApiSinkTest, FailureQueuedBeforeABindingIsDropped) {
   sink_->unschedulable(model_of("late"), r);
   settle();
   EXPECT_EQ(sink_->stats().status_patches.load(), 1u);
+}
+
+// A pod deleted and created again under its name (a controller's pod, a
+// cluster restored after an outage) is another pod: the status of the old
+// one, written late, must not land on it.
+TEST_F(ApiSinkTest, StatusOfAnEarlierPodNeverLandsOnItsSuccessor) {
+  struct test_case {
+    std::string name;
+    /// Whether the successor's own failure is reported while the
+    /// predecessor's patch waits.
+    bool successor_fails;
+    /// The successor's PodScheduled reason afterwards ("": none).
+    std::string reason;
+  };
+  const std::vector<test_case> cases{
+    {"the late patch is refused by its UID", false, ""},
+    {"a waiting patch is replaced, not merged", true, "Unschedulable"},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    first_write_holder holder;
+    api_sink_config cfg;
+    cfg.write_gate = holder.gate();
+    use_sink(cfg);
+    auto first = create_pod("again");
+    auto failed = failure("SchedulerError", "binding rejected: injected");
+    failed.nominated_node = model::symbol{"n1"};
+    failed.update_nomination = true;
+    sink_->unschedulable(first, failed);
+    ASSERT_TRUE(holder.wait_held());
+    apiserver::delete_options now;
+    now.grace_period_seconds = 0;
+    ASSERT_TRUE(store_.remove(pods(), "default", "again", now));
+    auto second = create_pod("again");
+    ASSERT_NE(first->uid, second->uid);
+    if (tc.successor_fails)
+      sink_->unschedulable(second,
+                           failure("Unschedulable", "0/1 nodes are available"));
+    holder.release();
+    settle();
+    auto doc = doc_of("again");
+    const json::value* c = scheduled_condition(doc);
+    EXPECT_EQ(c ? std::string{c->at("reason").as_string()} : std::string{},
+              tc.reason);
+    EXPECT_FALSE(doc.at("status").as_object().contains("nominatedNodeName"))
+      << json::serialize(doc);
+    EXPECT_EQ(sink_->stats().write_errors.load(), 0u);
+    ASSERT_TRUE(store_.remove(pods(), "default", "again", now));
+  }
 }
 
 TEST_F(ApiSinkTest, UnschedulablePatchesOnlyChanges) {

@@ -656,6 +656,13 @@ api_result<object_ptr> finish_update(store_state& st, const resource_info& res,
                                      const write_options& options) {
   auto& root = doc.value().as_object();
   const auto& old_root = old_doc.as_object();
+  // A UID in the body is a precondition (the kubelet puts one in its status
+  // patches): a write meant for an object that was deleted and created
+  // again under the same name must not land on the new one.
+  if (const json::object* m = object_at(root, "metadata"))
+    if (auto uid = string_at(*m, "uid"); !uid.empty() && uid != old->uid())
+      return precondition_failed(res, old->ns(), old->name(), "UID", uid,
+                                 old->uid());
   if (sub == subresource::resize)
     doc.value() = resized(old_doc, root, doc.value().storage());
   if (sub == subresource::status) {

@@ -513,6 +513,26 @@ TEST(Store, StatusPatchTouchesOnlyStatus) {
   EXPECT_EQ(at(d, {"status", "phase"}), "Pending");
   EXPECT_EQ(at(d.at("status").at("conditions").at(0), {"reason"}),
             "Unschedulable");
+  // metadata.uid is a precondition: the pod's own UID passes, another one
+  // (a pod deleted and created again under the name) is a 409.
+  EXPECT_TRUE(s.patch(pods(), "default", "p1", patch_type::strategic,
+                      R"({"metadata":{"uid":")" + (*p)->uid()
+                        + R"("},"status":{"nominatedNodeName":"n4"}})",
+                      subresource::status));
+  before = s.resource_version();
+  for (auto sub : {subresource::status, subresource::main}) {
+    auto stale = s.patch(
+      pods(), "default", "p1", patch_type::strategic,
+      R"({"metadata":{"uid":"an-earlier-pod"},"status":{"nominatedNodeName":"n5"}})",
+      sub);
+    ASSERT_FALSE(stale);
+    EXPECT_EQ(stale.err().code, 409);
+    EXPECT_NE(stale.err().message.find("Precondition failed: UID in "
+                                       "precondition: an-earlier-pod"),
+              std::string::npos)
+      << stale.err().message;
+  }
+  EXPECT_EQ(s.resource_version(), before);
   auto cleared
     = s.patch(pods(), "default", "p1", patch_type::strategic,
               R"({"status":{"nominatedNodeName":null}})", subresource::status);

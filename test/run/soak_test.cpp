@@ -51,18 +51,18 @@ constexpr auto lease = 2s;
 
 /// How long after a node vanished a binding to it is a race, not a
 /// violation: a binding decided before the scheduler saw the deletion and
-/// sent before its cache dropped the node, or made while its nodes
-/// informer backed off after a watch that ended within its first second
-/// (client-go backs off there too). The same holds for a node the cluster
-/// came back without: a scheduler holds bindings after an outage until
-/// every informer that noticed it listed again, but an informer whose
-/// watch was that young when the server went away has not noticed yet.
+/// sent before its cache dropped the node (a scheduler paused by SIGSTOP
+/// with a binding on the wire sends it seconds late). The same holds for a
+/// node the cluster came back without: a scheduler holds bindings from the
+/// moment any informer's watch breaks (or ends within its first second)
+/// until every such informer listed again, so only a binding already past
+/// that check (a paused scheduler's) can still reach the new server.
 constexpr auto vanish_race_window = 5s;
 
 /// How long a settle phase may take before the cluster counts as stuck:
 /// after an outage a scheduler holds bindings until every informer listed
-/// again, and an informer's backoff reaches 30 s (jittered up to 60 s)
-/// when outages come close together, as they do here.
+/// again, and an informer's backoff grows while the server stays away
+/// (it starts again from 0.8 s once a watch lasted).
 constexpr auto settle_limit = 90s;
 
 std::uint64_t env_number(const char* name, std::uint64_t fallback) {
