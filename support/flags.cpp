@@ -306,25 +306,29 @@ expected<std::chrono::milliseconds> parse_duration(std::string_view text) {
       return fail();
     total_ms += v * scale;
   }
+  // Go's durations are int64 nanoseconds: anything longer (about 292
+  // years) is invalid there, and would overflow the conversion here.
+  constexpr double max_ms = 9223372036854.775807;
+  if (!(total_ms <= max_ms))
+    return fail();
   auto ms = static_cast<std::int64_t>(std::llround(total_ms));
   return std::chrono::milliseconds{negative ? -ms : ms};
 }
 
 std::string format_duration(std::chrono::milliseconds d) {
-  std::int64_t ms = d.count();
-  if (ms == 0)
+  if (d.count() == 0)
     return "0s";
-  std::string out;
-  if (ms < 0) {
-    out = "-";
-    ms = -ms;
-  }
+  std::string out = d.count() < 0 ? "-" : "";
+  // The magnitude as unsigned: the most negative count has no positive
+  // int64 counterpart.
+  const auto count = static_cast<std::uint64_t>(d.count());
+  const std::uint64_t ms = d.count() < 0 ? 0 - count : count;
   if (ms < 1000)
     return out + std::to_string(ms) + "ms";
-  std::int64_t h = ms / 3600000;
-  std::int64_t m = (ms / 60000) % 60;
-  std::int64_t s = (ms / 1000) % 60;
-  std::int64_t frac = ms % 1000;
+  std::uint64_t h = ms / 3600000;
+  std::uint64_t m = (ms / 60000) % 60;
+  std::uint64_t s = (ms / 1000) % 60;
+  std::uint64_t frac = ms % 1000;
   if (h > 0)
     out += std::to_string(h) + "h";
   if (h > 0 || m > 0)

@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace tessera {
 namespace {
 
@@ -134,6 +136,14 @@ TEST(duration, parses_and_formats_like_go) {
   EXPECT_FALSE(parse_duration("10"));
   EXPECT_FALSE(parse_duration("s"));
   EXPECT_FALSE(parse_duration(""));
+  // Longer than Go's int64 nanoseconds allow (about 292 years): invalid,
+  // as in Go, instead of overflowing.
+  EXPECT_FALSE(parse_duration("4444444444444444444444444s"));
+  EXPECT_FALSE(parse_duration("-2562048h"));
+  EXPECT_TRUE(parse_duration("2562047h"));
+  EXPECT_EQ(format_duration(std::chrono::milliseconds{
+              std::numeric_limits<std::int64_t>::min()}),
+            "-2562047788015h12m55.808s");
 }
 
 } // namespace
