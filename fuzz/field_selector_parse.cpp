@@ -11,11 +11,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
                                       std::size_t size) {
   using namespace tessera;
   auto [resource, text] = fuzz::first_line(fuzz::as_text(data, size));
-  apiserver::object_attrs attrs;
-  attrs.fields = {{"metadata.name", "n1"},
-                  {"metadata.namespace", "default"},
-                  {"spec.nodeName", ""},
-                  {"status.phase", "Pending"}};
+  static constexpr std::string_view paths[]
+    = {"metadata.name", "metadata.namespace", "spec.nodeName", "status.phase"};
+  const std::string_view values[] = {"n1", "default", "", "Pending"};
+  const apiserver::object_attrs attrs{paths, values};
   bool known = false;
   for (const auto& res : apiserver::all_resources()) {
     if (!resource.empty() && res.name != resource)

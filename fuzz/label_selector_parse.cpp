@@ -27,8 +27,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data,
   }
 
   if (auto s = apiserver::selector::parse_labels(text)) {
-    apiserver::object_attrs attrs;
-    attrs.labels = {{"app", "web"}, {"tier", ""}, {"k8s.io/name", "x"}};
+    const std::pair<std::string_view, std::string_view> labels[]
+      = {{"app", "web"}, {"tier", ""}, {"k8s.io/name", "x"}};
+    const apiserver::object_attrs attrs{{}, {}, labels};
     bool matched = s->matches(attrs);
     (void)matched;
   }

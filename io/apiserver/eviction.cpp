@@ -216,7 +216,7 @@ std::optional<api_status> take_from_budget(store& st, const json::object& pod,
                                            const model::pod& pod_model,
                                            budget_view budget, bool dry_run,
                                            bool& skip_budget) {
-  const std::string name = budget.object->name();
+  const std::string name{budget.object->name()};
   for (int attempt = 0; attempt < status_update_attempts; ++attempt) {
     if (attempt > 0) {
       auto fresh = st.get(budgets(), pod_model.ns.str(), name);

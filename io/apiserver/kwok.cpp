@@ -217,7 +217,7 @@ struct kwok_controller::impl {
         finishing.pop();
         auto slash = key.find('/');
         auto p = st.get(pods, key.substr(0, slash), key.substr(slash + 1));
-        auto phase = p ? (*p)->attrs().field("status.phase") : nullptr;
+        auto phase = p ? (*p)->attrs().field("status.phase") : std::nullopt;
         if (phase && *phase == "Running"
             && (*p)->json().find("\"deletionTimestamp\"") == std::string::npos)
           complete(*p);
@@ -240,19 +240,19 @@ struct kwok_controller::impl {
 
   void on_node(const watch_event& ev) {
     if (ev.type == event_type::deleted) {
-      managed.erase(ev.object->name());
+      managed.erase(std::string{ev.object->name()});
       return;
     }
     if (ev.type != event_type::added && ev.type != event_type::modified)
       return;
     const auto& obj = *ev.object;
     if (!is_managed(obj)) {
-      managed.erase(obj.name());
+      managed.erase(std::string{obj.name()});
       return;
     }
     auto parsed = obj.parse();
     const auto& root = parsed.value().as_object();
-    auto& ns = managed[obj.name()];
+    auto& ns = managed[std::string{obj.name()}];
     const json::object* spec = object_at(&root, "spec");
     const json::object* status = object_at(&root, "status");
     auto cidr = string_at(spec, "podCIDR");
@@ -285,7 +285,7 @@ struct kwok_controller::impl {
     if (!ready)
       initialize_node(obj);
     // Pods that arrived before their node did.
-    auto it = parked.find(obj.name());
+    auto it = parked.find(std::string{obj.name()});
     if (it != parked.end()) {
       auto pods_of = std::move(it->second);
       parked.erase(it);
@@ -343,7 +343,7 @@ struct kwok_controller::impl {
     if (ev.type == event_type::deleted) {
       auto node = ev.object->attrs().field("spec.nodeName");
       if (node)
-        if (auto it = parked.find(*node); it != parked.end())
+        if (auto it = parked.find(std::string{*node}); it != parked.end())
           it->second.erase(ev.object->key());
       return;
     }
@@ -353,12 +353,13 @@ struct kwok_controller::impl {
   }
 
   void handle_pod(const object_ptr& pod) {
-    auto node = pod->attrs().field("spec.nodeName");
-    if (!node || node->empty())
+    auto field = pod->attrs().field("spec.nodeName");
+    if (!field || field->empty())
       return;
-    auto it = managed.find(*node);
+    std::string node{*field};
+    auto it = managed.find(node);
     if (it == managed.end()) {
-      auto& bucket = parked[*node];
+      auto& bucket = parked[node];
       bucket.erase(pod->key());
       bucket.emplace(pod->key(), pod);
       return;
@@ -417,7 +418,7 @@ struct kwok_controller::impl {
         || *phase != "Pending")
       return;
     auto node = pod->attrs().field("spec.nodeName");
-    auto it = node ? managed.find(*node) : managed.end();
+    auto it = node ? managed.find(std::string{*node}) : managed.end();
     if (it == managed.end())
       return;
     auto now = format_time(st.time().wall_now());

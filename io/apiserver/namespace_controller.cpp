@@ -105,7 +105,7 @@ struct namespace_controller::impl {
         [&](const object_ptr& o) { return o->name() == kv.first; });
     });
     for (const auto& ns : listed->items) {
-      auto first = seen.try_emplace(ns->name(), now).first->second;
+      auto first = seen.try_emplace(std::string{ns->name()}, now).first->second;
       if (now - first < cfg.content_delay)
         continue;
       for (const auto& res : all_resources()) {

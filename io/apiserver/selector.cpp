@@ -10,18 +10,78 @@
 
 namespace tessera::apiserver {
 
-const std::string* object_attrs::label(std::string_view key) const noexcept {
-  for (const auto& [k, v] : labels)
-    if (k == key)
-      return &v;
-  return nullptr;
+namespace {
+
+// Lengths are LEB128 varints: one byte for any piece under 128 bytes.
+void put_piece(std::string& out, std::string_view piece) {
+  auto n = piece.size();
+  while (n >= 0x80) {
+    out += static_cast<char>((n & 0x7f) | 0x80);
+    n >>= 7;
+  }
+  out += static_cast<char>(n);
+  out.append(piece);
 }
 
-const std::string* object_attrs::field(std::string_view path) const noexcept {
-  for (const auto& [k, v] : fields)
-    if (k == path)
-      return &v;
-  return nullptr;
+} // namespace
+
+object_attrs::object_attrs(
+  std::span<const std::string_view> paths,
+  std::span<const std::string_view> values,
+  std::span<const std::pair<std::string_view, std::string_view>> labels)
+  : paths_(paths.first(std::min(paths.size(), values.size()))),
+    label_count_(static_cast<std::uint32_t>(labels.size())) {
+  std::size_t size = 0;
+  for (const auto& [k, v] : labels)
+    size += k.size() + v.size() + 4;
+  for (auto v : values.first(paths_.size()))
+    size += v.size() + 2;
+  text_.reserve(size);
+  for (const auto& [k, v] : labels) {
+    put_piece(text_, k);
+    put_piece(text_, v);
+  }
+  for (auto v : values.first(paths_.size()))
+    put_piece(text_, v);
+  text_.shrink_to_fit();
+}
+
+std::string_view object_attrs::next(std::size_t& pos) const noexcept {
+  std::size_t n = 0;
+  for (int shift = 0; pos < text_.size(); shift += 7) {
+    auto b = static_cast<unsigned char>(text_[pos++]);
+    n |= static_cast<std::size_t>(b & 0x7f) << shift;
+    if (!(b & 0x80))
+      break;
+  }
+  std::string_view piece{text_.data() + pos, n};
+  pos += n;
+  return piece;
+}
+
+std::optional<std::string_view>
+object_attrs::label(std::string_view key) const noexcept {
+  std::size_t pos = 0;
+  for (std::uint32_t i = 0; i < label_count_; ++i) {
+    auto k = next(pos);
+    auto v = next(pos);
+    if (k == key)
+      return v;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string_view>
+object_attrs::field(std::string_view path) const noexcept {
+  std::size_t pos = 0;
+  for (std::uint32_t i = 0; i < 2 * label_count_; ++i)
+    next(pos);
+  for (auto p : paths_) {
+    auto v = next(pos);
+    if (p == path)
+      return v;
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -315,11 +375,11 @@ void selector::add(requirement r) {
 
 bool selector::matches(const object_attrs& attrs) const noexcept {
   for (const auto& r : requirements_) {
-    const std::string* v = fields_ ? attrs.field(r.key) : attrs.label(r.key);
+    auto v = fields_ ? attrs.field(r.key) : attrs.label(r.key);
     switch (r.oper) {
     case op::equals:
       if (fields_) {
-        if ((v ? *v : std::string{}) != r.values[0])
+        if (v.value_or(std::string_view{}) != r.values[0])
           return false;
       } else if (!v || *v != r.values[0]) {
         return false;

@@ -17,6 +17,9 @@
 #include "io/apiserver/resources.hpp"
 #include "io/apiserver/status.hpp"
 
+#include <cstdint>
+#include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -25,16 +28,36 @@
 namespace tessera::apiserver {
 
 /// Labels and selectable fields of one object, extracted at store time.
-struct object_attrs {
-  std::vector<std::pair<std::string, std::string>> labels;
-  /// (field path, value); absent fields are stored with their zero value
-  /// ("" or "false"), as upstream's field sets do. Paths are static strings.
-  std::vector<std::pair<std::string_view, std::string>> fields;
+/// Every stored version of every object carries one, so the strings are
+/// packed into one buffer (each prefixed by its length) instead of a
+/// string pair apiece: at a million pods that is 400 bytes a version less.
+class object_attrs {
+public:
+  object_attrs() = default;
+  /// Fields in the order of `paths`, which must outlive the attrs (static
+  /// tables: a kind's selectable fields are fixed). Absent fields are given
+  /// their zero value ("" or "false"), as upstream's field sets do.
+  object_attrs(
+    std::span<const std::string_view> paths,
+    std::span<const std::string_view> values,
+    std::span<const std::pair<std::string_view, std::string_view>> labels = {});
 
-  /// The label value, or nullptr when absent.
-  const std::string* label(std::string_view key) const noexcept;
-  /// The field value, or nullptr when the object has no such field.
-  const std::string* field(std::string_view path) const noexcept;
+  /// The label value, or nullopt when absent.
+  std::optional<std::string_view> label(std::string_view key) const noexcept;
+  /// The field value, or nullopt when the object has no such field.
+  std::optional<std::string_view> field(std::string_view path) const noexcept;
+  std::size_t label_count() const noexcept {
+    return label_count_;
+  }
+
+private:
+  /// Reads the piece at `pos` and moves `pos` past it.
+  std::string_view next(std::size_t& pos) const noexcept;
+
+  std::span<const std::string_view> paths_;
+  /// Label keys and values alternating, then the field values.
+  std::string text_;
+  std::uint32_t label_count_ = 0;
 };
 
 class selector {

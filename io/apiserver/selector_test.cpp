@@ -11,14 +11,40 @@ namespace tessera::apiserver {
 namespace {
 
 object_attrs pod_attrs() {
-  object_attrs a;
-  a.labels = {{"app", "web"}, {"tier", "front"}, {"empty", ""}};
-  a.fields = {{"metadata.name", "p1"},
-              {"metadata.namespace", "default"},
-              {"spec.nodeName", "n1"},
-              {"status.phase", "Running"},
-              {"spec.hostNetwork", "false"}};
-  return a;
+  static constexpr std::string_view paths[]
+    = {"metadata.name", "metadata.namespace", "spec.nodeName", "status.phase",
+       "spec.hostNetwork"};
+  const std::string_view values[] = {"p1", "default", "n1", "Running", "false"};
+  const std::pair<std::string_view, std::string_view> labels[]
+    = {{"app", "web"}, {"tier", "front"}, {"empty", ""}};
+  return object_attrs{paths, values, labels};
+}
+
+TEST(ObjectAttrs, PacksLabelsAndFieldsOfAnyLength) {
+  // Pieces of 127, 128 and 20,000 bytes take one, two and three length
+  // bytes; each must still be read back whole and in its place.
+  const std::string long_value(20000, 'v');
+  const std::string key_127(127, 'k');
+  const std::string value_128(128, 'x');
+  static constexpr std::string_view paths[]
+    = {"metadata.name", "spec.nodeName", "status.phase"};
+  const std::string_view values[] = {long_value, "", "Pending"};
+  const std::pair<std::string_view, std::string_view> labels[]
+    = {{key_127, value_128}, {"app", ""}, {"tier", long_value}};
+  const object_attrs a{paths, values, labels};
+  EXPECT_EQ(a.label_count(), 3u);
+  EXPECT_EQ(a.label(key_127), std::optional<std::string_view>{value_128});
+  EXPECT_EQ(a.label("app"), std::optional<std::string_view>{""});
+  EXPECT_EQ(a.label("tier"), std::optional<std::string_view>{long_value});
+  EXPECT_EQ(a.label("missing"), std::nullopt);
+  EXPECT_EQ(a.field("metadata.name"),
+            std::optional<std::string_view>{long_value});
+  EXPECT_EQ(a.field("spec.nodeName"), std::optional<std::string_view>{""});
+  EXPECT_EQ(a.field("status.phase"),
+            std::optional<std::string_view>{"Pending"});
+  EXPECT_EQ(a.field("app"), std::nullopt);
+  EXPECT_EQ(object_attrs{}.field("metadata.name"), std::nullopt);
+  EXPECT_EQ(object_attrs{}.label("app"), std::nullopt);
 }
 
 TEST(LabelSelector, ParsesAndMatches) {

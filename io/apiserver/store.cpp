@@ -353,7 +353,7 @@ object_ptr store_state::commit(storage_kind storage, event_type type,
   auto obj = stored_object::make(storage, doc.value());
   if (storage == storage_kind::priority_class) {
     if (type == event_type::deleted) {
-      priority_classes.erase(obj->name());
+      priority_classes.erase(std::string{obj->name()});
     } else {
       const auto& d = doc.value().as_object();
       priority_class_info pc;
@@ -362,7 +362,8 @@ object_ptr store_state::commit(storage_kind storage, event_type type,
       pc.info.preemption_policy = std::string{string_at(d, "preemptionPolicy")};
       if (auto* g = d.if_contains("globalDefault"); g && g->is_bool())
         pc.global_default = g->as_bool();
-      priority_classes.insert_or_assign(obj->name(), std::move(pc));
+      priority_classes.insert_or_assign(std::string{obj->name()},
+                                        std::move(pc));
     }
   }
   auto& map = objects[static_cast<std::size_t>(storage)];
@@ -374,10 +375,10 @@ object_ptr store_state::commit(storage_kind storage, event_type type,
   if (storage == storage_kind::pod && type != event_type::deleted) {
     // Only the three transitions touch the timing table.
     auto node = obj->attrs().field("spec.nodeName");
-    auto prev_node = prev ? prev->attrs().field("spec.nodeName") : nullptr;
+    auto prev_node = prev ? prev->attrs().field("spec.nodeName") : std::nullopt;
     bool bound = node && !node->empty() && (!prev_node || prev_node->empty());
     auto phase = obj->attrs().field("status.phase");
-    auto prev_phase = prev ? prev->attrs().field("status.phase") : nullptr;
+    auto prev_phase = prev ? prev->attrs().field("status.phase") : std::nullopt;
     bool running = phase && *phase == "Running"
                    && (!prev_phase || *prev_phase != "Running");
     if (type == event_type::added || bound || running) {

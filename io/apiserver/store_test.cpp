@@ -272,7 +272,7 @@ TEST(Store, PodCreateRunsAdmission) {
     ASSERT_TRUE(g) << g.err().message;
     EXPECT_EQ((*g)->name().rfind("web-", 0), 0u);
     EXPECT_EQ((*g)->name().size(), 9u);
-    names.insert((*g)->name());
+    names.insert(std::string{(*g)->name()});
   }
   EXPECT_EQ(names.size(), 20u);
 }
@@ -796,7 +796,7 @@ TEST(Store, PaginationIsConsistentUnderWrites) {
   auto snapshot_rv = first->resource_version;
   EXPECT_EQ(first->remaining_item_count, 18);
   for (const auto& o : first->items)
-    EXPECT_TRUE(seen.insert(o->name()).second);
+    EXPECT_TRUE(seen.insert(std::string{o->name()}).second);
   std::string token = first->continue_token;
   int pages = 1;
   while (!token.empty()) {
@@ -809,7 +809,7 @@ TEST(Store, PaginationIsConsistentUnderWrites) {
     ASSERT_TRUE(page) << page.err().message;
     EXPECT_EQ(page->resource_version, snapshot_rv);
     for (const auto& o : page->items)
-      EXPECT_TRUE(seen.insert(o->name()).second) << o->name();
+      EXPECT_TRUE(seen.insert(std::string{o->name()}).second) << o->name();
     token = page->continue_token;
     ++pages;
   }

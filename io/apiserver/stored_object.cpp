@@ -20,7 +20,7 @@ using model::string_at;
 
 namespace {
 
-std::string bool_field(const json::object* o, std::string_view key) {
+std::string_view bool_field(const json::object* o, std::string_view key) {
   if (o)
     if (auto* v = o->if_contains(key))
       if (auto* b = v->if_bool())
@@ -28,74 +28,93 @@ std::string bool_field(const json::object* o, std::string_view key) {
   return "false";
 }
 
-std::string string_field(const json::object* o, std::string_view key) {
-  if (!o)
-    return {};
-  return std::string{string_at(*o, key)};
+std::string_view string_field(const json::object* o, std::string_view key) {
+  return o ? string_at(*o, key) : std::string_view{};
 }
 
-void extract_attrs(storage_kind storage, const json::object& root,
-                   const std::string& ns, const std::string& name,
-                   object_attrs& attrs) {
-  // Sized once: the largest field set (events) has 13 entries.
-  attrs.fields.reserve(storage == storage_kind::event ? 13 : 10);
+constexpr std::string_view pod_paths[]
+  = {"metadata.name",           "metadata.namespace", "spec.nodeName",
+     "spec.restartPolicy",      "spec.schedulerName", "spec.serviceAccountName",
+     "spec.hostNetwork",        "status.phase",       "status.podIP",
+     "status.nominatedNodeName"};
+constexpr std::string_view node_paths[]
+  = {"metadata.name", "metadata.namespace", "spec.unschedulable"};
+constexpr std::string_view namespace_paths[]
+  = {"metadata.name", "metadata.namespace", "status.phase"};
+constexpr std::string_view event_paths[] = {"metadata.name",
+                                            "metadata.namespace",
+                                            "involvedObject.kind",
+                                            "involvedObject.namespace",
+                                            "involvedObject.name",
+                                            "involvedObject.uid",
+                                            "involvedObject.apiVersion",
+                                            "involvedObject.resourceVersion",
+                                            "involvedObject.fieldPath",
+                                            "reason",
+                                            "reportingComponent",
+                                            "source",
+                                            "type"};
+constexpr std::string_view other_paths[]
+  = {"metadata.name", "metadata.namespace"};
+
+object_attrs extract_attrs(storage_kind storage, const json::object& root,
+                           std::string_view ns, std::string_view name) {
+  std::vector<std::pair<std::string_view, std::string_view>> labels;
   if (auto* meta = object_at(root, "metadata"))
-    if (auto* labels = object_at(*meta, "labels")) {
-      attrs.labels.reserve(labels->size());
-      for (const auto& kv : *labels)
+    if (auto* l = object_at(*meta, "labels")) {
+      labels.reserve(l->size());
+      for (const auto& kv : *l)
         if (auto* s = kv.value().if_string())
-          attrs.labels.emplace_back(std::string{kv.key()},
-                                    std::string{s->data(), s->size()});
+          labels.emplace_back(kv.key(), std::string_view{*s});
     }
-  attrs.fields.emplace_back("metadata.name", name);
-  attrs.fields.emplace_back("metadata.namespace", ns);
   const json::object* spec = object_at(root, "spec");
   const json::object* status = object_at(root, "status");
   switch (storage) {
-  case storage_kind::pod:
-    attrs.fields.emplace_back("spec.nodeName", string_field(spec, "nodeName"));
-    attrs.fields.emplace_back("spec.restartPolicy",
-                              string_field(spec, "restartPolicy"));
-    attrs.fields.emplace_back("spec.schedulerName",
-                              string_field(spec, "schedulerName"));
-    attrs.fields.emplace_back("spec.serviceAccountName",
-                              string_field(spec, "serviceAccountName"));
-    attrs.fields.emplace_back("spec.hostNetwork",
-                              bool_field(spec, "hostNetwork"));
-    attrs.fields.emplace_back("status.phase", string_field(status, "phase"));
-    attrs.fields.emplace_back("status.podIP", string_field(status, "podIP"));
-    attrs.fields.emplace_back("status.nominatedNodeName",
-                              string_field(status, "nominatedNodeName"));
-    break;
-  case storage_kind::node:
-    attrs.fields.emplace_back("spec.unschedulable",
-                              bool_field(spec, "unschedulable"));
-    break;
-  case storage_kind::namespace_:
-    attrs.fields.emplace_back("status.phase", string_field(status, "phase"));
-    break;
+  case storage_kind::pod: {
+    const std::string_view values[]
+      = {name,
+         ns,
+         string_field(spec, "nodeName"),
+         string_field(spec, "restartPolicy"),
+         string_field(spec, "schedulerName"),
+         string_field(spec, "serviceAccountName"),
+         bool_field(spec, "hostNetwork"),
+         string_field(status, "phase"),
+         string_field(status, "podIP"),
+         string_field(status, "nominatedNodeName")};
+    return {pod_paths, values, labels};
+  }
+  case storage_kind::node: {
+    const std::string_view values[]
+      = {name, ns, bool_field(spec, "unschedulable")};
+    return {node_paths, values, labels};
+  }
+  case storage_kind::namespace_: {
+    const std::string_view values[] = {name, ns, string_field(status, "phase")};
+    return {namespace_paths, values, labels};
+  }
   case storage_kind::event: {
     const json::object* inv = object_at(root, "involvedObject");
-    static constexpr std::pair<std::string_view, std::string_view> involved[]
-      = {{"involvedObject.kind", "kind"},
-         {"involvedObject.namespace", "namespace"},
-         {"involvedObject.name", "name"},
-         {"involvedObject.uid", "uid"},
-         {"involvedObject.apiVersion", "apiVersion"},
-         {"involvedObject.resourceVersion", "resourceVersion"},
-         {"involvedObject.fieldPath", "fieldPath"}};
-    for (const auto& [path, field] : involved)
-      attrs.fields.emplace_back(path, string_field(inv, field));
-    attrs.fields.emplace_back("reason", string_field(&root, "reason"));
-    attrs.fields.emplace_back("reportingComponent",
-                              string_field(&root, "reportingComponent"));
-    attrs.fields.emplace_back(
-      "source", string_field(object_at(root, "source"), "component"));
-    attrs.fields.emplace_back("type", string_field(&root, "type"));
-    break;
+    const std::string_view values[]
+      = {name,
+         ns,
+         string_field(inv, "kind"),
+         string_field(inv, "namespace"),
+         string_field(inv, "name"),
+         string_field(inv, "uid"),
+         string_field(inv, "apiVersion"),
+         string_field(inv, "resourceVersion"),
+         string_field(inv, "fieldPath"),
+         string_field(&root, "reason"),
+         string_field(&root, "reportingComponent"),
+         string_field(object_at(root, "source"), "component"),
+         string_field(&root, "type")};
+    return {event_paths, values, labels};
   }
-  default:
-    break;
+  default: {
+    const std::string_view values[] = {name, ns};
+    return {other_paths, values, labels};
+  }
   }
 }
 
@@ -342,8 +361,10 @@ expected<model::object> stored_object::to_model() const {
   // bound pods. Other kinds are few and read again by the controllers.
   if (storage_ == storage_kind::pod)
     return decode();
-  std::call_once(model_once_, [&] { model_.emplace(decode()); });
-  return *model_;
+  if (!model_)
+    return decode();
+  std::call_once(model_->once, [&] { model_->value.emplace(decode()); });
+  return *model_->value;
 }
 
 json_doc stored_object::parse() const {
@@ -377,8 +398,14 @@ object_ptr stored_object::make(storage_kind storage, json::value& doc) {
     ordered = true;
   }
   if (auto* meta = object_at(root, "metadata")) {
-    obj->ns_ = std::string{string_at(*meta, "namespace")};
-    obj->name_ = std::string{string_at(*meta, "name")};
+    auto ns = string_at(*meta, "namespace");
+    auto name = string_at(*meta, "name");
+    obj->ns_len_ = static_cast<std::uint32_t>(ns.size());
+    obj->key_.reserve(ns.size() + 1 + name.size());
+    obj->key_.append(ns);
+    if (!ns.empty())
+      obj->key_ += '/';
+    obj->key_.append(name);
     obj->uid_ = std::string{string_at(*meta, "uid")};
     auto rv = string_at(*meta, "resourceVersion");
     std::uint64_t n = 0;
@@ -386,9 +413,13 @@ object_ptr stored_object::make(storage_kind storage, json::value& doc) {
     if (e == std::errc{} && p == rv.data() + rv.size())
       obj->rv_ = n;
   }
-  obj->key_ = obj->ns_.empty() ? obj->name_ : obj->ns_ + '/' + obj->name_;
-  extract_attrs(storage, root, obj->ns_, obj->name_, obj->attrs_);
+  obj->attrs_ = extract_attrs(storage, root, obj->ns(), obj->name());
+  if (storage != storage_kind::pod && model_kind(storage))
+    obj->model_ = std::make_unique<model_cache>();
   auto text = std::make_shared<std::string>(json::serialize(doc));
+  // serialize grows its buffer by doubling; the bytes are kept for the
+  // object's life, so the slack is given back once here.
+  text->shrink_to_fit();
   if (ordered) {
     // `{"kind":"X","apiVersion":"Y",` — find the comma after apiVersion.
     auto kind = string_at(root, "kind");
@@ -397,7 +428,7 @@ object_ptr stored_object::make(storage_kind storage, json::value& doc) {
       = 2 + 6 + 1 + kind.size() + 2 + 1 + 12 + 1 + api.size() + 2;
     if (text->size() > expect && (*text)[expect - 1] == ','
         && text->compare(0, 9, "{\"kind\":\"") == 0)
-      obj->prefix_len_ = expect;
+      obj->prefix_len_ = static_cast<std::uint32_t>(expect);
   }
   obj->json_ = std::move(text);
   return obj;

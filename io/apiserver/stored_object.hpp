@@ -93,11 +93,11 @@ public:
     return storage_;
   }
   /// metadata.namespace ("" for cluster-scoped kinds).
-  const std::string& ns() const noexcept {
-    return ns_;
+  std::string_view ns() const noexcept {
+    return std::string_view{key_}.substr(0, ns_len_);
   }
-  const std::string& name() const noexcept {
-    return name_;
+  std::string_view name() const noexcept {
+    return std::string_view{key_}.substr(ns_len_ == 0 ? 0 : ns_len_ + 1);
   }
   const std::string& uid() const noexcept {
     return uid_;
@@ -148,16 +148,22 @@ private:
   stored_object() = default;
 
   storage_kind storage_ = storage_kind::pod;
-  std::string ns_;
-  std::string name_;
-  std::string uid_;
+  /// The decoded model object of a kind that keeps one (see to_model).
+  struct model_cache {
+    std::once_flag once;
+    std::optional<expected<model::object>> value;
+  };
+
+  // A million pods each keep one current version: the namespace and name
+  // are views into the key, and only kinds that cache a model pay for it.
   std::string key_;
+  std::uint32_t ns_len_ = 0;
+  std::uint32_t prefix_len_ = 0;
   std::uint64_t rv_ = 0;
-  std::size_t prefix_len_ = 0;
+  std::string uid_;
   std::shared_ptr<const std::string> json_;
   object_attrs attrs_;
-  mutable std::once_flag model_once_;
-  mutable std::optional<expected<model::object>> model_;
+  mutable std::unique_ptr<model_cache> model_;
 };
 
 } // namespace tessera::apiserver

@@ -58,7 +58,7 @@ pod_info read_pod(const stored_object& obj, const json::object& root) {
     p.node = *node;
   else
     p.node = daemon_target(root);
-  if (auto* r = obj.attrs().label(revision_label))
+  if (auto r = obj.attrs().label(revision_label))
     p.revision = *r;
   auto phase = obj.attrs().field("status.phase");
   p.running = phase && *phase == "Running";
@@ -236,9 +236,9 @@ void workload_state::drain_nodes() {
     if (ev.type == event_type::bookmark || ev.type == event_type::error)
       continue;
     if (ev.type == event_type::deleted)
-      nodes.erase(ev.object->name());
+      nodes.erase(std::string{ev.object->name()});
     else
-      nodes[ev.object->name()].obj = ev.object;
+      nodes[std::string{ev.object->name()}].obj = ev.object;
   }
 }
 
@@ -357,7 +357,7 @@ bool workload_state::create_pod(
       if (auto* v = m->if_contains(k))
         meta[k] = *v;
   if (name.empty())
-    meta["generateName"] = owner.name() + "-";
+    meta["generateName"] = std::string{owner.name()} + "-";
   else
     meta["name"] = name;
   meta["namespace"] = owner.ns();

@@ -158,8 +158,9 @@ TEST_F(WorkloadControllerTest, DeploymentRollsOutScalesAndRollsAgain) {
     << json::serialize(get(storage_kind::deployment, "web"));
   auto sets = list(storage_kind::replica_set);
   ASSERT_EQ(sets.size(), 1u);
-  const std::string first = sets[0]->name();
-  EXPECT_EQ(first, "web-" + *sets[0]->attrs().label("pod-template-hash"));
+  const std::string first{sets[0]->name()};
+  EXPECT_EQ(first,
+            "web-" + std::string{*sets[0]->attrs().label("pod-template-hash")});
   EXPECT_EQ(running_pods(), 4u);
   auto d = get(storage_kind::deployment, "web");
   EXPECT_EQ(

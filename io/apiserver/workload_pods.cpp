@@ -72,7 +72,7 @@ bool tolerates(const json::array& tolerations, const json::object& taint) {
 bool daemon_fits(const stored_object& node, const json::object* spec) {
   if (auto* selector = object_at(spec, "nodeSelector"))
     for (const auto& kv : *selector) {
-      auto* have = node.attrs().label(kv.key());
+      auto have = node.attrs().label(kv.key());
       auto* want = kv.value().if_string();
       if (!have || !want || *have != *want)
         return false;
@@ -330,7 +330,7 @@ bool workload_state::sync_stateful_set(owner_entry& sts) {
   const json::object* spec = object_at(root, "spec");
   if (!spec || !spec->contains("template"))
     return false;
-  const std::string& name = sts.obj->name();
+  const std::string name{sts.obj->name()};
   const std::int64_t want = int_at(spec, "replicas", 1);
   const bool parallel = string_at(spec, "podManagementPolicy") == "Parallel";
   const bool rolling

@@ -85,7 +85,7 @@ owner_entry* workload_state::create_set(const stored_object& d,
                         {"template", std::move(tmpl)}};
   if (auto m = int_at(spec, "minReadySeconds"); m > 0)
     set_spec["minReadySeconds"] = m;
-  json::object meta{{"name", d.name() + "-" + hash},
+  json::object meta{{"name", std::string{d.name()} + "-" + hash},
                     {"namespace", d.ns()},
                     {"labels", std::move(labels)},
                     {"annotations", json::object{{revision_annotation,
@@ -124,8 +124,7 @@ std::int64_t workload_state::replicas_of(const stored_object& rs) {
 }
 
 std::string workload_state::hash_of(const stored_object& rs) {
-  auto* h = rs.attrs().label(hash_label);
-  return h ? *h : std::string{};
+  return std::string{rs.attrs().label(hash_label).value_or("")};
 }
 
 bool workload_state::sync_deployment(owner_entry& d) {
@@ -265,7 +264,7 @@ bool workload_state::sync_deployment(owner_entry& d) {
   bool available = all.ready >= want - unavailable;
   bool complete = current && updated.active == want && all.active == want
                   && all.ready == want;
-  std::string set_name = current ? current->obj->name() : d.obj->name();
+  std::string set_name{current ? current->obj->name() : d.obj->name()};
   json::array conds;
   conds.push_back(condition(
     old_conds, "Available", available,

@@ -82,7 +82,7 @@ public:
     for (int attempt = 0;; ++attempt) {
       auto r = st_->create(*res, in_ns, json);
       if (r)
-        return created_object{(*r)->name(), (*r)->json_ptr()};
+        return created_object{std::string{(*r)->name()}, (*r)->json_ptr()};
       if (r.err().code == 409 && r.err().reason == "AlreadyExists"
           && !t.generate_name.empty() && attempt < max_name_retries)
         continue;
