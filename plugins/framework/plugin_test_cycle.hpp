@@ -5,11 +5,17 @@
 /// only): one scheduling cycle of a single plugin — PreFilter, PreScore, its
 /// node scan split over a number of shards and merged — and the per-node
 /// Filter and Score outcomes, so a test can check that any shard split gives
-/// the single-shard result; zoned test nodes for the topology plugins; and a
-/// plugin's registered events and queueing hints checked against a table.
+/// the single-shard result; zoned test nodes for the topology plugins; a
+/// plugin's registered events and queueing hints checked against a table;
+/// and a profile holding one plugin, to run it through the framework.
 #pragma once
 
+#include "config/plugin_args.hpp"
+#include "config/plugin_catalog.hpp"
+#include "config/scheduler_config.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/profile.hpp"
+#include "plugins/framework/registry.hpp"
 #include "plugins/framework/status.hpp"
 #include "test/support/builders.hpp"
 
@@ -17,6 +23,8 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace tessera::plugins::plugin_testing {
@@ -238,6 +246,42 @@ void expect_hints(const hint_function& hint, const model::pod& waiting,
     SCOPED_TRACE(tc.name);
     EXPECT_EQ(hint_for(hint, waiting, tc.before, tc.after), tc.want);
   }
+}
+
+/// An extension point of a one-plugin profile with the plugin's weight there
+/// (Score's weight; 0 at the other points).
+using profile_point = std::pair<config::extension_point, std::int32_t>;
+
+/// The points of a plugin that both filters and scores: PreFilter, Filter,
+/// PreScore, and Score with `weight`.
+inline std::vector<profile_point> filter_and_score_points(std::int32_t weight) {
+  using config::extension_point;
+  return {{extension_point::pre_filter, 0},
+          {extension_point::filter, 0},
+          {extension_point::pre_score, 0},
+          {extension_point::score, weight}};
+}
+
+/// A profile of the plugin `factory` makes, registered as `name` and enabled
+/// at `points`, with `args` (none: the plugin's defaults); null, with a test
+/// failure, when the registry or the profile refuses it.
+inline profile_ptr one_plugin_profile(const std::string& name,
+                                      plugin_factory factory,
+                                      const std::vector<profile_point>& points,
+                                      config::plugin_args args = {}) {
+  registry reg;
+  if (auto err = reg.add(name, std::move(factory))) {
+    ADD_FAILURE() << err.message;
+    return nullptr;
+  }
+  config::profile_config cfg;
+  for (const auto& [point, weight] : points)
+    cfg.plugins.at(point).push_back({name, weight});
+  if (!std::holds_alternative<std::monostate>(args))
+    cfg.plugin_config[name] = std::move(args);
+  auto prof = profile::build(cfg, reg, 0);
+  EXPECT_TRUE(prof) << (prof ? "" : prof.err().message);
+  return prof ? *prof : nullptr;
 }
 
 } // namespace tessera::plugins::plugin_testing
