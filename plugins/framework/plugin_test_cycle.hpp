@@ -6,8 +6,9 @@
 /// node scan split over a number of shards and merged — and the per-node
 /// Filter and Score outcomes, so a test can check that any shard split gives
 /// the single-shard result; zoned test nodes for the topology plugins; a
-/// plugin's registered events and queueing hints checked against a table;
-/// and a profile holding one plugin, to run it through the framework.
+/// plugin's registered events and queueing hints checked against a table; a
+/// profile holding one plugin, to run it through the framework; and what
+/// tests of whole profiles read: plugin names and a small mixed cluster.
 #pragma once
 
 #include "config/plugin_args.hpp"
@@ -282,6 +283,32 @@ inline profile_ptr one_plugin_profile(const std::string& name,
   auto prof = profile::build(cfg, reg, 0);
   EXPECT_TRUE(prof) << (prof ? "" : prof.err().message);
   return prof ? *prof : nullptr;
+}
+
+/// The names of the plugins of one of a profile's extension points, in order.
+template <class List> std::vector<std::string> names_of(const List& list) {
+  std::vector<std::string> out;
+  for (const auto* p : list)
+    out.emplace_back(p->name());
+  return out;
+}
+
+/// A node tainted dedicated=gpu:NoSchedule, then untainted nodes of the
+/// given (name, cpu), all with 8Gi and 10 pods.
+inline std::vector<model::node_info_ptr>
+tainted_then_sized(std::vector<std::pair<std::string, std::string>> sized) {
+  std::vector<model::node_info_ptr> nodes{
+    test::make_node_info_ptr(test::make_node("tainted")
+                               .cpu("8")
+                               .memory("8Gi")
+                               .pods(10)
+                               .taint("dedicated", "gpu", "NoSchedule")
+                               .build(),
+                             {})};
+  for (const auto& [name, cpu] : sized)
+    nodes.push_back(test::make_node_info_ptr(
+      test::make_node(name).cpu(cpu).memory("8Gi").pods(10).build(), {}));
+  return nodes;
 }
 
 } // namespace tessera::plugins::plugin_testing
