@@ -24,17 +24,23 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
 
 namespace tessera::plugins::plugin_testing {
 
+/// "<Code>: <reason>", as `describe` prints a rejection or an error.
+inline std::string rejection(code c, std::string_view reason) {
+  return std::string{to_string(c)} + ": " + std::string{reason};
+}
+
 /// "Success", or "<Code>: <message>" for a rejection or an error.
 inline std::string describe(const status& s) {
   if (s.ok())
     return "Success";
-  return std::string{to_string(s.get_code())} + ": " + s.message();
+  return rejection(s.get_code(), s.message());
 }
 
 /// The outcome of PreFilter and PreScore, and the state after the scan.
