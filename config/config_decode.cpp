@@ -102,11 +102,9 @@ raw_profile decode_profile(const YAML::Node& node, const std::string& path,
                            field_errors& strict) {
   raw_profile profile;
   object_reader r(node, path, strict);
-  if (auto n = r.get("schedulerName"))
-    profile.scheduler_name = read_string(*n, r.path("schedulerName"), strict);
-  if (auto n = r.get("percentageOfNodesToScore"))
-    profile.percentage_of_nodes_to_score
-      = read_int32(*n, r.path("percentageOfNodesToScore"), strict);
+  read_into(r, "schedulerName", profile.scheduler_name, read_string, strict);
+  read_into(r, "percentageOfNodesToScore", profile.percentage_of_nodes_to_score,
+            read_int32, strict);
   if (auto n = r.get("plugins"))
     profile.plugins = decode_plugins(*n, r.path("plugins"), strict);
   if (auto list = r.get("pluginConfig");
@@ -173,26 +171,20 @@ raw_config decode_scheduler_document(const YAML::Node& doc,
   object_reader r(doc, "", strict);
   r.skip("apiVersion");
   r.skip("kind");
-  if (auto n = r.get("parallelism"))
-    out.parallelism = read_int32(*n, "parallelism", strict);
+  read_into(r, "parallelism", out.parallelism, read_int32, strict);
   if (auto n = r.get("leaderElection"))
     decode_leader_election(*n, "leaderElection", out, strict);
   if (auto n = r.get("clientConnection"))
     decode_client_connection(*n, "clientConnection", out, strict);
-  if (auto n = r.get("enableProfiling"))
-    out.enable_profiling = read_bool(*n, "enableProfiling", strict);
-  if (auto n = r.get("enableContentionProfiling"))
-    out.enable_contention_profiling
-      = read_bool(*n, "enableContentionProfiling", strict);
-  if (auto n = r.get("percentageOfNodesToScore"))
-    out.percentage_of_nodes_to_score
-      = read_int32(*n, "percentageOfNodesToScore", strict);
-  if (auto n = r.get("podInitialBackoffSeconds"))
-    out.pod_initial_backoff_seconds
-      = read_int64(*n, "podInitialBackoffSeconds", strict);
-  if (auto n = r.get("podMaxBackoffSeconds"))
-    out.pod_max_backoff_seconds
-      = read_int64(*n, "podMaxBackoffSeconds", strict);
+  read_into(r, "enableProfiling", out.enable_profiling, read_bool, strict);
+  read_into(r, "enableContentionProfiling", out.enable_contention_profiling,
+            read_bool, strict);
+  read_into(r, "percentageOfNodesToScore", out.percentage_of_nodes_to_score,
+            read_int32, strict);
+  read_into(r, "podInitialBackoffSeconds", out.pod_initial_backoff_seconds,
+            read_int64, strict);
+  read_into(r, "podMaxBackoffSeconds", out.pod_max_backoff_seconds, read_int64,
+            strict);
   if (auto list = r.get("profiles");
       list && expect_list(*list, "profiles", strict)) {
     std::size_t i = 0;

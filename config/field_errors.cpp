@@ -38,60 +38,49 @@ std::string show_bool(bool value) {
   return value ? "true" : "false";
 }
 
-void field_errors::invalid(std::string_view path, std::string_view value,
-                           std::string_view detail) {
+namespace {
+
+// "<path>: <kind>", then ": <detail>" when there is one, as upstream's
+// field.Error prints; a shown value is the end of `kind`.
+std::string error_line(std::string_view path, std::string_view kind,
+                       std::string_view detail = {}) {
   std::string line{path};
-  line += ": Invalid value: ";
-  line += value;
+  line += ": ";
+  line += kind;
   if (!detail.empty()) {
     line += ": ";
     line += detail;
   }
-  push_line(std::move(line));
+  return line;
+}
+
+} // namespace
+
+void field_errors::invalid(std::string_view path, std::string_view value,
+                           std::string_view detail) {
+  push_line(error_line(path, "Invalid value: " + std::string{value}, detail));
 }
 
 void field_errors::required(std::string_view path, std::string_view detail) {
-  std::string line{path};
-  line += ": Required value";
-  if (!detail.empty()) {
-    line += ": ";
-    line += detail;
-  }
-  push_line(std::move(line));
+  push_line(error_line(path, "Required value", detail));
 }
 
 void field_errors::duplicate(std::string_view path, std::string_view value) {
-  std::string line{path};
-  line += ": Duplicate value: ";
-  line += value;
-  push_line(std::move(line));
+  push_line(error_line(path, "Duplicate value: " + std::string{value}));
 }
 
 void field_errors::not_supported(
   std::string_view path, std::string_view value,
   const std::vector<std::string_view>& supported) {
-  std::string line{path};
-  line += ": Unsupported value: ";
-  line += value;
-  if (!supported.empty()) {
-    line += ": supported values: ";
-    for (std::size_t i = 0; i < supported.size(); ++i) {
-      if (i > 0)
-        line += ", ";
-      line += go_quote(supported[i]);
-    }
-  }
-  push_line(std::move(line));
+  std::string values;
+  for (std::size_t i = 0; i < supported.size(); ++i)
+    values += (i == 0 ? "supported values: " : ", ") + go_quote(supported[i]);
+  push_line(
+    error_line(path, "Unsupported value: " + std::string{value}, values));
 }
 
 void field_errors::forbidden(std::string_view path, std::string_view detail) {
-  std::string line{path};
-  line += ": Forbidden";
-  if (!detail.empty()) {
-    line += ": ";
-    line += detail;
-  }
-  push_line(std::move(line));
+  push_line(error_line(path, "Forbidden", detail));
 }
 
 void field_errors::unknown_field(std::string_view path) {

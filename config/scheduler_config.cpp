@@ -112,21 +112,21 @@ expected<scheduler_config> load(std::string_view text) {
     }
     auto api_version = type_field(doc, "apiVersion");
     auto kind = type_field(doc, "kind");
+    // Each kind may come once: the first document of it is kept.
+    auto keep = [&](std::optional<YAML::Node>& slot, std::string_view name) {
+      if (slot)
+        documents.add(where + "a second " + std::string{name}
+                      + " document; only one is allowed");
+      else
+        slot = doc;
+    };
     if (api_version == detail::scheduler_api_version
-        && kind == detail::scheduler_kind) {
-      if (scheduler_doc)
-        documents.add(where + "a second " + std::string{detail::scheduler_kind}
-                      + " document; only one is allowed");
-      else
-        scheduler_doc = doc;
-    } else if (api_version == detail::tessera_api_version
-               && kind == detail::tessera_kind) {
-      if (tessera_doc)
-        documents.add(where + "a second " + std::string{detail::tessera_kind}
-                      + " document; only one is allowed");
-      else
-        tessera_doc = doc;
-    } else {
+        && kind == detail::scheduler_kind)
+      keep(scheduler_doc, detail::scheduler_kind);
+    else if (api_version == detail::tessera_api_version
+             && kind == detail::tessera_kind)
+      keep(tessera_doc, detail::tessera_kind);
+    else {
       std::string line = where + "unsupported document: apiVersion "
                          + shown_or_missing(api_version) + " kind "
                          + shown_or_missing(kind) + "; " + accepted_kinds();

@@ -162,38 +162,39 @@ std::string scalar_json(const YAML::Node& node, scalar_type type) {
 // document refer to itself, and no configuration value nests this deep.
 constexpr int max_json_depth = 64;
 
+// Appends `open`, each element of `node` through `each` (given the
+// iterator), comma-separated, then `close`.
+template <class Each>
+void append_elements(std::string& out, const YAML::Node& node, char open,
+                     char close, Each each) {
+  out += open;
+  bool first = true;
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    if (!first)
+      out += ',';
+    first = false;
+    each(it);
+  }
+  out += close;
+}
+
 void append_json(std::string& out, const YAML::Node& node, int depth) {
   if (depth > max_json_depth) {
     out += "\"...\"";
     return;
   }
   switch (node.Type()) {
-  case YAML::NodeType::Map: {
-    out += '{';
-    bool first = true;
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      if (!first)
-        out += ',';
-      first = false;
+  case YAML::NodeType::Map:
+    append_elements(out, node, '{', '}', [&](const auto& it) {
       append_json_quoted(out, it->first.Scalar());
       out += ':';
       append_json(out, it->second, depth + 1);
-    }
-    out += '}';
+    });
     return;
-  }
-  case YAML::NodeType::Sequence: {
-    out += '[';
-    bool first = true;
-    for (auto it = node.begin(); it != node.end(); ++it) {
-      if (!first)
-        out += ',';
-      first = false;
-      append_json(out, *it, depth + 1);
-    }
-    out += ']';
+  case YAML::NodeType::Sequence:
+    append_elements(out, node, '[', ']',
+                    [&](const auto& it) { append_json(out, *it, depth + 1); });
     return;
-  }
   case YAML::NodeType::Scalar:
     out += scalar_json(node, resolve(node));
     return;

@@ -1,7 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/default_binder/default_binder.hpp"
-#include "plugins/framework/profile.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
 
@@ -35,16 +35,13 @@ TEST(default_binder, accepts_every_pod) {
 }
 
 TEST(default_binder, in_a_profile) {
-  registry reg;
-  ASSERT_FALSE(reg.add("DefaultBinder",
-                       no_args_factory("DefaultBinder", make_default_binder)));
-  config::profile_config cfg;
-  cfg.plugins.bind = {{"DefaultBinder", 0}};
-  auto prof = profile::build(cfg, reg, 0);
-  ASSERT_TRUE(prof) << prof.err().message;
-  ASSERT_EQ((*prof)->bind().size(), 1u);
-  EXPECT_EQ((*prof)->bind()[0]->name(), "DefaultBinder");
-  EXPECT_TRUE((*prof)->events().empty());
+  auto prof = plugin_testing::one_plugin_profile(
+    "DefaultBinder", no_args_factory("DefaultBinder", make_default_binder),
+    {{config::extension_point::bind, 0}});
+  ASSERT_NE(prof, nullptr);
+  ASSERT_EQ(prof->bind().size(), 1u);
+  EXPECT_EQ(prof->bind()[0]->name(), "DefaultBinder");
+  EXPECT_TRUE(prof->events().empty());
 }
 
 } // namespace tessera::plugins::default_binder_test

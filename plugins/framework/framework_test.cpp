@@ -6,6 +6,7 @@
 #include "plugins/framework/cycle.hpp"
 #include "plugins/framework/diagnosis.hpp"
 #include "plugins/framework/plugin_evaluations.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/framework/profile.hpp"
 #include "plugins/framework/registry.hpp"
 #include "test/support/builders.hpp"
@@ -317,12 +318,7 @@ TEST(select_host, rejects_scores_out_of_range) {
 
 using test::default_profile;
 
-std::vector<std::string> names_of(const auto& list) {
-  std::vector<std::string> out;
-  for (const auto* p : list)
-    out.emplace_back(p->name());
-  return out;
-}
+using plugin_testing::names_of;
 
 TEST(default_profile, matches_kube_scheduler) {
   auto prof = default_profile();
@@ -362,34 +358,36 @@ TEST(default_profile, matches_kube_scheduler) {
   EXPECT_EQ(prof->queue_sort()->name(), "PrioritySort");
 }
 
-/// A node tainted dedicated=gpu:NoSchedule, then untainted nodes of the
-/// given (name, cpu), all with 8Gi and 10 pods.
-std::vector<model::node_info_ptr>
-tainted_then_sized(std::vector<std::pair<std::string, std::string>> sized) {
-  std::vector<model::node_info_ptr> nodes{
-    make_node_info_ptr(make_node("tainted")
-                         .cpu("8")
-                         .memory("8Gi")
-                         .pods(10)
-                         .taint("dedicated", "gpu", "NoSchedule")
-                         .build(),
-                       {})};
-  for (const auto& [name, cpu] : sized)
-    nodes.push_back(make_node_info_ptr(
-      make_node(name).cpu(cpu).memory("8Gi").pods(10).build(), {}));
-  return nodes;
+/// A cycle of the default profile begun for `pod` over a node tainted
+/// dedicated=gpu:NoSchedule and the two nodes of (name, cpu) `sized`.
+struct small_cycle {
+  profile_ptr prof;
+  std::vector<model::node_info_ptr> nodes;
+  model::pod_ptr pod;
+  cycle_start start;
+};
+
+small_cycle
+begin_small_cycle(model::pod_ptr pod,
+                  std::vector<std::pair<std::string, std::string>> sized) {
+  small_cycle c;
+  c.prof = default_profile();
+  c.nodes = plugin_testing::tainted_then_sized(std::move(sized));
+  c.pod = std::move(pod);
+  cluster_context cluster;
+  cluster.node_count = 3;
+  if (c.prof)
+    c.start = begin_cycle(*c.prof, *c.pod, cluster);
+  return c;
 }
 
 TEST(default_profile, fit_error_over_a_small_cluster) {
-  auto prof = default_profile();
-  ASSERT_TRUE(prof);
-  auto nodes = tainted_then_sized({{"small-1", "1"}, {"small-2", "1"}});
-  cluster_context cluster;
-  cluster.node_count = 3;
-  auto pod = make_pod("big").cpu("2").build();
-  auto start = begin_cycle(*prof, *pod, cluster);
-  ASSERT_TRUE(start.pre_filter_status.ok());
-  auto result = filter_and_score(*prof, start.state, *pod, nodes, 0, {});
+  auto c = begin_small_cycle(make_pod("big").cpu("2").build(),
+                             {{"small-1", "1"}, {"small-2", "1"}});
+  ASSERT_TRUE(c.prof);
+  ASSERT_TRUE(c.start.pre_filter_status.ok());
+  auto result
+    = filter_and_score(*c.prof, c.start.state, *c.pod, c.nodes, 0, {});
   EXPECT_TRUE(result.feasible.empty());
   EXPECT_EQ(result.processed, 3u);
   diagnosis d;
@@ -407,18 +405,16 @@ TEST(default_profile, fit_error_over_a_small_cluster) {
 // runs once per feasible node; PreFilter and PreScore once per cycle
 // unless skipped.
 TEST(default_profile, plugin_evaluations_count_every_call) {
-  auto prof = default_profile();
-  ASSERT_TRUE(prof);
-  auto nodes = tainted_then_sized({{"small", "1"}, {"big", "8"}});
-  cluster_context cluster;
-  cluster.node_count = 3;
-  auto pod = make_pod("p").cpu("2").build();
+  auto c = begin_small_cycle(make_pod("p").cpu("2").build(),
+                             {{"small", "1"}, {"big", "8"}});
+  ASSERT_TRUE(c.prof);
+  const auto& prof = c.prof;
+  const auto& start = c.start;
   metrics::scheduler_metrics m;
   plugin_evaluations evaluations{&m};
-  auto start = begin_cycle(*prof, *pod, cluster);
   ASSERT_TRUE(start.pre_filter_status.ok());
   evaluations.count_pre_phase(*prof, start);
-  auto result = filter_and_score(*prof, start.state, *pod, nodes, 0, {});
+  auto result = filter_and_score(*prof, start.state, *c.pod, c.nodes, 0, {});
   ASSERT_EQ(result.feasible.size(), 1u);
   evaluations.count_filter_pass(*prof, start.state, result, true);
   auto count = [&](const char* plugin, const char* point) {

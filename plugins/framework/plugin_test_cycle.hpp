@@ -5,11 +5,18 @@
 /// only): one scheduling cycle of a single plugin — PreFilter, PreScore, its
 /// node scan split over a number of shards and merged — and the per-node
 /// Filter and Score outcomes, so a test can check that any shard split gives
-/// the single-shard result; zoned test nodes for the topology plugins; and a
-/// plugin's registered events and queueing hints checked against a table.
+/// the single-shard result; zoned test nodes for the topology plugins; a
+/// plugin's registered events and queueing hints checked against a table; a
+/// profile holding one plugin, to run it through the framework; and what
+/// tests of whole profiles read: plugin names and a small mixed cluster.
 #pragma once
 
+#include "config/plugin_args.hpp"
+#include "config/plugin_catalog.hpp"
+#include "config/scheduler_config.hpp"
 #include "plugins/framework/plugin.hpp"
+#include "plugins/framework/profile.hpp"
+#include "plugins/framework/registry.hpp"
 #include "plugins/framework/status.hpp"
 #include "test/support/builders.hpp"
 
@@ -17,15 +24,23 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
+#include <utility>
+#include <variant>
 #include <vector>
 
 namespace tessera::plugins::plugin_testing {
+
+/// "<Code>: <reason>", as `describe` prints a rejection or an error.
+inline std::string rejection(code c, std::string_view reason) {
+  return std::string{to_string(c)} + ": " + std::string{reason};
+}
 
 /// "Success", or "<Code>: <message>" for a rejection or an error.
 inline std::string describe(const status& s) {
   if (s.ok())
     return "Success";
-  return std::string{to_string(s.get_code())} + ": " + s.message();
+  return rejection(s.get_code(), s.message());
 }
 
 /// The outcome of PreFilter and PreScore, and the state after the scan.
@@ -238,6 +253,68 @@ void expect_hints(const hint_function& hint, const model::pod& waiting,
     SCOPED_TRACE(tc.name);
     EXPECT_EQ(hint_for(hint, waiting, tc.before, tc.after), tc.want);
   }
+}
+
+/// An extension point of a one-plugin profile with the plugin's weight there
+/// (Score's weight; 0 at the other points).
+using profile_point = std::pair<config::extension_point, std::int32_t>;
+
+/// The points of a plugin that both filters and scores: PreFilter, Filter,
+/// PreScore, and Score with `weight`.
+inline std::vector<profile_point> filter_and_score_points(std::int32_t weight) {
+  using config::extension_point;
+  return {{extension_point::pre_filter, 0},
+          {extension_point::filter, 0},
+          {extension_point::pre_score, 0},
+          {extension_point::score, weight}};
+}
+
+/// A profile of the plugin `factory` makes, registered as `name` and enabled
+/// at `points`, with `args` (none: the plugin's defaults); null, with a test
+/// failure, when the registry or the profile refuses it.
+inline profile_ptr one_plugin_profile(const std::string& name,
+                                      plugin_factory factory,
+                                      const std::vector<profile_point>& points,
+                                      config::plugin_args args = {}) {
+  registry reg;
+  if (auto err = reg.add(name, std::move(factory))) {
+    ADD_FAILURE() << err.message;
+    return nullptr;
+  }
+  config::profile_config cfg;
+  for (const auto& [point, weight] : points)
+    cfg.plugins.at(point).push_back({name, weight});
+  if (!std::holds_alternative<std::monostate>(args))
+    cfg.plugin_config[name] = std::move(args);
+  auto prof = profile::build(cfg, reg, 0);
+  EXPECT_TRUE(prof) << (prof ? "" : prof.err().message);
+  return prof ? *prof : nullptr;
+}
+
+/// The names of the plugins of one of a profile's extension points, in order.
+template <class List> std::vector<std::string> names_of(const List& list) {
+  std::vector<std::string> out;
+  for (const auto* p : list)
+    out.emplace_back(p->name());
+  return out;
+}
+
+/// A node tainted dedicated=gpu:NoSchedule, then untainted nodes of the
+/// given (name, cpu), all with 8Gi and 10 pods.
+inline std::vector<model::node_info_ptr>
+tainted_then_sized(std::vector<std::pair<std::string, std::string>> sized) {
+  std::vector<model::node_info_ptr> nodes{
+    test::make_node_info_ptr(test::make_node("tainted")
+                               .cpu("8")
+                               .memory("8Gi")
+                               .pods(10)
+                               .taint("dedicated", "gpu", "NoSchedule")
+                               .build(),
+                             {})};
+  for (const auto& [name, cpu] : sized)
+    nodes.push_back(test::make_node_info_ptr(
+      test::make_node(name).cpu(cpu).memory("8Gi").pods(10).build(), {}));
+  return nodes;
 }
 
 } // namespace tessera::plugins::plugin_testing

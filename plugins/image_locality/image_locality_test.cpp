@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/framework/cycle.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/framework/profile.hpp"
 #include "plugins/framework/registry.hpp"
 #include "plugins/image_locality/image_locality.hpp"
@@ -162,14 +163,11 @@ TEST(image_locality, score_without_cluster_facts_is_zero) {
 }
 
 TEST(image_locality, through_the_profile) {
-  registry reg;
-  ASSERT_FALSE(reg.add("ImageLocality",
-                       no_args_factory("ImageLocality", make_image_locality)));
-  config::profile_config cfg;
-  cfg.plugins.score = {{"ImageLocality", 1}};
-  auto prof = profile::build(cfg, reg, 0);
-  ASSERT_TRUE(prof) << prof.err().message;
-  EXPECT_TRUE((*prof)->events().empty());
+  auto prof = plugin_testing::one_plugin_profile(
+    "ImageLocality", no_args_factory("ImageLocality", make_image_locality),
+    {{config::extension_point::score, 1}});
+  ASSERT_NE(prof, nullptr);
+  EXPECT_TRUE(prof->events().empty());
 
   std::vector<model::node_info_ptr> nodes = {
     test::make_node_info_ptr(
@@ -180,19 +178,19 @@ TEST(image_locality, through_the_profile) {
   };
   auto pod = test::make_pod("p").image("ml:2").build();
   auto cluster = make_cluster(3, {{"ml:2", 2}});
-  auto start = begin_cycle(**prof, *pod, cluster);
+  auto start = begin_cycle(*prof, *pod, cluster);
   ASSERT_TRUE(start.pre_score_status.ok());
-  auto shard = filter_and_score(**prof, start.state, *pod, nodes, 0, {});
+  auto shard = filter_and_score(*prof, start.state, *pod, nodes, 0, {});
   ASSERT_EQ(shard.feasible.size(), 3u);
   // big: 2000 MiB * 2/3 = 1333.3 MiB, clamped -> 100;
   // half: 1000 MiB * 2/3 = 666.6 MiB -> 100 * (666.6 - 23) / 977 = 65.
   EXPECT_EQ(shard.scores, (std::vector<std::int64_t>{100, 0, 65}));
   score_table table;
   table.nodes = shard.feasible;
-  table.plugins = score_plan(**prof, start.state).local;
+  table.plugins = score_plan(*prof, start.state).local;
   table.scores = shard.scores;
   std::mt19937_64 rng{3};
-  auto chosen = select_host(**prof, start.state, *pod, table, rng);
+  auto chosen = select_host(*prof, start.state, *pod, table, rng);
   ASSERT_TRUE(chosen);
   EXPECT_EQ(table.totals, (std::vector<std::int64_t>{100, 0, 65}));
   EXPECT_EQ(table.nodes[*chosen].view(), "big");

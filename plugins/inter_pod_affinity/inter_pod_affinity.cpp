@@ -2,26 +2,11 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 
-#include <variant>
+#include "plugins/framework/cluster_event.hpp"
 
 namespace tessera::plugins {
 
 namespace inter_pod_affinity_detail {
-
-// The pod or node held by an event object, or nullptr.
-const model::pod* event_pod(const model::object* o) noexcept {
-  if (o == nullptr)
-    return nullptr;
-  const auto* p = std::get_if<model::pod_ptr>(o);
-  return p == nullptr ? nullptr : p->get();
-}
-
-const model::node* event_node(const model::object* o) noexcept {
-  if (o == nullptr)
-    return nullptr;
-  const auto* n = std::get_if<model::node_ptr>(o);
-  return n == nullptr ? nullptr : n->get();
-}
 
 // The waiting pod's required terms, as a hint sees them: namespaceSelectors
 // are not resolved, and they are matched against no namespace labels (an
@@ -46,8 +31,8 @@ required_terms(const std::optional<model::pod_affinity>& a) noexcept {
 queueing_hint after_pod_change(const model::pod& waiting,
                                const model::object* old_object,
                                const model::object* new_object) {
-  const model::pod* before = event_pod(old_object);
-  const model::pod* after = event_pod(new_object);
+  const model::pod* before = object_as<model::pod_ptr>(old_object);
+  const model::pod* after = object_as<model::pod_ptr>(new_object);
   if (before == nullptr && after == nullptr)
     return queueing_hint::queue;
   // Unscheduled pods take no part in affinity.
@@ -77,8 +62,8 @@ queueing_hint after_pod_change(const model::pod& waiting,
 queueing_hint after_node_change(const model::pod& waiting,
                                 const model::object* old_object,
                                 const model::object* new_object) {
-  const model::node* before = event_node(old_object);
-  const model::node* after = event_node(new_object);
+  const model::node* before = object_as<model::node_ptr>(old_object);
+  const model::node* after = object_as<model::node_ptr>(new_object);
   if (after == nullptr)
     return queueing_hint::queue;
   // Affinity: a node that newly carries a term's key, or carries another

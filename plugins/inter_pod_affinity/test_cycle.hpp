@@ -25,14 +25,17 @@ namespace tessera::plugins::inter_pod_affinity_test {
 inline constexpr const char* zone = "topology.kubernetes.io/zone";
 inline constexpr const char* hostname = "kubernetes.io/hostname";
 
-/// Filter outcomes as `describe` prints them.
+/// Filter outcomes as `describe` prints them (filtering_test.cpp checks the
+/// reason texts themselves).
 inline const std::string ok = "Success";
 inline const std::string affinity_fail
-  = "UnschedulableAndUnresolvable: node(s) didn't match pod affinity rules";
-inline const std::string anti_fail
-  = "Unschedulable: node(s) didn't match pod anti-affinity rules";
-inline const std::string existing_fail
-  = "Unschedulable: node(s) didn't satisfy existing pods anti-affinity rules";
+  = plugin_testing::rejection(code::unschedulable_and_unresolvable,
+                              inter_pod_affinity::affinity_rules_not_match);
+inline const std::string anti_fail = plugin_testing::rejection(
+  code::unschedulable, inter_pod_affinity::anti_affinity_rules_not_match);
+inline const std::string existing_fail = plugin_testing::rejection(
+  code::unschedulable,
+  inter_pod_affinity::existing_anti_affinity_rules_not_match);
 
 using plugin_testing::zoned_node;
 using plugin_testing::zoned_nodes;

@@ -2,12 +2,12 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/node_affinity/node_affinity.hpp"
 
+#include "plugins/framework/cluster_event.hpp"
 #include "plugins/framework/normalize.hpp"
 
 #include <string>
 #include <unordered_set>
 #include <utility>
-#include <variant>
 
 namespace tessera::plugins {
 
@@ -42,21 +42,19 @@ std::vector<cluster_event_with_hint> node_affinity::events_to_register() const {
   auto hint = [added = added_required_](const model::pod& waiting,
                                         const model::object* old_object,
                                         const model::object* new_object) {
-    const auto* after
-      = new_object ? std::get_if<model::node_ptr>(new_object) : nullptr;
-    if (after == nullptr || *after == nullptr)
+    const model::node* after = object_as<model::node_ptr>(new_object);
+    if (after == nullptr)
       return queueing_hint::queue;
-    const model::node& now = **after;
+    const model::node& now = *after;
     if (added && !added->matches(now.labels, now.name))
       return queueing_hint::skip;
     if (!pod_requirement_matches(waiting, now.labels, now.name))
       return queueing_hint::skip;
-    const auto* before
-      = old_object ? std::get_if<model::node_ptr>(old_object) : nullptr;
-    if (before == nullptr || *before == nullptr)
+    const model::node* before = object_as<model::node_ptr>(old_object);
+    if (before == nullptr)
       return queueing_hint::queue;
     // An update helps only if it turned a mismatch into a match.
-    const model::node& was = **before;
+    const model::node& was = *before;
     return pod_requirement_matches(waiting, was.labels, was.name)
              ? queueing_hint::skip
              : queueing_hint::queue;

@@ -555,18 +555,11 @@ TEST(node_affinity, node_hint) {
 // through the framework: the PreFilterResult narrows the nodes, the filter
 // reasons carry the plugin name, and the normalized scores are weighted.
 profile_ptr build_profile(const config::node_affinity_args& args) {
-  registry reg;
-  EXPECT_FALSE(reg.add("NodeAffinity", args_factory<config::node_affinity_args>(
-                                         "NodeAffinity", make_node_affinity)));
-  config::profile_config cfg;
-  cfg.plugins.pre_filter = {{"NodeAffinity", 0}};
-  cfg.plugins.filter = {{"NodeAffinity", 0}};
-  cfg.plugins.pre_score = {{"NodeAffinity", 0}};
-  cfg.plugins.score = {{"NodeAffinity", 2}};
-  cfg.plugin_config["NodeAffinity"] = args;
-  auto prof = profile::build(cfg, reg, 0);
-  EXPECT_TRUE(prof) << (prof ? "" : prof.err().message);
-  return prof ? *prof : nullptr;
+  return plugin_testing::one_plugin_profile(
+    "NodeAffinity",
+    args_factory<config::node_affinity_args>("NodeAffinity",
+                                             make_node_affinity),
+    plugin_testing::filter_and_score_points(2), args);
 }
 
 TEST(node_affinity, through_the_profile) {

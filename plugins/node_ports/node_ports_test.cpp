@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/framework/cycle.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/framework/profile.hpp"
 #include "plugins/framework/registry.hpp"
 #include "plugins/node_ports/node_ports.hpp"
@@ -168,14 +169,11 @@ TEST(node_ports, pod_deleted_hint) {
 }
 
 TEST(node_ports, through_the_profile) {
-  registry reg;
-  ASSERT_FALSE(
-    reg.add("NodePorts", no_args_factory("NodePorts", make_node_ports)));
-  config::profile_config cfg;
-  cfg.plugins.pre_filter = {{"NodePorts", 0}};
-  cfg.plugins.filter = {{"NodePorts", 0}};
-  auto prof = profile::build(cfg, reg, 0);
-  ASSERT_TRUE(prof) << prof.err().message;
+  auto prof = plugin_testing::one_plugin_profile(
+    "NodePorts", no_args_factory("NodePorts", make_node_ports),
+    {{config::extension_point::pre_filter, 0},
+     {config::extension_point::filter, 0}});
+  ASSERT_NE(prof, nullptr);
   std::vector<model::node_info_ptr> nodes = {
     test::make_node_info_ptr(
       test::make_node("busy").build(),
@@ -183,9 +181,9 @@ TEST(node_ports, through_the_profile) {
     test::make_node_info_ptr(test::make_node("free").build()),
   };
   auto pod = test::make_pod("p").host_port(8080).build();
-  auto start = begin_cycle(**prof, *pod, cluster_context{});
+  auto start = begin_cycle(*prof, *pod, cluster_context{});
   ASSERT_TRUE(start.pre_filter_status.ok());
-  auto shard = filter_and_score(**prof, start.state, *pod, nodes, 0, {});
+  auto shard = filter_and_score(*prof, start.state, *pod, nodes, 0, {});
   ASSERT_EQ(shard.failures.size(), 1u);
   EXPECT_EQ(shard.failures[0].node.view(), "busy");
   EXPECT_EQ(shard.failures[0].result.get_code(), code::unschedulable);
@@ -196,10 +194,10 @@ TEST(node_ports, through_the_profile) {
 
   // Without host ports the filter is skipped for the cycle.
   auto plain = test::make_pod("q").build();
-  auto plain_start = begin_cycle(**prof, *plain, cluster_context{});
+  auto plain_start = begin_cycle(*prof, *plain, cluster_context{});
   EXPECT_TRUE(
-    plain_start.state.skip_filter.test((*prof)->find("NodePorts")->slot()));
-  auto all = filter_and_score(**prof, plain_start.state, *plain, nodes, 0, {});
+    plain_start.state.skip_filter.test(prof->find("NodePorts")->slot()));
+  auto all = filter_and_score(*prof, plain_start.state, *plain, nodes, 0, {});
   EXPECT_EQ(all.feasible.size(), 2u);
 }
 

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/framework/cycle.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "plugins/framework/profile.hpp"
 #include "plugins/framework/registry.hpp"
 #include "plugins/node_resources/fit.hpp"
@@ -687,21 +688,14 @@ TEST(node_resources_fit, hints_via_events_ignore_ignored_resources) {
 }
 
 TEST(node_resources_fit, runs_in_a_profile) {
-  registry reg;
-  ASSERT_FALSE(reg.add("NodeResourcesFit",
-                       args_factory<config::node_resources_fit_args>(
-                         "NodeResourcesFit", make_node_resources_fit)));
-  config::profile_config cfg;
-  const config::plugin_ref ref{"NodeResourcesFit", 0};
-  cfg.plugins.pre_filter = {ref};
-  cfg.plugins.filter = {ref};
-  cfg.plugins.pre_score = {ref};
-  cfg.plugins.score = {{"NodeResourcesFit", 1}};
-  cfg.plugin_config["NodeResourcesFit"]
-    = fit_args(config::scoring_strategy::kind::most_allocated);
-  auto built = profile::build(cfg, reg, 0);
-  ASSERT_TRUE(built) << built.err().message;
-  const auto& prof = **built;
+  auto built = plugin_testing::one_plugin_profile(
+    "NodeResourcesFit",
+    args_factory<config::node_resources_fit_args>("NodeResourcesFit",
+                                                  make_node_resources_fit),
+    plugin_testing::filter_and_score_points(1),
+    fit_args(config::scoring_strategy::kind::most_allocated));
+  ASSERT_NE(built, nullptr);
+  const auto& prof = *built;
 
   const auto pod = make_pod("p").cpu("1").memory("1000").build();
   std::vector<model::node_info_ptr> nodes = {

@@ -3,27 +3,12 @@
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 
 #include "model/node.hpp"
+#include "plugins/framework/cluster_event.hpp"
 #include "plugins/pod_topology_spread/default_selector.hpp"
-
-#include <variant>
 
 namespace tessera::plugins {
 
 namespace pod_topology_spread_detail {
-
-const model::pod* spread_event_pod(const model::object* o) noexcept {
-  if (o == nullptr)
-    return nullptr;
-  const auto* p = std::get_if<model::pod_ptr>(o);
-  return p == nullptr ? nullptr : p->get();
-}
-
-const model::node* spread_event_node(const model::object* o) noexcept {
-  if (o == nullptr)
-    return nullptr;
-  const auto* n = std::get_if<model::node_ptr>(o);
-  return n == nullptr ? nullptr : n->get();
-}
 
 // A changed pod takes part in the waiting pod's spreading when it is the
 // waiting pod itself, or an assigned pod of the same namespace.
@@ -150,8 +135,8 @@ pod_topology_spread::events_to_register() const {
   auto pod_hint = [this](const model::pod& waiting,
                          const model::object* old_object,
                          const model::object* new_object) {
-    const model::pod* before = spread_event_pod(old_object);
-    const model::pod* after = spread_event_pod(new_object);
+    const model::pod* before = object_as<model::pod_ptr>(old_object);
+    const model::pod* after = object_as<model::pod_ptr>(new_object);
     if (before == nullptr && after == nullptr)
       return queueing_hint::queue;
     if ((after != nullptr && !involved_in_spreading(*after, waiting))
@@ -182,8 +167,8 @@ pod_topology_spread::events_to_register() const {
   auto node_hint = [this](const model::pod& waiting,
                           const model::object* old_object,
                           const model::object* new_object) {
-    const model::node* before = spread_event_node(old_object);
-    const model::node* after = spread_event_node(new_object);
+    const model::node* before = object_as<model::node_ptr>(old_object);
+    const model::node* after = object_as<model::node_ptr>(new_object);
     if (before == nullptr && after == nullptr)
       return queueing_hint::queue;
     auto constraints

@@ -24,12 +24,14 @@ namespace tessera::plugins::pod_topology_spread_test {
 inline constexpr const char* zone_key = "topology.kubernetes.io/zone";
 inline constexpr const char* host_key = "kubernetes.io/hostname";
 
+/// Filter outcomes as `describe` prints them (filtering_test.cpp checks the
+/// reason texts themselves).
 inline const std::string ok = "Success";
-inline const std::string skew_fail
-  = "Unschedulable: node(s) didn't match pod topology spread constraints";
+inline const std::string skew_fail = plugin_testing::rejection(
+  code::unschedulable, pod_topology_spread::constraints_not_match);
 inline const std::string label_fail
-  = "UnschedulableAndUnresolvable: node(s) didn't match pod topology spread "
-    "constraints (missing required label)";
+  = plugin_testing::rejection(code::unschedulable_and_unresolvable,
+                              pod_topology_spread::node_label_not_match);
 
 /// The cluster facts PodTopologySpread reads (the node count).
 inline cluster_context

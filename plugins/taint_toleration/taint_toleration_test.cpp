@@ -167,16 +167,14 @@ TEST(taint_toleration, score_and_normalize) {
 // begin_cycle -> filter_and_score -> select_host, weight 3 as in the
 // default profile.
 TEST(taint_toleration, through_the_profile) {
-  registry reg;
-  ASSERT_FALSE(
-    reg.add("TaintToleration",
-            no_args_factory("TaintToleration", make_taint_toleration)));
-  config::profile_config cfg;
-  cfg.plugins.filter = {{"TaintToleration", 0}};
-  cfg.plugins.pre_score = {{"TaintToleration", 0}};
-  cfg.plugins.score = {{"TaintToleration", 3}};
-  auto prof = profile::build(cfg, reg, 0);
-  ASSERT_TRUE(prof) << prof.err().message;
+  using config::extension_point;
+  auto prof = plugin_testing::one_plugin_profile(
+    "TaintToleration",
+    no_args_factory("TaintToleration", make_taint_toleration),
+    {{extension_point::filter, 0},
+     {extension_point::pre_score, 0},
+     {extension_point::score, 3}});
+  ASSERT_NE(prof, nullptr);
 
   auto pod = test::make_pod("p").toleration_exists("ok").build();
   std::vector<model::node_info_ptr> nodes = {
@@ -195,10 +193,10 @@ TEST(taint_toleration, through_the_profile) {
   };
   cluster_context cluster;
   cluster.node_count = 4;
-  auto start = begin_cycle(**prof, *pod, cluster);
+  auto start = begin_cycle(*prof, *pod, cluster);
   ASSERT_TRUE(start.pre_filter_status.ok());
   ASSERT_TRUE(start.pre_score_status.ok());
-  auto shard = filter_and_score(**prof, start.state, *pod, nodes, 0, {});
+  auto shard = filter_and_score(*prof, start.state, *pod, nodes, 0, {});
   ASSERT_TRUE(shard.error.ok());
   ASSERT_EQ(shard.failures.size(), 1u);
   EXPECT_EQ(shard.failures[0].node.view(), "hard");
@@ -209,11 +207,11 @@ TEST(taint_toleration, through_the_profile) {
 
   score_table table;
   table.nodes = shard.feasible;
-  table.plugins = score_plan(**prof, start.state).local;
+  table.plugins = score_plan(*prof, start.state).local;
   table.scores = shard.scores;
   EXPECT_EQ(table.scores, (std::vector<std::int64_t>{2, 0, 1}));
   std::mt19937_64 rng{1};
-  auto chosen = select_host(**prof, start.state, *pod, table, rng);
+  auto chosen = select_host(*prof, start.state, *pod, table, rng);
   ASSERT_TRUE(chosen);
   EXPECT_EQ(table.scores, (std::vector<std::int64_t>{0, 100, 50}));
   EXPECT_EQ(table.totals, (std::vector<std::int64_t>{0, 300, 150}));

@@ -2,14 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// Test helpers shared by the volume plugin tests (header-only, included by
-/// tests only): pod volumes of each source kind and a `storage_view` built
-/// by hand, object by object.
+/// tests only): pod volumes of each source kind, a `storage_view` built by
+/// hand, object by object, and the claim-added queueing hint's common cases.
 #pragma once
 
 #include "model/pod.hpp"
 #include "model/storage.hpp"
 #include "model/storage_view.hpp"
 #include "plugins/framework/cluster_context.hpp"
+#include "plugins/framework/cluster_event.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "test/support/builders.hpp"
 
 #include <cstdint>
@@ -81,6 +83,27 @@ inline model::persistent_volume_claim_ptr claim_object(std::string_view ns,
   c->ns = model::symbol{ns};
   c->name = std::move(name);
   return c;
+}
+
+/// Checks a claim-added `hint` for `waiting`, a pod of namespace "default"
+/// using the claim "data": that claim queues the pod, a namesake in another
+/// namespace and another claim do not; then the plugin's own `more` cases.
+inline void expect_claim_added_hints(
+  const hint_function& hint, const model::pod_ptr& waiting,
+  std::vector<
+    plugin_testing::waiting_hint_case<model::persistent_volume_claim_ptr>>
+    more
+  = {}) {
+  more.insert(more.begin(),
+              {
+                {"the pod's claim", waiting, nullptr,
+                 claim_object("default", "data"), queueing_hint::queue},
+                {"a namesake in another namespace", waiting, nullptr,
+                 claim_object("other", "data"), queueing_hint::skip},
+                {"another claim", waiting, nullptr,
+                 claim_object("default", "logs"), queueing_hint::skip},
+              });
+  plugin_testing::expect_hints(hint, more);
 }
 
 /// Builds a storage_view object by object; every claim is in namespace

@@ -8,6 +8,7 @@
 #include "metrics/scheduler_metrics.hpp"
 #include "plugins/framework/cycle.hpp"
 #include "plugins/framework/plugin_metrics.hpp"
+#include "plugins/framework/plugin_test_cycle.hpp"
 #include "test/pipeline/pipeline_runner.hpp"
 #include "test/support/builders.hpp"
 
@@ -25,8 +26,6 @@ namespace tessera {
 namespace {
 
 using plugins::profile;
-using test::make_node;
-using test::make_node_info_ptr;
 using test::make_pod;
 
 // Observations per (plugin, extension point, status) in `m`.
@@ -43,29 +42,13 @@ observation_counts observations(const metrics::scheduler_metrics& m) {
   return out;
 }
 
-template <class List> std::vector<std::string> names(const List& list) {
-  std::vector<std::string> out;
-  for (const auto* p : list)
-    out.emplace_back(p->name());
-  return out;
-}
+using plugins::plugin_testing::names_of;
 
 // A small cluster: one tainted node, one too small for the pod, two that fit.
 struct small_cluster {
-  std::vector<model::node_info_ptr> nodes{
-    make_node_info_ptr(make_node("tainted")
-                         .cpu("8")
-                         .memory("8Gi")
-                         .pods(10)
-                         .taint("dedicated", "gpu", "NoSchedule")
-                         .build()),
-    make_node_info_ptr(
-      make_node("small").cpu("1").memory("8Gi").pods(10).build()),
-    make_node_info_ptr(
-      make_node("fit-1").cpu("4").memory("8Gi").pods(10).build()),
-    make_node_info_ptr(
-      make_node("fit-2").cpu("8").memory("8Gi").pods(10).build()),
-  };
+  std::vector<model::node_info_ptr> nodes
+    = plugins::plugin_testing::tainted_then_sized(
+      {{"small", "1"}, {"fit-1", "4"}, {"fit-2", "8"}});
   plugins::cluster_context cluster;
   model::pod_ptr pod = make_pod("p").cpu("2").memory("1Gi").build();
   small_cluster() {
@@ -81,13 +64,13 @@ TEST(timed_profile, lists_the_same_plugins_at_every_extension_point) {
   EXPECT_TRUE(timed->instrumented());
   EXPECT_EQ(timed->slot_count(), prof->slot_count());
   EXPECT_EQ(timed->scheduler_name(), prof->scheduler_name());
-  EXPECT_EQ(names(timed->pre_filter()), names(prof->pre_filter()));
-  EXPECT_EQ(names(timed->filter()), names(prof->filter()));
-  EXPECT_EQ(names(timed->post_filter()), names(prof->post_filter()));
-  EXPECT_EQ(names(timed->pre_score()), names(prof->pre_score()));
-  EXPECT_EQ(names(timed->reserve()), names(prof->reserve()));
-  EXPECT_EQ(names(timed->bind()), names(prof->bind()));
-  EXPECT_EQ(names(timed->scanners()), names(prof->scanners()));
+  EXPECT_EQ(names_of(timed->pre_filter()), names_of(prof->pre_filter()));
+  EXPECT_EQ(names_of(timed->filter()), names_of(prof->filter()));
+  EXPECT_EQ(names_of(timed->post_filter()), names_of(prof->post_filter()));
+  EXPECT_EQ(names_of(timed->pre_score()), names_of(prof->pre_score()));
+  EXPECT_EQ(names_of(timed->reserve()), names_of(prof->reserve()));
+  EXPECT_EQ(names_of(timed->bind()), names_of(prof->bind()));
+  EXPECT_EQ(names_of(timed->scanners()), names_of(prof->scanners()));
   ASSERT_EQ(timed->score().size(), prof->score().size());
   for (std::size_t i = 0; i < prof->score().size(); ++i) {
     SCOPED_TRACE(std::string{prof->score()[i].plugin->name()});
