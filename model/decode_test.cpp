@@ -211,7 +211,7 @@ std::string render(const pod& p) {
     lines.push_back("gates " + render(p.scheduling_gates));
   if (!p.node_selector.empty())
     lines.push_back("nodeSelector " + render(p.node_selector));
-  if (const auto& na = p.affinity.node) {
+  if (const auto& na = p.affinity->node) {
     if (na->required) {
       std::string terms;
       for (const auto& t : na->required->terms)
@@ -222,10 +222,10 @@ std::string render(const pod& p) {
       lines.push_back("nodeAffinity preferred " + std::to_string(pt.weight)
                       + ": " + render(pt.preference));
   }
-  if (p.affinity.pod)
-    render_pod_affinity(lines, "podAffinity", *p.affinity.pod);
-  if (p.affinity.pod_anti)
-    render_pod_affinity(lines, "podAntiAffinity", *p.affinity.pod_anti);
+  if (p.affinity->pod)
+    render_pod_affinity(lines, "podAffinity", *p.affinity->pod);
+  if (p.affinity->pod_anti)
+    render_pod_affinity(lines, "podAntiAffinity", *p.affinity->pod_anti);
   for (const auto& t : p.tolerations)
     lines.push_back(render(t));
   for (const auto& c : p.topology_spread_constraints)
@@ -238,8 +238,8 @@ std::string render(const pod& p) {
     lines.push_back("volume " + v.name
                     + (v.type.empty() ? "" : " type=" + v.type)
                     + (v.claim_name.empty() ? "" : " claim=" + v.claim_name));
-  if (!(p.overhead == resource_list{}))
-    lines.push_back("overhead " + render(p.overhead));
+  if (!(*p.overhead == resource_list{}))
+    lines.push_back("overhead " + render(*p.overhead));
   if (p.pod_level_requests)
     lines.push_back("podRequests " + render(*p.pod_level_requests));
   if (p.phase != pod_phase::pending)
@@ -1474,7 +1474,7 @@ TEST(DecodePod, MarksRequirementsTheSelectorParserRefusesUnusable) {
       R"({"nodeSelectorTerms":[{"matchExpressions":[)"
       + tc.requirement + "]}]}}}"));
     ASSERT_TRUE(got) << got.err().message;
-    const auto& term = got->affinity.node->required->terms.at(0);
+    const auto& term = got->affinity->node->required->terms.at(0);
     EXPECT_EQ(term.match_expressions.at(0).usable, tc.want_usable);
     auto problem = term.first_problem();
     EXPECT_EQ(problem.has_value(), !tc.want_usable);

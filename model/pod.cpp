@@ -140,9 +140,9 @@ scoring_defaults defaults_for(const pod& p) noexcept {
     return {true, true};
   const auto& pl = *p.pod_level_requests;
   bool cpu_named = any_container(p, &container::has_cpu_request)
-                   || pl.milli_cpu != 0 || p.overhead.milli_cpu != 0;
+                   || pl.milli_cpu != 0 || p.overhead->milli_cpu != 0;
   bool memory_named = any_container(p, &container::has_memory_request)
-                      || pl.memory != 0 || p.overhead.memory != 0;
+                      || pl.memory != 0 || p.overhead->memory != 0;
   return {!cpu_named, !memory_named};
 }
 
@@ -203,7 +203,7 @@ resource_list compute_pod_requests(const pod& p, bool non_zero) {
   }
   if (has_pod_level_requests(p))
     apply_pod_level(total, *p.pod_level_requests);
-  total.add(p.overhead);
+  total.add(*p.overhead);
   return total;
 }
 
@@ -239,9 +239,9 @@ void pod::complete() {
     images.emplace_back(normalize_image_name(c.image));
 
   has_pod_affinity_terms
-    = has_terms(affinity.pod) || has_terms(affinity.pod_anti);
+    = has_terms(affinity->pod) || has_terms(affinity->pod_anti);
   has_required_anti_affinity
-    = affinity.pod_anti && !affinity.pod_anti->required.empty();
+    = affinity->pod_anti && !affinity->pod_anti->required.empty();
 }
 
 std::string pod::key() const {
@@ -274,7 +274,7 @@ auto scheduling_fields(const pod& p) {
 bool equal_ignoring_binding_status(const pod& a, const pod& b) {
   // A new field changes the size: decide whether scheduling_fields lists it
   // (it should unless plugins never read it), then update the size.
-  static_assert(sizeof(pod) == 1296,
+  static_assert(sizeof(pod) == 864,
                 "model::pod changed: update scheduling_fields");
   return scheduling_fields(a) == scheduling_fields(b);
 }

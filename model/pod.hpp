@@ -22,6 +22,7 @@
 #pragma once
 
 #include "model/affinity.hpp"
+#include "model/boxed.hpp"
 #include "model/labels.hpp"
 #include "model/resource_list.hpp"
 #include "model/storage.hpp"
@@ -192,23 +193,23 @@ struct pod {
   std::vector<pod_resource_claim> resource_claims;
   /// spec.nodeSelector as a label set (every pair must match node labels).
   label_set node_selector;
-  affinity_spec affinity;
+  boxed<affinity_spec> affinity;
   std::vector<toleration> tolerations;
   std::vector<topology_spread_constraint> topology_spread_constraints;
   std::vector<container> containers;
   std::vector<container> init_containers;
   std::vector<volume> volumes;
-  resource_list overhead;
+  boxed<resource_list> overhead;
   /// spec.resources.requests (pod-level resources), when set. Only cpu,
   /// memory and hugepages-* are used; a zero cpu or memory counts as absent.
-  std::optional<resource_list> pod_level_requests;
+  optional_box<resource_list> pod_level_requests;
 
   // status
   pod_phase phase = pod_phase::pending;
   symbol nominated_node_name;
   /// status.startTime in seconds since the epoch, when set.
   std::optional<std::int64_t> start_unix;
-  std::optional<pod_scheduled_condition> scheduled_condition;
+  optional_box<pod_scheduled_condition> scheduled_condition;
   /// Containers' reported resources (see container_resources_status).
   std::vector<container_resources_status> container_resources;
   /// status.conditions has PodResizePending with reason Infeasible: the

@@ -348,8 +348,8 @@ TEST(pod, affinity_flags) {
     bool required_anti;
   };
   auto empty_affinity = make_pod("p").build_value();
-  empty_affinity.affinity.pod.emplace();
-  empty_affinity.affinity.pod_anti.emplace();
+  empty_affinity.affinity.edit().pod.emplace();
+  empty_affinity.affinity.edit().pod_anti.emplace();
   empty_affinity.complete();
   const std::string host{node_labels::hostname};
   const std::vector<test_case> cases = {

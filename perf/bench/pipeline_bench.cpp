@@ -87,7 +87,7 @@ model::pod_ptr make_pod(std::size_t i, std::size_t anti_groups) {
     term.topology_key = model::symbol{model::node_labels::hostname};
     model::pod_affinity anti;
     anti.required.push_back(std::move(term));
-    p.affinity.pod_anti = std::move(anti);
+    p.affinity.edit().pod_anti = std::move(anti);
   }
   p.complete();
   return std::make_shared<const model::pod>(std::move(p));

@@ -25,7 +25,7 @@ bool same_tolerations(const model::pod& a, const model::pod& b) noexcept {
 
 bool same_node_constraints(const model::pod& a, const model::pod& b) noexcept {
   return a.node_selector == b.node_selector
-         && a.affinity.node == b.affinity.node;
+         && a.affinity->node == b.affinity->node;
 }
 
 bool same_node_name(const model::pod& a, const model::pod& b) noexcept {

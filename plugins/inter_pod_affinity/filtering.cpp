@@ -37,9 +37,9 @@ inter_pod_affinity::pre_filter(cycle_state& state, const model::pod& p,
                                const cluster_context& cluster) const {
   using namespace inter_pod_affinity_detail;
   auto input = std::make_shared<filter_input>();
-  input->required_affinity = resolve_required(p.affinity.pod, p, cluster);
+  input->required_affinity = resolve_required(p.affinity->pod, p, cluster);
   input->required_anti_affinity
-    = resolve_required(p.affinity.pod_anti, p, cluster);
+    = resolve_required(p.affinity->pod_anti, p, cluster);
   // Without terms of its own, only existing pods' anti-affinity can reject
   // the pod; with no such pod in the cluster the Filter has nothing to do
   // (the merge skips it too when none of those pods' terms match).
@@ -75,8 +75,8 @@ status inter_pod_affinity::update_with_pod(cycle_state& state,
 
   // The changed pod's required anti-affinity terms that match the pod being
   // scheduled.
-  if (changed.affinity.pod_anti)
-    for (const auto& t : changed.affinity.pod_anti->required)
+  if (changed.affinity->pod_anti)
+    for (const auto& t : changed.affinity->pod_anti->required)
       if (term_matches(t, changed, to_schedule, in.namespace_labels)
           && n->labels.find(t.topology_key) != nullptr) {
         add_at_node(counts->existing_anti_affinity, *n, t.topology_key,

@@ -39,8 +39,8 @@ queueing_hint after_pod_change(const model::pod& waiting,
   if ((after != nullptr && after->node_name.empty())
       || (before != nullptr && before->node_name.empty()))
     return queueing_hint::skip;
-  const auto* affinity = required_terms(waiting.affinity.pod);
-  const auto* anti = required_terms(waiting.affinity.pod_anti);
+  const auto* affinity = required_terms(waiting.affinity->pod);
+  const auto* anti = required_terms(waiting.affinity->pod_anti);
   if (before != nullptr && after != nullptr) {
     // One existing pod must satisfy all affinity terms at once, so checking
     // "all terms" is enough.
@@ -68,7 +68,7 @@ queueing_hint after_node_change(const model::pod& waiting,
     return queueing_hint::queue;
   // Affinity: a node that newly carries a term's key, or carries another
   // value, may now host the pod.
-  if (const auto* affinity = required_terms(waiting.affinity.pod))
+  if (const auto* affinity = required_terms(waiting.affinity->pod))
     for (const auto& t : *affinity) {
       const model::symbol* now = after->labels.find(t.topology_key);
       if (before == nullptr) {
@@ -84,7 +84,7 @@ queueing_hint after_node_change(const model::pod& waiting,
     }
   // Anti-affinity: any new node may do (a node without the key always
   // passes); an existing one when it loses the key or changes its value.
-  if (const auto* anti = required_terms(waiting.affinity.pod_anti))
+  if (const auto* anti = required_terms(waiting.affinity->pod_anti))
     for (const auto& t : *anti) {
       if (before == nullptr)
         return queueing_hint::queue;

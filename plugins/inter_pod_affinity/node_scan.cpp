@@ -48,9 +48,9 @@ void scan_filter_node(const inter_pod_affinity::filter_input& in,
                       const model::pod& incoming, const model::node_info& ni,
                       const model::node& n, affinity_scan_partial& out) {
   for (const auto& existing : ni.pods_with_required_anti_affinity()) {
-    if (!existing->affinity.pod_anti)
+    if (!existing->affinity->pod_anti)
       continue;
-    for (const auto& t : existing->affinity.pod_anti->required)
+    for (const auto& t : existing->affinity->pod_anti->required)
       if (term_matches(t, *existing, incoming, in.namespace_labels))
         bump(out.existing_anti_affinity, &out.existing_keys, n, t.topology_key,
              1);
@@ -87,17 +87,17 @@ void score_existing_pod(const inter_pod_affinity::score_input& in,
   for (const auto& t : in.preferred_anti_affinity)
     if (t.matches(existing))
       score_term(out, n, t.topology_key, -static_cast<std::int64_t>(t.weight));
-  if (existing.affinity.pod) {
+  if (existing.affinity->pod) {
     if (hard_weight > 0)
-      for (const auto& t : existing.affinity.pod->required)
+      for (const auto& t : existing.affinity->pod->required)
         if (term_matches(t, existing, incoming, in.namespace_labels))
           score_term(out, n, t.topology_key, hard_weight);
-    for (const auto& w : existing.affinity.pod->preferred)
+    for (const auto& w : existing.affinity->pod->preferred)
       if (term_matches(w.term, existing, incoming, in.namespace_labels))
         score_term(out, n, w.term.topology_key, w.weight);
   }
-  if (existing.affinity.pod_anti)
-    for (const auto& w : existing.affinity.pod_anti->preferred)
+  if (existing.affinity->pod_anti)
+    for (const auto& w : existing.affinity->pod_anti->preferred)
       if (term_matches(w.term, existing, incoming, in.namespace_labels))
         score_term(out, n, w.term.topology_key,
                    -static_cast<std::int64_t>(w.weight));

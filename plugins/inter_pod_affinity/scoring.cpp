@@ -22,7 +22,7 @@ status inter_pod_affinity::pre_score(cycle_state& state, const model::pod& p,
                                      const cluster_context& cluster) const {
   using namespace inter_pod_affinity_detail;
   const bool has_constraints
-    = has_preferred(p.affinity.pod) || has_preferred(p.affinity.pod_anti);
+    = has_preferred(p.affinity->pod) || has_preferred(p.affinity->pod_anti);
   if (args_.ignore_preferred_terms_of_existing_pods && !has_constraints)
     return status::skip();
   // Without preferred terms of its own only existing pods' terms can score;
@@ -31,9 +31,9 @@ status inter_pod_affinity::pre_score(cycle_state& state, const model::pod& p,
     return status::skip();
   auto input = std::make_shared<score_input>();
   input->all_pods = has_constraints;
-  input->preferred_affinity = resolve_preferred(p.affinity.pod, p, cluster);
+  input->preferred_affinity = resolve_preferred(p.affinity->pod, p, cluster);
   input->preferred_anti_affinity
-    = resolve_preferred(p.affinity.pod_anti, p, cluster);
+    = resolve_preferred(p.affinity->pod_anti, p, cluster);
   if (const model::label_set* labels = cluster.namespace_labels(p.ns))
     input->namespace_labels = *labels;
 

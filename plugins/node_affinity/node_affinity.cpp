@@ -32,7 +32,7 @@ bool node_affinity::pod_requirement_matches(const model::pod& p,
     if (value == nullptr || *value != wanted.value)
       return false;
   }
-  const auto& na = p.affinity.node;
+  const auto& na = p.affinity->node;
   if (na && na->required)
     return na->required->matches(labels, node_name);
   return true;
@@ -65,7 +65,7 @@ std::vector<cluster_event_with_hint> node_affinity::events_to_register() const {
 
 pre_filter_result node_affinity::pre_filter(cycle_state&, const model::pod& p,
                                             const cluster_context&) const {
-  const auto& na = p.affinity.node;
+  const auto& na = p.affinity->node;
   const bool no_required = !na || !na->required;
   if (no_required && !added_required_ && p.node_selector.empty())
     return {status::skip(), std::nullopt};
@@ -119,7 +119,7 @@ status node_affinity::filter(const cycle_state&, const model::pod& p,
 
 status node_affinity::pre_score(cycle_state&, const model::pod& p,
                                 const cluster_context&) const {
-  const auto& na = p.affinity.node;
+  const auto& na = p.affinity->node;
   const bool pod_preferred = na && !na->preferred.empty();
   if (!pod_preferred && added_preferred_.empty())
     return status::skip();
@@ -147,7 +147,7 @@ std::int64_t node_affinity::score(const cycle_state&, const model::pod& p,
   for (const auto& t : added_preferred_)
     if (t.preference.matches(n->labels, n->name))
       sum += t.weight;
-  if (const auto& na = p.affinity.node)
+  if (const auto& na = p.affinity->node)
     for (const auto& t : na->preferred)
       if (t.preference.matches(n->labels, n->name))
         sum += t.weight;

@@ -177,7 +177,7 @@ TEST(node_affinity, filter_empty_term_list_matches_nothing) {
   // Upstream builds a selector with no terms, which matches no node (the
   // API server rejects such pods; the plugin still must not let them in).
   model::pod p = test::make_pod("p").build_value();
-  p.affinity.node = model::node_affinity{model::node_selector{}, {}};
+  p.affinity.edit().node = model::node_affinity{model::node_selector{}, {}};
   node_affinity plugin{no_args()};
   cycle_state state;
   auto info = test::make_node_info(test::make_node("n1").build());
@@ -357,7 +357,7 @@ TEST(node_affinity, pre_filter) {
 
 TEST(node_affinity, pre_filter_empty_term_list_gives_no_set) {
   model::pod p = test::make_pod("p").build_value();
-  p.affinity.node = model::node_affinity{model::node_selector{}, {}};
+  p.affinity.edit().node = model::node_affinity{model::node_selector{}, {}};
   node_affinity plugin{no_args()};
   cycle_state state;
   auto r = plugin.pre_filter(state, p, cluster_context{});

@@ -41,8 +41,8 @@ bool matches_required_node_affinity(const model::pod& p,
     if (value == nullptr || *value != l.value)
       return false;
   }
-  if (p.affinity.node && p.affinity.node->required)
-    return p.affinity.node->required->matches(node.labels, node.name);
+  if (p.affinity->node && p.affinity->node->required)
+    return p.affinity->node->required->matches(node.labels, node.name);
   return true;
 }
 

@@ -55,9 +55,9 @@ model::pod_affinity& ensure(std::optional<model::pod_affinity>& a) {
 }
 
 model::node_affinity& node_affinity_of(model::pod& p) {
-  if (!p.affinity.node)
-    p.affinity.node.emplace();
-  return *p.affinity.node;
+  if (!p.affinity.edit().node)
+    p.affinity.edit().node.emplace();
+  return *p.affinity.edit().node;
 }
 
 } // namespace
@@ -386,7 +386,7 @@ pod_builder& pod_builder::sidecar(const container_builder& c) {
 
 pod_builder& pod_builder::overhead(std::string_view resource,
                                    std::string_view quantity) {
-  set_resource(pod_.overhead, resource, quantity);
+  set_resource(pod_.overhead.edit(), resource, quantity);
   return *this;
 }
 
@@ -566,20 +566,20 @@ pod_builder::preferred_anti_affinity(std::int32_t weight, std::string_view key,
 
 pod_builder&
 pod_builder::required_affinity_term(model::pod_affinity_term term) {
-  ensure(pod_.affinity.pod).required.push_back(std::move(term));
+  ensure(pod_.affinity.edit().pod).required.push_back(std::move(term));
   return *this;
 }
 
 pod_builder&
 pod_builder::required_anti_affinity_term(model::pod_affinity_term term) {
-  ensure(pod_.affinity.pod_anti).required.push_back(std::move(term));
+  ensure(pod_.affinity.edit().pod_anti).required.push_back(std::move(term));
   return *this;
 }
 
 pod_builder&
 pod_builder::preferred_affinity_term(std::int32_t weight,
                                      model::pod_affinity_term term) {
-  ensure(pod_.affinity.pod)
+  ensure(pod_.affinity.edit().pod)
     .preferred.push_back(
       model::weighted_pod_affinity_term{weight, std::move(term)});
   return *this;
@@ -588,7 +588,7 @@ pod_builder::preferred_affinity_term(std::int32_t weight,
 pod_builder&
 pod_builder::preferred_anti_affinity_term(std::int32_t weight,
                                           model::pod_affinity_term term) {
-  ensure(pod_.affinity.pod_anti)
+  ensure(pod_.affinity.edit().pod_anti)
     .preferred.push_back(
       model::weighted_pod_affinity_term{weight, std::move(term)});
   return *this;
