@@ -19,34 +19,57 @@
 
 namespace tessera::model {
 
+namespace detail {
+
+/// A unique_ptr whose copy copies the pointee: the storage both boxes share.
+template <class T> class deep_ptr {
+public:
+  deep_ptr() = default;
+  deep_ptr(const deep_ptr& other)
+    : p_(other.p_ ? std::make_unique<T>(*other.p_) : nullptr) {
+  }
+  deep_ptr(deep_ptr&&) noexcept = default;
+  deep_ptr& operator=(const deep_ptr& other) {
+    if (this != &other)
+      p_ = other.p_ ? std::make_unique<T>(*other.p_) : nullptr;
+    return *this;
+  }
+  deep_ptr& operator=(deep_ptr&&) noexcept = default;
+  ~deep_ptr() = default;
+
+  T* get() const noexcept {
+    return p_.get();
+  }
+  template <class... Args> T& make(Args&&... args) {
+    p_ = std::make_unique<T>(std::forward<Args>(args)...);
+    return *p_;
+  }
+  void reset() noexcept {
+    p_.reset();
+  }
+
+private:
+  std::unique_ptr<T> p_;
+};
+
+} // namespace detail
+
 template <class T> class boxed {
 public:
   boxed() = default;
-  boxed(T value) : value_(std::make_unique<T>(std::move(value))) {
+  boxed(T value) {
+    value_.make(std::move(value));
   }
-  boxed(const boxed& other)
-    : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {
-  }
-  boxed(boxed&&) noexcept = default;
-  boxed& operator=(const boxed& other) {
-    if (this != &other)
-      value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
-    return *this;
-  }
-  boxed& operator=(boxed&&) noexcept = default;
-  ~boxed() = default;
 
   const T& operator*() const noexcept {
-    return value_ ? *value_ : empty();
+    return value_.get() ? *value_.get() : empty();
   }
   const T* operator->() const noexcept {
     return &**this;
   }
   /// The box's own T, made (default) on first use.
   T& edit() {
-    if (!value_)
-      value_ = std::make_unique<T>();
-    return *value_;
+    return value_.get() ? *value_.get() : value_.make();
   }
 
   friend bool operator==(const boxed& a, const boxed& b) {
@@ -59,7 +82,7 @@ private:
     return value;
   }
 
-  std::unique_ptr<T> value_;
+  detail::deep_ptr<T> value_;
 };
 
 template <class T> class optional_box {
@@ -67,39 +90,29 @@ public:
   optional_box() = default;
   optional_box(std::nullopt_t) noexcept {
   }
-  optional_box(T value) : value_(std::make_unique<T>(std::move(value))) {
+  optional_box(T value) {
+    value_.make(std::move(value));
   }
-  optional_box(const optional_box& other)
-    : value_(other.value_ ? std::make_unique<T>(*other.value_) : nullptr) {
-  }
-  optional_box(optional_box&&) noexcept = default;
-  optional_box& operator=(const optional_box& other) {
-    if (this != &other)
-      value_ = other.value_ ? std::make_unique<T>(*other.value_) : nullptr;
-    return *this;
-  }
-  optional_box& operator=(optional_box&&) noexcept = default;
   optional_box& operator=(std::nullopt_t) noexcept {
     value_.reset();
     return *this;
   }
   optional_box& operator=(T value) {
-    value_ = std::make_unique<T>(std::move(value));
+    value_.make(std::move(value));
     return *this;
   }
-  ~optional_box() = default;
 
   bool has_value() const noexcept {
-    return value_ != nullptr;
+    return value_.get() != nullptr;
   }
   explicit operator bool() const noexcept {
     return has_value();
   }
   const T& operator*() const noexcept {
-    return *value_;
+    return *value_.get();
   }
   T& operator*() noexcept {
-    return *value_;
+    return *value_.get();
   }
   const T* operator->() const noexcept {
     return value_.get();
@@ -108,8 +121,7 @@ public:
     return value_.get();
   }
   template <class... Args> T& emplace(Args&&... args) {
-    value_ = std::make_unique<T>(std::forward<Args>(args)...);
-    return *value_;
+    return value_.make(std::forward<Args>(args)...);
   }
   void reset() noexcept {
     value_.reset();
@@ -122,7 +134,7 @@ public:
   }
 
 private:
-  std::unique_ptr<T> value_;
+  detail::deep_ptr<T> value_;
 };
 
 } // namespace tessera::model

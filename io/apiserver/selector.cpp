@@ -41,6 +41,7 @@ object_attrs::object_attrs(
     put_piece(text_, k);
     put_piece(text_, v);
   }
+  fields_at_ = static_cast<std::uint32_t>(text_.size());
   for (auto v : values.first(paths_.size()))
     put_piece(text_, v);
   text_.shrink_to_fit();
@@ -73,9 +74,7 @@ object_attrs::label(std::string_view key) const noexcept {
 
 std::optional<std::string_view>
 object_attrs::field(std::string_view path) const noexcept {
-  std::size_t pos = 0;
-  for (std::uint32_t i = 0; i < 2 * label_count_; ++i)
-    next(pos);
+  std::size_t pos = fields_at_;
   for (auto p : paths_) {
     auto v = next(pos);
     if (p == path)
@@ -85,24 +84,6 @@ object_attrs::field(std::string_view path) const noexcept {
 }
 
 namespace {
-
-constexpr std::array<std::string_view, 8> pod_fields
-  = {"spec.nodeName",      "spec.restartPolicy",
-     "spec.schedulerName", "spec.serviceAccountName",
-     "spec.hostNetwork",   "status.phase",
-     "status.podIP",       "status.nominatedNodeName"};
-constexpr std::array<std::string_view, 11> event_fields
-  = {"involvedObject.kind",
-     "involvedObject.namespace",
-     "involvedObject.name",
-     "involvedObject.uid",
-     "involvedObject.apiVersion",
-     "involvedObject.resourceVersion",
-     "involvedObject.fieldPath",
-     "reason",
-     "reportingComponent",
-     "source",
-     "type"};
 
 bool is_label_ident_char(char c) noexcept {
   return !(c == ' ' || c == '\t' || c == '\n' || c == ',' || c == '('
@@ -203,25 +184,52 @@ api_status selector_error(std::string_view text, std::string_view why) {
 
 } // namespace
 
+std::span<const std::string_view> selectable_fields(storage_kind storage) {
+  static constexpr std::string_view pod[] = {
+    "metadata.name",           "metadata.namespace", "spec.nodeName",
+    "spec.restartPolicy",      "spec.schedulerName", "spec.serviceAccountName",
+    "spec.hostNetwork",        "status.phase",       "status.podIP",
+    "status.nominatedNodeName"};
+  static constexpr std::string_view node[]
+    = {"metadata.name", "metadata.namespace", "spec.unschedulable"};
+  static constexpr std::string_view namespace_[]
+    = {"metadata.name", "metadata.namespace", "status.phase"};
+  static constexpr std::string_view event[] = {"metadata.name",
+                                               "metadata.namespace",
+                                               "involvedObject.kind",
+                                               "involvedObject.namespace",
+                                               "involvedObject.name",
+                                               "involvedObject.uid",
+                                               "involvedObject.apiVersion",
+                                               "involvedObject.resourceVersion",
+                                               "involvedObject.fieldPath",
+                                               "reason",
+                                               "reportingComponent",
+                                               "source",
+                                               "type"};
+  static constexpr std::string_view other[]
+    = {"metadata.name", "metadata.namespace"};
+  switch (storage) {
+  case storage_kind::pod:
+    return pod;
+  case storage_kind::node:
+    return node;
+  case storage_kind::namespace_:
+    return namespace_;
+  case storage_kind::event:
+    return event;
+  default:
+    return other;
+  }
+}
+
 bool is_selectable_field(const resource_info& resource, std::string_view path) {
-  if (path == "metadata.name")
-    return true;
+  // Cluster-scoped kinds store an empty namespace but do not let selectors
+  // name it.
   if (path == "metadata.namespace")
     return resource.namespaced;
-  switch (resource.storage) {
-  case storage_kind::pod:
-    return std::find(pod_fields.begin(), pod_fields.end(), path)
-           != pod_fields.end();
-  case storage_kind::node:
-    return path == "spec.unschedulable";
-  case storage_kind::namespace_:
-    return path == "status.phase";
-  case storage_kind::event:
-    return std::find(event_fields.begin(), event_fields.end(), path)
-           != event_fields.end();
-  default:
-    return false;
-  }
+  auto fields = selectable_fields(resource.storage);
+  return std::find(fields.begin(), fields.end(), path) != fields.end();
 }
 
 api_result<selector> selector::parse_labels(std::string_view text) {

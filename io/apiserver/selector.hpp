@@ -58,6 +58,9 @@ private:
   /// Label keys and values alternating, then the field values.
   std::string text_;
   std::uint32_t label_count_ = 0;
+  /// Where the field values start: field lookups (every store write and
+  /// every watch match) skip the labels without reading them.
+  std::uint32_t fields_at_ = 0;
 };
 
 class selector {
@@ -101,6 +104,11 @@ private:
   std::vector<requirement> requirements_;
   bool fields_ = false;
 };
+
+/// The fields of a storage kind that field selectors may name, in the order
+/// the store extracts them into `object_attrs`: metadata.name and
+/// metadata.namespace first, then the kind's own. A static table.
+std::span<const std::string_view> selectable_fields(storage_kind storage);
 
 /// True when `path` is a field selector the resource declares.
 bool is_selectable_field(const resource_info& resource, std::string_view path);

@@ -84,6 +84,78 @@ store_config quiet() {
   return c;
 }
 
+// Every selectable field of each kind is read from its own place in the
+// object: a value list out of step with the field table would answer a
+// selector with another field's value.
+TEST(StoredObject, ExtractsEverySelectableFieldOfEachKind) {
+  struct kind_case {
+    storage_kind storage;
+    const char* json;
+    std::vector<std::pair<std::string_view, std::string_view>> expected;
+  };
+  const std::vector<kind_case> cases = {
+    {storage_kind::pod,
+     R"({"kind":"Pod","apiVersion":"v1",
+         "metadata":{"name":"p1","namespace":"ns1","labels":{"app":"web"}},
+         "spec":{"nodeName":"n1","restartPolicy":"Never",
+                 "schedulerName":"s1","serviceAccountName":"sa1",
+                 "hostNetwork":true},
+         "status":{"phase":"Running","podIP":"10.0.0.1",
+                   "nominatedNodeName":"n2"}})",
+     {{"metadata.name", "p1"},
+      {"metadata.namespace", "ns1"},
+      {"spec.nodeName", "n1"},
+      {"spec.restartPolicy", "Never"},
+      {"spec.schedulerName", "s1"},
+      {"spec.serviceAccountName", "sa1"},
+      {"spec.hostNetwork", "true"},
+      {"status.phase", "Running"},
+      {"status.podIP", "10.0.0.1"},
+      {"status.nominatedNodeName", "n2"}}},
+    {storage_kind::node,
+     R"({"kind":"Node","apiVersion":"v1","metadata":{"name":"n1"},
+         "spec":{"unschedulable":true}})",
+     {{"metadata.name", "n1"},
+      {"metadata.namespace", ""},
+      {"spec.unschedulable", "true"}}},
+    {storage_kind::namespace_,
+     R"({"kind":"Namespace","apiVersion":"v1","metadata":{"name":"ns1"},
+         "status":{"phase":"Terminating"}})",
+     {{"metadata.name", "ns1"},
+      {"metadata.namespace", ""},
+      {"status.phase", "Terminating"}}},
+    {storage_kind::event,
+     R"({"kind":"Event","apiVersion":"v1",
+         "metadata":{"name":"e1","namespace":"ns1"},
+         "involvedObject":{"kind":"Pod","namespace":"ns2","name":"p1",
+                           "uid":"u1","apiVersion":"v1",
+                           "resourceVersion":"7","fieldPath":"spec"},
+         "reason":"Scheduled","reportingComponent":"rc",
+         "source":{"component":"sc"},"type":"Normal"})",
+     {{"metadata.name", "e1"},
+      {"metadata.namespace", "ns1"},
+      {"involvedObject.kind", "Pod"},
+      {"involvedObject.namespace", "ns2"},
+      {"involvedObject.name", "p1"},
+      {"involvedObject.uid", "u1"},
+      {"involvedObject.apiVersion", "v1"},
+      {"involvedObject.resourceVersion", "7"},
+      {"involvedObject.fieldPath", "spec"},
+      {"reason", "Scheduled"},
+      {"reportingComponent", "rc"},
+      {"source", "sc"},
+      {"type", "Normal"}}},
+  };
+  for (const auto& c : cases) {
+    auto doc = json::parse(c.json);
+    auto obj = stored_object::make(c.storage, doc);
+    ASSERT_EQ(selectable_fields(c.storage).size(), c.expected.size());
+    for (const auto& [path, value] : c.expected)
+      EXPECT_EQ(obj->attrs().field(path), std::optional{value})
+        << c.json << " " << path;
+  }
+}
+
 TEST(Store, EveryWriteAddsOneToTheCounter) {
   store s{quiet()};
   auto start = s.resource_version();

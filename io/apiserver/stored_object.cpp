@@ -32,31 +32,6 @@ std::string_view string_field(const json::object* o, std::string_view key) {
   return o ? string_at(*o, key) : std::string_view{};
 }
 
-constexpr std::string_view pod_paths[]
-  = {"metadata.name",           "metadata.namespace", "spec.nodeName",
-     "spec.restartPolicy",      "spec.schedulerName", "spec.serviceAccountName",
-     "spec.hostNetwork",        "status.phase",       "status.podIP",
-     "status.nominatedNodeName"};
-constexpr std::string_view node_paths[]
-  = {"metadata.name", "metadata.namespace", "spec.unschedulable"};
-constexpr std::string_view namespace_paths[]
-  = {"metadata.name", "metadata.namespace", "status.phase"};
-constexpr std::string_view event_paths[] = {"metadata.name",
-                                            "metadata.namespace",
-                                            "involvedObject.kind",
-                                            "involvedObject.namespace",
-                                            "involvedObject.name",
-                                            "involvedObject.uid",
-                                            "involvedObject.apiVersion",
-                                            "involvedObject.resourceVersion",
-                                            "involvedObject.fieldPath",
-                                            "reason",
-                                            "reportingComponent",
-                                            "source",
-                                            "type"};
-constexpr std::string_view other_paths[]
-  = {"metadata.name", "metadata.namespace"};
-
 object_attrs extract_attrs(storage_kind storage, const json::object& root,
                            std::string_view ns, std::string_view name) {
   std::vector<std::pair<std::string_view, std::string_view>> labels;
@@ -82,16 +57,16 @@ object_attrs extract_attrs(storage_kind storage, const json::object& root,
          string_field(status, "phase"),
          string_field(status, "podIP"),
          string_field(status, "nominatedNodeName")};
-    return {pod_paths, values, labels};
+    return {selectable_fields(storage_kind::pod), values, labels};
   }
   case storage_kind::node: {
     const std::string_view values[]
       = {name, ns, bool_field(spec, "unschedulable")};
-    return {node_paths, values, labels};
+    return {selectable_fields(storage_kind::node), values, labels};
   }
   case storage_kind::namespace_: {
     const std::string_view values[] = {name, ns, string_field(status, "phase")};
-    return {namespace_paths, values, labels};
+    return {selectable_fields(storage_kind::namespace_), values, labels};
   }
   case storage_kind::event: {
     const json::object* inv = object_at(root, "involvedObject");
@@ -109,11 +84,11 @@ object_attrs extract_attrs(storage_kind storage, const json::object& root,
          string_field(&root, "reportingComponent"),
          string_field(object_at(root, "source"), "component"),
          string_field(&root, "type")};
-    return {event_paths, values, labels};
+    return {selectable_fields(storage_kind::event), values, labels};
   }
   default: {
     const std::string_view values[] = {name, ns};
-    return {other_paths, values, labels};
+    return {selectable_fields(storage), values, labels};
   }
   }
 }
