@@ -26,6 +26,7 @@ using subscribe_atom = caf::atom_constant<caf::atom("subscribe")>;
 using barrier_atom = caf::atom_constant<caf::atom("barrier")>;
 using stats_atom = caf::atom_constant<caf::atom("stats")>;
 using tick_atom = caf::atom_constant<caf::atom("tick")>;
+using flush_atom = caf::atom_constant<caf::atom("flush")>;
 // Cache -> shards / coordinator / queue.
 using delta_atom = caf::atom_constant<caf::atom("delta")>;
 using view_atom = caf::atom_constant<caf::atom("view")>;

@@ -77,6 +77,9 @@ using binder_actor = caf::typed_actor<
 using cache_actor = caf::typed_actor<
   /// Object changes from the source.
   caf::reacts_to<events_atom, object_events_ptr>,
+  /// Publishes what the events before it changed (the cache sends it to
+  /// itself).
+  caf::reacts_to<flush_atom>,
   /// The source delivered its initial state.
   caf::reacts_to<synced_atom>,
   /// Validates and records a pod's placement.

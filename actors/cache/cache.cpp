@@ -17,6 +17,8 @@ struct cache_cell {
   coordinator_actor coordinator;
   cluster_view_ptr last_view;
   bool synced = false;
+  /// A flush is in the mailbox: events since the last publish wait for it.
+  bool flush_pending = false;
   metrics::scheduler_metrics* metrics = nullptr;
   metrics::mailbox_sampler mailbox{"cache"};
 };
@@ -26,6 +28,7 @@ struct cache_cell {
 // a queue input sees the new node state).
 void publish(cache_actor::stateful_pointer<cache_cell> self) {
   auto& cell = self->state;
+  cell.flush_pending = false;
   cache_outputs out = cell.state->take_outputs();
   for (std::size_t s = 0; s < out.deltas.size(); ++s)
     if (out.deltas[s])
@@ -68,9 +71,24 @@ cache_actor::behavior_type cache(cache_actor::stateful_pointer<cache_cell> self,
     [self](events_atom, const object_events_ptr& events) {
       for (const auto& ev : *events)
         self->state.state->apply(ev);
-      publish(self);
+      // Publishing a node added or removed costs O(nodes) here and in every
+      // shard. While the source delivers faster than that, one publish after
+      // the waiting messages covers them all; otherwise the flush is next.
+      if (!self->state.flush_pending) {
+        self->state.flush_pending = true;
+        self->send(self, flush_atom::value);
+      }
     },
-    [self](synced_atom) { self->state.synced = true; },
+    [self](flush_atom) {
+      if (self->state.flush_pending)
+        publish(self);
+    },
+    [self](synced_atom) {
+      // Synced means the initial state has reached the shards and the queue.
+      if (self->state.flush_pending)
+        publish(self);
+      self->state.synced = true;
+    },
     [self](assume_atom, const assume_request_ptr& req) -> assume_reply_ptr {
       auto reply
         = std::make_shared<const assume_reply>(self->state.state->assume(*req));
@@ -90,6 +108,9 @@ cache_actor::behavior_type cache(cache_actor::stateful_pointer<cache_cell> self,
         self->send(c, view_atom::value, self->state.last_view);
     },
     [self](barrier_atom, std::uint64_t id, const caf::actor& to) {
+      // The barrier follows every earlier event, so their inputs go first.
+      if (self->state.flush_pending)
+        publish(self);
       self->send(self->state.queue, barrier_atom::value, id, to);
     },
     [self, clk](tick_atom) {

@@ -79,7 +79,7 @@ public:
     start.state.cluster_owner = view_->context;
     std::vector<std::vector<plugins::scan_partial_ptr>> partials;
     assume_request req;
-    for (const auto& s : shards_) {
+    for (auto& s : shards_) {
       partials.push_back(
         plugins::run_scans(*prof, start.state, *p, start.scans, s.nodes()));
       req.shard_generations.push_back(s.generation());

@@ -7,45 +7,47 @@ namespace tessera::actors {
 void shard_state::apply(const shard_delta& d) {
   for (auto name : d.removed)
     by_name_.erase(name);
-  for (const auto& info : d.upserted)
-    by_name_[info->name()] = info;
-  if (d.order) {
-    order_ = *d.order;
-    rebuild_order();
-  } else {
-    // Same membership: replace the changed entries in place.
-    for (const auto& info : d.upserted)
-      if (auto it = position_.find(info->name()); it != position_.end())
-        ordered_[it->second] = info;
-    if (!d.removed.empty())
-      rebuild_order();
+  for (const auto& info : d.upserted) {
+    slot& at = by_name_[info->name()];
+    at.info = info;
+    // Same membership: replace the entry in the current order in place.
+    if (!order_stale_ && at.position < ordered_.size()
+        && ordered_[at.position]->name() == info->name())
+      ordered_[at.position] = info;
   }
+  if (d.order)
+    order_ = *d.order;
+  if (d.order || !d.removed.empty())
+    order_stale_ = true;
   generation_ = d.generation;
 }
 
-void shard_state::rebuild_order() {
+void shard_state::settle_order() {
+  if (!order_stale_)
+    return;
   ordered_.clear();
-  position_.clear();
   ordered_.reserve(order_.size());
   for (auto name : order_) {
     auto it = by_name_.find(name);
     if (it == by_name_.end())
       continue;
-    position_.emplace(name, ordered_.size());
-    ordered_.push_back(it->second);
+    it->second.position = ordered_.size();
+    ordered_.push_back(it->second.info);
   }
   if (!ordered_.empty())
     start_ %= ordered_.size();
   else
     start_ = 0;
+  order_stale_ = false;
 }
 
 const model::node_info* shard_state::find(model::symbol name) const {
   auto it = by_name_.find(name);
-  return it == by_name_.end() ? nullptr : it->second.get();
+  return it == by_name_.end() ? nullptr : it->second.info.get();
 }
 
-scan_reply shard_state::scan(const scan_request& req) const {
+scan_reply shard_state::scan(const scan_request& req) {
+  settle_order();
   scan_reply out;
   out.shard = index_;
   out.generation = generation_;
@@ -55,6 +57,7 @@ scan_reply shard_state::scan(const scan_request& req) const {
 }
 
 filter_reply shard_state::filter(const filter_request& req) {
+  settle_order();
   filter_reply out;
   out.shard = index_;
   out.generation = generation_;
@@ -99,7 +102,8 @@ score_reply shard_state::score(const score_request& req) {
   return out;
 }
 
-preempt_reply shard_state::preempt(const preempt_request& req) const {
+preempt_reply shard_state::preempt(const preempt_request& req) {
+  settle_order();
   preempt_reply out;
   out.shard = index_;
   if (req.profile->post_filter().empty())

@@ -46,26 +46,36 @@ public:
     return generation_;
   }
   /// The shard's nodes in node-tree order.
-  const std::vector<model::node_info_ptr>& nodes() const noexcept {
+  const std::vector<model::node_info_ptr>& nodes() {
+    settle_order();
     return ordered_;
   }
   const model::node_info* find(model::symbol name) const;
 
-  scan_reply scan(const scan_request& req) const;
+  scan_reply scan(const scan_request& req);
   /// Filters (and scores); advances the start index unless told not to.
   filter_reply filter(const filter_request& req);
   score_reply score(const score_request& req);
-  preempt_reply preempt(const preempt_request& req) const;
+  preempt_reply preempt(const preempt_request& req);
 
 private:
-  void rebuild_order();
+  /// A node and where it sits in `ordered_` (checked before use: a node
+  /// outside the order keeps a stale position).
+  struct slot {
+    model::node_info_ptr info;
+    std::size_t position = 0;
+  };
+
+  /// Rebuilds `ordered_` if membership changed since the last read: while
+  /// nodes arrive, many deltas cost one O(nodes) rebuild, not one each.
+  void settle_order();
 
   std::uint32_t index_;
   std::uint64_t generation_ = 0;
-  std::unordered_map<model::symbol, model::node_info_ptr> by_name_;
+  std::unordered_map<model::symbol, slot> by_name_;
   std::vector<model::symbol> order_;
   std::vector<model::node_info_ptr> ordered_;
-  std::unordered_map<model::symbol, std::size_t> position_;
+  bool order_stale_ = false;
   std::size_t start_ = 0;
   plugins::plugin_evaluations evaluations_;
 };

@@ -103,6 +103,27 @@ TEST(ShardState, AppliesDeltasInOrder) {
   EXPECT_EQ(s.generation(), 7u);
 }
 
+TEST(ShardState, DeltasBetweenReadsSettleIntoTheLastOrder) {
+  shard_state s{0};
+  s.apply(delta(1, {info("a")}, {}, std::vector<std::string>{"a"}));
+  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"a"}));
+  // Nodes arrive in several deltas with no read between them; a node is
+  // updated while the order is not yet rebuilt, and another is removed.
+  s.apply(delta(2, {info("b")}, {}, std::vector<std::string>{"a", "b"}));
+  s.apply(delta(3, {info("c")}, {}, std::vector<std::string>{"c", "a", "b"}));
+  s.apply(delta(4, {info("b", "8")}));
+  s.apply(
+    delta(5, {info("d")}, {"a"}, std::vector<std::string>{"c", "d", "b"}));
+  s.apply(delta(6, {info("c", "2")}));
+  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"c", "d", "b"}));
+  EXPECT_EQ(s.nodes()[0]->allocatable().milli_cpu, 2000);
+  EXPECT_EQ(s.nodes()[2]->allocatable().milli_cpu, 8000);
+  EXPECT_EQ(s.find(model::symbol{"a"}), nullptr);
+  // After the rebuild, updates land in place again, at the new positions.
+  s.apply(delta(7, {info("d", "16")}));
+  EXPECT_EQ(s.nodes()[1]->allocatable().milli_cpu, 16000);
+  EXPECT_EQ(s.generation(), 7u);
+}
 // The start index moves by the nodes processed (feasible and failed), as
 // kube-scheduler's nextStartNodeIndex, and wraps.
 TEST(ShardState, FilterRotatesTheStartIndexByTheNodesProcessed) {
@@ -352,7 +373,7 @@ TEST(ShardState, MergedScanPartialsEqualOneShardsScan) {
     auto shared_state = std::make_shared<const plugins::cycle_state>(
       plugins::cycle_state{start.state});
     std::vector<std::vector<plugins::scan_partial_ptr>> partials;
-    for (const auto& v : views) {
+    for (auto& v : views) {
       scan_request req;
       req.pod = p;
       req.profile = prof;

@@ -57,11 +57,15 @@ struct queue_log {
   std::vector<std::int32_t> wants;
   std::vector<cycle_outcome_ptr> outcomes;
   std::vector<bind_outcome_ptr> bound;
+  /// Inputs ("input:<pods>") and barriers ("barrier:<id>") as they came.
+  std::vector<std::string> arrivals;
 };
 
 queue_actor::behavior_type fake_queue(queue_actor::pointer, queue_log* log) {
   return {
-    [](input_atom, const queue_inputs_ptr&) {},
+    [log](input_atom, const queue_inputs_ptr& in) {
+      log->arrivals.push_back("input:" + std::to_string(in->size()));
+    },
     [log](want_atom, std::int32_t n) { log->wants.push_back(n); },
     [log](outcome_atom, const cycle_outcome_ptr& o) {
       log->outcomes.push_back(o);
@@ -69,7 +73,9 @@ queue_actor::behavior_type fake_queue(queue_actor::pointer, queue_log* log) {
     [log](bound_atom, const bind_outcome_ptr& b) { log->bound.push_back(b); },
     [](preemption_ended_atom, const model::pod_ptr&, bool) {},
     [](tick_atom) {},
-    [](barrier_atom, std::uint64_t, const caf::actor&) {},
+    [log](barrier_atom, std::uint64_t id, const caf::actor&) {
+      log->arrivals.push_back("barrier:" + std::to_string(id));
+    },
     [](subscribe_atom, const caf::actor&) {},
     [](stats_atom) -> queue_stats { return {}; },
   };
@@ -84,6 +90,7 @@ struct cache_log {
 cache_actor::behavior_type fake_cache(cache_actor::pointer, cache_log* log) {
   return {
     [](events_atom, const object_events_ptr&) {},
+    [](flush_atom) {},
     [](synced_atom) {},
     [log](assume_atom, const assume_request_ptr& req) -> assume_reply_ptr {
       log->assumes.push_back(req);
@@ -101,6 +108,26 @@ cache_actor::behavior_type fake_cache(cache_actor::pointer, cache_log* log) {
     [](barrier_atom, std::uint64_t, const caf::actor&) {},
     [](tick_atom) {},
     [](stats_atom) -> cache_stats { return {}; },
+  };
+}
+
+/// Deltas a shard received.
+shard_actor::behavior_type fake_shard(shard_actor::pointer,
+                                      std::vector<shard_delta_ptr>* log) {
+  return {
+    [log](delta_atom, const shard_delta_ptr& d) { log->push_back(d); },
+    [](scan_atom, const scan_request_ptr&) -> scan_reply_ptr {
+      return nullptr;
+    },
+    [](filter_atom, const filter_request_ptr&) -> filter_reply_ptr {
+      return nullptr;
+    },
+    [](score_atom, const score_request_ptr&) -> score_reply_ptr {
+      return nullptr;
+    },
+    [](preempt_atom, const preempt_request_ptr&) -> preempt_reply_ptr {
+      return nullptr;
+    },
   };
 }
 
@@ -222,6 +249,52 @@ TEST_F(deterministic, ShardServesRequestsOnlyOnceItsViewIsCurrent) {
   run();
   ASSERT_EQ(replies.size(), 3u);
   EXPECT_EQ(replies[2].first, 'c');
+  caf::anon_send_exit(shard, caf::exit_reason::user_shutdown);
+  run();
+}
+
+// Event batches that wait in the cache's mailbox together are published
+// once: one delta per shard with every node they added and one queue input
+// message with every event. A barrier behind them still reaches the queue after
+// those inputs, and a batch arriving alone is published on its own.
+TEST_F(deterministic, CachePublishesWaitingEventsTogether) {
+  manual_clock clk;
+  queue_log qlog;
+  std::vector<shard_delta_ptr> deltas;
+  auto shard = sys_.spawn(fake_shard, &deltas);
+  auto q = sys_.spawn(fake_queue, &qlog);
+  cache_config cfg;
+  auto cache = spawn_cache(sys_, cfg, clk, {shard}, q);
+  auto events = [](std::vector<model::object> objs) {
+    auto out = std::make_shared<object_events>();
+    for (auto& o : objs)
+      out->push_back({object_event::kind::added, std::move(o)});
+    return object_events_ptr{std::move(out)};
+  };
+  auto node = [](const std::string& name) -> model::object {
+    return test::make_node(name).cpu("4").build();
+  };
+  auto pod = [](const std::string& name) -> model::object {
+    return test::make_pod(name).build();
+  };
+  caf::anon_send(cache, events_atom::value, events({node("n1")}));
+  caf::anon_send(cache, events_atom::value, events({node("n2"), pod("a")}));
+  caf::anon_send(cache, events_atom::value, events({node("n3"), pod("b")}));
+  caf::anon_send(cache, barrier_atom::value, std::uint64_t{7}, caf::actor{});
+  run();
+  ASSERT_EQ(deltas.size(), 1u);
+  EXPECT_EQ(deltas[0]->upserted.size(), 3u);
+  ASSERT_TRUE(deltas[0]->order);
+  EXPECT_EQ(deltas[0]->order->size(), 3u);
+  // Five inputs: the two pending pods and the three node additions (which
+  // may make waiting pods schedulable).
+  EXPECT_EQ(qlog.arrivals, (std::vector<std::string>{"input:5", "barrier:7"}));
+  caf::anon_send(cache, events_atom::value, events({node("n4")}));
+  run();
+  ASSERT_EQ(deltas.size(), 2u);
+  EXPECT_EQ(deltas[1]->upserted.size(), 1u);
+  caf::anon_send_exit(cache, caf::exit_reason::user_shutdown);
+  caf::anon_send_exit(q, caf::exit_reason::user_shutdown);
   caf::anon_send_exit(shard, caf::exit_reason::user_shutdown);
   run();
 }
