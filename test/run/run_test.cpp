@@ -312,6 +312,9 @@ TEST(Run, ApiOutageDuringPreBindLosesNoPod) {
   EXPECT_EQ(c.node_of("db"), "n2");
   EXPECT_TRUE(wait_until([&] { return claim_bound(c); }));
   ASSERT_NE(run.sink(), nullptr);
+  // The store records the binding before the sink has read the answer.
+  EXPECT_TRUE(
+    wait_until([&] { return run.sink()->stats().bound.load() >= 1; }));
   EXPECT_EQ(run.sink()->stats().bound.load(), 1u);
   EXPECT_EQ(run.stop(), 0);
 }
