@@ -392,15 +392,20 @@ TEST_F(ReflectorTest, DisconnectionsLoseNothing) {
     // Close a watch that is open (not one still being opened), until the
     // reflector has watched again: a close can race the server's start of
     // the stream and end nothing. The watch has brought the new pods: one
-    // cut short, with nothing received, would be listed again.
+    // cut short, with nothing received, would be listed again. Each close
+    // waits long for the re-watch (which follows a backoff of up to 0.2 s),
+    // so that a second close cannot hit the new watch as it opens.
     ASSERT_TRUE(mirror_.wait_equal(server_state(), 10s));
     ASSERT_TRUE(wait_watching());
     auto watches = reflector_->stats().watches.load();
+    auto rewatched
+      = [&] { return reflector_->stats().watches.load() > watches; };
     auto deadline = std::chrono::steady_clock::now() + 10s;
-    while (reflector_->stats().watches.load() == watches
-           && std::chrono::steady_clock::now() < deadline) {
+    while (!rewatched() && std::chrono::steady_clock::now() < deadline) {
       store_->close_watchers();
-      std::this_thread::sleep_for(5ms);
+      auto patience = std::chrono::steady_clock::now() + 1s;
+      while (!rewatched() && std::chrono::steady_clock::now() < patience)
+        std::this_thread::sleep_for(1ms);
     }
     ASSERT_GT(reflector_->stats().watches.load(), watches)
       << "the reflector did not watch again after its watch was closed";
@@ -409,7 +414,14 @@ TEST_F(ReflectorTest, DisconnectionsLoseNothing) {
   }
   expect_in_step();
   EXPECT_GE(reflector_->stats().watches.load(), 5u) << "a watch per round";
-  EXPECT_EQ(reflector_->stats().lists.load(), 1u); // re-watched, no relist
+  // A clean close re-watches without listing again: one relist per round
+  // would make six lists. One relist is tolerated: on a loaded host a new
+  // watch can end before its first event, and a watch cut short like that
+  // lists again (as client-go's "very short watch" does).
+  EXPECT_LE(reflector_->stats().lists.load(), 2u)
+    << "watch errors " << reflector_->stats().errors.load() << ", gone "
+    << reflector_->stats().gone.load() << ", watches "
+    << reflector_->stats().watches.load();
 }
 
 TEST_F(ReflectorTest, GoneRelistsAndReconciles) {
