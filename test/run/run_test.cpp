@@ -66,7 +66,12 @@ TEST(Run, SchedulesEveryPendingPodExactlyOnce) {
   auto stats = c.store().stats();
   EXPECT_EQ(stats.binds, 80u);
   EXPECT_EQ(stats.bind_conflicts, 0u);
-  EXPECT_EQ(run.sink()->stats().binds_started.load(), 80u);
+  // Bindings refused while an informer re-synced (a watch cut short on a
+  // loaded host makes it list again) never reached the server and were
+  // tried again: every start beyond one per pod is such a refusal.
+  auto started = run.sink()->stats().binds_started.load();
+  EXPECT_GE(started, 80u);
+  EXPECT_LE(started - 80u, run.sink()->stats().gated.load());
   // The server may have answered the last bindings before the sink counted
   // them.
   EXPECT_TRUE(wait_until([&] { return run.sink()->stats().bound == 80; }))
