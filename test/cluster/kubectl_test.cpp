@@ -426,10 +426,17 @@ TEST_F(KubectlTest, WatchShowsChanges) {
     pods(), "default",
     R"({"metadata":{"name":"w1"},"spec":{"containers":[{"name":"c","image":"i"}]}})"));
   auto before = st_->stats().watchers_open;
+  // kubectl is stopped after 12 s. On a loaded host its start and discovery
+  // alone can take several seconds, so the watch gets up to 9 s to open
+  // and the changes below leave it at least 3 s to print them.
   auto watching
-    = std::async(std::launch::async, [&] { return run("get pods -w", 3); });
-  // Act once kubectl's watch is open.
-  ASSERT_TRUE(eventually([&] { return st_->stats().watchers_open > before; }));
+    = std::async(std::launch::async, [&] { return run("get pods -w", 12); });
+  auto deadline = std::chrono::steady_clock::now() + 9s;
+  while (st_->stats().watchers_open <= before
+         && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(10ms);
+  ASSERT_GT(st_->stats().watchers_open, before)
+    << "kubectl's watch never opened";
   ASSERT_TRUE(
     st_->bind({.ns = "default", .name = "w1", .node = "node-000000"}));
   ASSERT_TRUE(eventually([&] {
