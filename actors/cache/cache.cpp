@@ -56,6 +56,13 @@ void publish(cache_actor::stateful_pointer<cache_cell> self) {
   }
 }
 
+// Publishes events still waiting for their flush, before something that
+// must follow them.
+void publish_pending(cache_actor::stateful_pointer<cache_cell> self) {
+  if (self->state.flush_pending)
+    publish(self);
+}
+
 cache_actor::behavior_type cache(cache_actor::stateful_pointer<cache_cell> self,
                                  cache_config cfg, const clock* clk,
                                  std::vector<shard_actor> shards,
@@ -79,14 +86,10 @@ cache_actor::behavior_type cache(cache_actor::stateful_pointer<cache_cell> self,
         self->send(self, flush_atom::value);
       }
     },
-    [self](flush_atom) {
-      if (self->state.flush_pending)
-        publish(self);
-    },
+    [self](flush_atom) { publish_pending(self); },
     [self](synced_atom) {
       // Synced means the initial state has reached the shards and the queue.
-      if (self->state.flush_pending)
-        publish(self);
+      publish_pending(self);
       self->state.synced = true;
     },
     [self](assume_atom, const assume_request_ptr& req) -> assume_reply_ptr {
@@ -109,8 +112,7 @@ cache_actor::behavior_type cache(cache_actor::stateful_pointer<cache_cell> self,
     },
     [self](barrier_atom, std::uint64_t id, const caf::actor& to) {
       // The barrier follows every earlier event, so their inputs go first.
-      if (self->state.flush_pending)
-        publish(self);
+      publish_pending(self);
       self->send(self->state.queue, barrier_atom::value, id, to);
     },
     [self, clk](tick_atom) {

@@ -16,7 +16,7 @@ void shard_state::apply(const shard_delta& d) {
       ordered_[at.position] = info;
   }
   if (d.order)
-    order_ = *d.order;
+    order_ = d.order;
   if (d.order || !d.removed.empty())
     order_stale_ = true;
   generation_ = d.generation;
@@ -26,8 +26,10 @@ void shard_state::settle_order() {
   if (!order_stale_)
     return;
   ordered_.clear();
-  ordered_.reserve(order_.size());
-  for (auto name : order_) {
+  static const std::vector<model::symbol> none;
+  const auto& order = order_ ? *order_ : none;
+  ordered_.reserve(order.size());
+  for (auto name : order) {
     auto it = by_name_.find(name);
     if (it == by_name_.end())
       continue;

@@ -13,6 +13,7 @@
 #include "plugins/framework/plugin_evaluations.hpp"
 
 #include <cstdint>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -73,7 +74,8 @@ private:
   std::uint32_t index_;
   std::uint64_t generation_ = 0;
   std::unordered_map<model::symbol, slot> by_name_;
-  std::vector<model::symbol> order_;
+  /// The cache's node order for this shard (shared, never copied).
+  std::shared_ptr<const std::vector<model::symbol>> order_;
   std::vector<model::node_info_ptr> ordered_;
   bool order_stale_ = false;
   std::size_t start_ = 0;

@@ -8,6 +8,7 @@
 #include "io/apiserver/store.hpp"
 #include "io/apiserver/volume_controller.hpp"
 #include "test/support/fake_binder.hpp"
+#include "test/support/wait.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -431,11 +432,8 @@ TEST_F(KubectlTest, WatchShowsChanges) {
   // and the changes below leave it at least 3 s to print them.
   auto watching
     = std::async(std::launch::async, [&] { return run("get pods -w", 12); });
-  auto deadline = std::chrono::steady_clock::now() + 9s;
-  while (st_->stats().watchers_open <= before
-         && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(10ms);
-  ASSERT_GT(st_->stats().watchers_open, before)
+  ASSERT_TRUE(
+    test::eventually([&] { return st_->stats().watchers_open > before; }, 9s))
     << "kubectl's watch never opened";
   ASSERT_TRUE(
     st_->bind({.ns = "default", .name = "w1", .node = "node-000000"}));

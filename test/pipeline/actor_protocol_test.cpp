@@ -57,7 +57,8 @@ struct queue_log {
   std::vector<std::int32_t> wants;
   std::vector<cycle_outcome_ptr> outcomes;
   std::vector<bind_outcome_ptr> bound;
-  /// Inputs ("input:<pods>") and barriers ("barrier:<id>") as they came.
+  /// Input messages ("input:<inputs in it>") and barriers ("barrier:<id>") as
+  /// they came.
   std::vector<std::string> arrivals;
 };
 
