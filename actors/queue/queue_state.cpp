@@ -27,8 +27,7 @@ bool scheduling_relevant_change(const model::pod& a, const model::pod& b) {
 } // namespace
 
 bool queue_state::order_less::operator()(const entry* a, const entry* b) const {
-  return pops_before(owner->sort_, {a->pod, a->timestamp_ns, a->sequence},
-                     {b->pod, b->timestamp_ns, b->sequence});
+  return pops_before(owner->sort_, a->position(), b->position());
 }
 
 bool queue_state::backoff_less::operator()(const entry* a,
@@ -73,12 +72,6 @@ void queue_state::count_incoming(std::string_view queue,
                                  std::string_view event) {
   if (cfg_.metrics != nullptr)
     cfg_.metrics->queue_incoming_pods.with({queue, event}).inc();
-}
-
-std::int64_t queue_state::now_ns() const {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-           clock_.now().time_since_epoch())
-    .count();
 }
 
 // Metrics: scheduler_unschedulable_pods{plugin, profile}, as
@@ -213,9 +206,7 @@ void queue_state::add(const model::pod_ptr& p, std::uint32_t profile) {
   e->pod = p;
   e->key = key;
   e->profile = profile;
-  e->sequence = ++sequence_;
-  e->timestamp_ns = now_ns();
-  e->initial_ns = e->timestamp_ns;
+  e->arrive(++sequence_, now_ns());
   entry& ref = *e;
   entries_.emplace(key, std::move(e));
   admit(ref);
@@ -410,12 +401,9 @@ std::optional<queued_pod_info> queue_state::pop() {
   detach(*e);
   e->at = where::in_flight;
   ++in_flight_;
-  ++e->attempts;
   e->updated_in_flight = false;
   e->popped_event = events_.open();
-  e->popped_cycle = ++cycle_;
-  return queued_pod_info{e->pod, e->attempts, e->popped_cycle, e->initial_ns,
-                         e->profile};
+  return e->popped(++cycle_);
 }
 
 queue_stats queue_state::stats() const {

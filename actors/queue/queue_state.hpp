@@ -22,6 +22,7 @@
 
 #include "actors/messages.hpp"
 #include "actors/queue/inflight_window.hpp"
+#include "actors/queue/queue_entry.hpp"
 #include "metrics/fwd.hpp"
 #include "plugins/framework/profile.hpp"
 #include "support/clock.hpp"
@@ -106,20 +107,14 @@ private:
     retry,
   };
   using plugin_bits = std::bitset<plugins::max_plugins_per_profile>;
-  struct entry {
-    model::pod_ptr pod;
+  struct entry : queue_entry {
     std::string key;
     where at = where::active;
-    std::int64_t timestamp_ns = 0;
-    std::uint64_t sequence = 0;
-    std::int32_t attempts = 0;
-    std::int64_t initial_ns = 0;
     plugin_bits rejectors;
     bool error_backoff = false;
     time_point parked_at{};
     /// Its mark in events_ while in flight.
     std::uint64_t popped_event = 0;
-    std::uint64_t popped_cycle = 0;
     /// The pod changed while in flight: requeue rather than park.
     bool updated_in_flight = false;
     /// Its preemptions whose victim deletions are still running; while
@@ -128,8 +123,6 @@ private:
     std::int32_t preemptions = 0;
     /// While held, an event came that would have moved it.
     bool moved_while_held = false;
-    /// The pod's profile: an index into profiles_ and indexes_.
-    std::uint32_t profile = 0;
   };
   struct order_less {
     const queue_state* owner;
@@ -185,7 +178,9 @@ private:
                        const model::object* old_obj,
                        const model::object* new_obj,
                        event_series* timing) const;
-  std::int64_t now_ns() const;
+  std::int64_t now_ns() const {
+    return actors::now_ns(clock_);
+  }
   void count_incoming(std::string_view queue, std::string_view event);
   struct event_series {
     std::string label;

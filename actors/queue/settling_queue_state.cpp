@@ -37,11 +37,7 @@ void settling_queue_state::add(const model::pod_ptr& p, std::uint32_t profile) {
   auto e = std::make_unique<entry>();
   e->pod = p;
   e->profile = profile;
-  e->sequence = ++sequence_;
-  e->timestamp_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
-                      clock_.now().time_since_epoch())
-                      .count();
-  e->initial_ns = e->timestamp_ns;
+  e->arrive(++sequence_, now_ns(clock_));
   entry& ref = *e;
   entries_.emplace(std::move(key), std::move(e));
   admit(ref);
@@ -140,18 +136,14 @@ std::optional<queued_pod_info> settling_queue_state::pop() {
   detach(*e);
   e->at = where::in_flight;
   ++in_flight_;
-  ++e->attempts;
-  e->popped_cycle = ++cycle_;
   e->popped_deletion = deletions_.open();
   e->popped_placed = placed_.size();
-  return queued_pod_info{e->pod, e->attempts, e->popped_cycle, e->initial_ns,
-                         e->profile};
+  return e->popped(++cycle_);
 }
 
 bool settling_queue_state::settle() {
   if (tentative_ == 0 || in_flight_ + binding_ + waiting_ > 0)
     return false;
-  order_less before{this};
   std::vector<entry*> again;
   std::vector<std::string> final_keys;
   for (auto& [key, e] : entries_) {
@@ -159,11 +151,7 @@ bool settling_queue_state::settle() {
       continue;
     bool missed = false;
     for (std::size_t i = e->popped_placed; i < placed_.size() && !missed; ++i) {
-      entry probe;
-      probe.pod = placed_[i].pod;
-      probe.timestamp_ns = placed_[i].timestamp_ns;
-      probe.sequence = placed_[i].sequence;
-      missed = before(&probe, e.get());
+      missed = pops_before(sort_, placed_[i], e->position());
     }
     if (missed)
       again.push_back(e.get());

@@ -25,6 +25,7 @@
 
 #include "actors/messages.hpp"
 #include "actors/queue/inflight_window.hpp"
+#include "actors/queue/queue_entry.hpp"
 #include "metrics/fwd.hpp"
 #include "plugins/framework/profile.hpp"
 #include "support/clock.hpp"
@@ -83,25 +84,14 @@ private:
     retry,
     tentative,
   };
-  struct entry {
-    model::pod_ptr pod;
+  struct entry : queue_entry {
     where at = where::active;
-    std::int64_t timestamp_ns = 0;
-    std::uint64_t sequence = 0;
-    std::int32_t attempts = 0;
-    std::int64_t initial_ns = 0;
-    std::uint32_t profile = 0;
-    std::uint64_t popped_cycle = 0;
     /// Its mark in deletions_ while in flight: deletions after it may be
     /// this preemptor's victims, gone before its outcome arrived.
     std::uint64_t popped_deletion = 0;
     /// placed_.size() when popped (the staleness check of settle()).
     std::size_t popped_placed = 0;
     std::unordered_set<std::string> victims;
-
-    plugins::queued_pod position() const {
-      return {pod, timestamp_ns, sequence};
-    }
   };
   struct order_less {
     const settling_queue_state* owner;
