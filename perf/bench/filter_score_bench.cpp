@@ -152,11 +152,6 @@ void BM_phase_begin_cycle(benchmark::State& state, model::pod_ptr (*pod)()) {
   }
   report_per_node(state);
 }
-BENCHMARK_CAPTURE(BM_phase_begin_cycle, plain, plain_pod)
-  ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_phase_begin_cycle, anti_affinity_and_spread,
-                  anti_affinity_and_spread_pod)
-  ->Unit(benchmark::kMicrosecond);
 
 void BM_phase_scans(benchmark::State& state, model::pod_ptr (*pod)()) {
   const fixture& f = cluster();
@@ -169,11 +164,6 @@ void BM_phase_scans(benchmark::State& state, model::pod_ptr (*pod)()) {
   }
   report_per_node(state);
 }
-BENCHMARK_CAPTURE(BM_phase_scans, plain, plain_pod)
-  ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_phase_scans, anti_affinity_and_spread,
-                  anti_affinity_and_spread_pod)
-  ->Unit(benchmark::kMicrosecond);
 
 void BM_phase_filter_and_score(benchmark::State& state,
                                model::pod_ptr (*pod)()) {
@@ -190,11 +180,6 @@ void BM_phase_filter_and_score(benchmark::State& state,
   }
   report_per_node(state);
 }
-BENCHMARK_CAPTURE(BM_phase_filter_and_score, plain, plain_pod)
-  ->Unit(benchmark::kMicrosecond);
-BENCHMARK_CAPTURE(BM_phase_filter_and_score, anti_affinity_and_spread,
-                  anti_affinity_and_spread_pod)
-  ->Unit(benchmark::kMicrosecond);
 
 // One plugin's Filter (or Score) on every node, in node order.
 template <bool Score>
@@ -238,28 +223,48 @@ void BM_plugin_score(benchmark::State& state, model::pod_ptr (*pod)(),
   BM_plugin<true>(state, pod, name);
 }
 
-#define TESSERA_PLUGIN_BENCH(kind, plugin)                                     \
-  BENCHMARK_CAPTURE(BM_plugin_##kind, plain_##plugin, plain_pod, #plugin)      \
-    ->Unit(benchmark::kMicrosecond);                                           \
-  BENCHMARK_CAPTURE(BM_plugin_##kind, anti_affinity_and_spread_##plugin,       \
-                    anti_affinity_and_spread_pod, #plugin)                     \
-    ->Unit(benchmark::kMicrosecond)
+// Each phase and each plugin runs for both pods: the plain one, and the one
+// the scan plugins (InterPodAffinity, PodTopologySpread) have work for.
+using pod_maker = model::pod_ptr (*)();
+constexpr std::pair<const char*, pod_maker> bench_pods[] = {
+  {"plain", plain_pod},
+  {"anti_affinity_and_spread", anti_affinity_and_spread_pod},
+};
+using phase_bench = void (*)(benchmark::State&, pod_maker);
+constexpr std::pair<const char*, phase_bench> phases[] = {
+  {"BM_phase_begin_cycle", BM_phase_begin_cycle},
+  {"BM_phase_scans", BM_phase_scans},
+  {"BM_phase_filter_and_score", BM_phase_filter_and_score},
+};
+constexpr const char* filter_plugins[] = {
+  "NodeUnschedulable", "NodeName",         "TaintToleration",
+  "NodeAffinity",      "NodePorts",        "NodeResourcesFit",
+  "PodTopologySpread", "InterPodAffinity",
+};
+constexpr const char* score_plugins[] = {
+  "TaintToleration",   "NodeAffinity",     "NodeResourcesFit",
+  "PodTopologySpread", "InterPodAffinity", "NodeResourcesBalancedAllocation",
+  "ImageLocality",
+};
 
-TESSERA_PLUGIN_BENCH(filter, NodeUnschedulable);
-TESSERA_PLUGIN_BENCH(filter, NodeName);
-TESSERA_PLUGIN_BENCH(filter, TaintToleration);
-TESSERA_PLUGIN_BENCH(filter, NodeAffinity);
-TESSERA_PLUGIN_BENCH(filter, NodePorts);
-TESSERA_PLUGIN_BENCH(filter, NodeResourcesFit);
-TESSERA_PLUGIN_BENCH(filter, PodTopologySpread);
-TESSERA_PLUGIN_BENCH(filter, InterPodAffinity);
-TESSERA_PLUGIN_BENCH(score, TaintToleration);
-TESSERA_PLUGIN_BENCH(score, NodeAffinity);
-TESSERA_PLUGIN_BENCH(score, NodeResourcesFit);
-TESSERA_PLUGIN_BENCH(score, PodTopologySpread);
-TESSERA_PLUGIN_BENCH(score, InterPodAffinity);
-TESSERA_PLUGIN_BENCH(score, NodeResourcesBalancedAllocation);
-TESSERA_PLUGIN_BENCH(score, ImageLocality);
+[[maybe_unused]] const bool per_pod_registered = [] {
+  for (auto [phase, run] : phases)
+    for (auto [pod_name, pod] : bench_pods)
+      benchmark::RegisterBenchmark(
+        (std::string(phase) + "/" + pod_name).c_str(), run, pod)
+        ->Unit(benchmark::kMicrosecond);
+  auto per_plugin = [](const char* bench, auto run, const auto& plugins) {
+    for (const char* plugin : plugins)
+      for (auto [pod_name, pod] : bench_pods)
+        benchmark::RegisterBenchmark(
+          (std::string(bench) + "/" + pod_name + "_" + plugin).c_str(), run,
+          pod, plugin)
+          ->Unit(benchmark::kMicrosecond);
+  };
+  per_plugin("BM_plugin_filter", BM_plugin_filter, filter_plugins);
+  per_plugin("BM_plugin_score", BM_plugin_score, score_plugins);
+  return true;
+}();
 
 } // namespace
 } // namespace tessera
