@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/kwok.hpp"
 
+#include "io/apiserver/controller_loop.hpp"
 #include "io/apiserver/time_format.hpp"
-#include "io/apiserver/wake_signal.hpp"
 #include "model/json_access.hpp"
 #include "support/log.hpp"
 
@@ -115,9 +115,7 @@ struct kwok_controller::impl {
 
   store& st;
   kwok_config cfg;
-  wake_signal signal;
   std::atomic<std::size_t> writes{0};
-  std::thread thread;
 
   // Controller-thread state.
   std::shared_ptr<watcher> nodes_w;
@@ -135,8 +133,17 @@ struct kwok_controller::impl {
 
   const resource_info& pods = primary_resource(storage_kind::pod);
   const resource_info& nodes = primary_resource(storage_kind::node);
+  std::vector<watch_event> batch;
+  /// False while a pass runs (see pass()).
+  bool settled = false;
+  /// The longest sleep, and the wait after a failed pass.
+  static constexpr std::chrono::milliseconds retry{200};
+  controller_loop loop{"kwok", retry, [this] { return pass(); }};
 
   bool open_watches() {
+    for (auto* w : {&nodes_w, &pods_w})
+      if (*w)
+        (*w)->stop();
     watch_options all;
     auto n = st.watch(nodes, "", all);
     watch_options bound;
@@ -146,87 +153,64 @@ struct kwok_controller::impl {
       return false;
     nodes_w = std::move(*n);
     pods_w = std::move(*p);
-    nodes_w->set_notify([this] { signal.notify(); });
-    pods_w->set_notify([this] { signal.notify(); });
+    nodes_w->set_notify([this] { loop.notify(); });
+    pods_w->set_notify([this] { loop.notify(); });
     return true;
   }
 
-  /// The thread body: a failure in one stage is logged, never fatal.
-  void run_guarded() {
-    for (;;) {
-      try {
-        run();
-        return;
-      } catch (const std::exception& e) {
-        TLOG_ERROR("kwok controller failed; restarting it", "error", e.what());
-      }
-      if (nodes_w)
-        nodes_w->stop();
-      if (pods_w)
-        pods_w->stop();
-      if (signal.stopping())
-        return;
-    }
-  }
-
-  void run() {
-    if (!open_watches()) {
+  /// One pass: the watches' news, then whatever falls due. Returns the time
+  /// to the next due pod, finishing Job or heartbeat (at most 200 ms).
+  std::optional<controller_loop::duration> pass() {
+    // Fresh watches on the first pass and after one that threw, whose
+    // events were only partly handled: they list every object again.
+    if (!settled && !open_watches()) {
       TLOG_ERROR("kwok controller cannot watch the store");
-      return;
+      return retry;
     }
-    std::vector<watch_event> batch;
-    for (;;) {
-      {
-        auto deadline = st.time().now() + std::chrono::milliseconds(200);
-        if (!due.empty() && due.top().first < deadline)
-          deadline = due.top().first;
-        if (!finishing.empty() && finishing.top().first < deadline)
-          deadline = finishing.top().first;
-        if (cfg.heartbeat_interval.count() > 0 && next_heartbeat < deadline)
-          deadline = next_heartbeat;
-        auto wait = deadline - st.time().now();
-        if (!signal.wait(std::optional{wait}))
-          return;
-      }
-      batch.clear();
-      nodes_w->poll(batch);
-      for (auto& ev : batch)
-        on_node(ev);
-      batch.clear();
-      pods_w->poll(batch);
-      for (auto& ev : batch)
-        on_pod(ev);
-      if (nodes_w->ended() || pods_w->ended()) {
-        // Dropped (fault injection or too slow): start over from the state.
-        nodes_w->stop();
-        pods_w->stop();
-        if (!open_watches())
-          return;
-      }
-      auto now = st.time().now();
-      while (!due.empty() && due.top().first <= now) {
-        auto key = due.top().second;
-        due.pop();
-        auto slash = key.find('/');
-        auto p = st.get(pods, key.substr(0, slash), key.substr(slash + 1));
-        if (p)
-          make_ready(*p);
-      }
-      while (!finishing.empty() && finishing.top().first <= now) {
-        auto key = finishing.top().second;
-        finishing.pop();
-        auto slash = key.find('/');
-        auto p = st.get(pods, key.substr(0, slash), key.substr(slash + 1));
-        auto phase = p ? (*p)->attrs().field("status.phase") : std::nullopt;
-        if (phase && *phase == "Running"
-            && (*p)->json().find("\"deletionTimestamp\"") == std::string::npos)
-          complete(*p);
-      }
-      if (cfg.heartbeat_interval.count() > 0 && now >= next_heartbeat) {
-        heartbeat();
-        next_heartbeat = now + cfg.heartbeat_interval;
-      }
+    settled = false;
+    batch.clear();
+    nodes_w->poll(batch);
+    for (auto& ev : batch)
+      on_node(ev);
+    batch.clear();
+    pods_w->poll(batch);
+    for (auto& ev : batch)
+      on_pod(ev);
+    if ((nodes_w->ended() || pods_w->ended()) && !open_watches())
+      // Dropped (fault injection or too slow): start over from the state.
+      return retry;
+    auto now = st.time().now();
+    while (!due.empty() && due.top().first <= now) {
+      auto key = due.top().second;
+      due.pop();
+      auto slash = key.find('/');
+      auto p = st.get(pods, key.substr(0, slash), key.substr(slash + 1));
+      if (p)
+        make_ready(*p);
     }
+    while (!finishing.empty() && finishing.top().first <= now) {
+      auto key = finishing.top().second;
+      finishing.pop();
+      auto slash = key.find('/');
+      auto p = st.get(pods, key.substr(0, slash), key.substr(slash + 1));
+      auto phase = p ? (*p)->attrs().field("status.phase") : std::nullopt;
+      if (phase && *phase == "Running"
+          && (*p)->json().find("\"deletionTimestamp\"") == std::string::npos)
+        complete(*p);
+    }
+    if (cfg.heartbeat_interval.count() > 0 && now >= next_heartbeat) {
+      heartbeat();
+      next_heartbeat = now + cfg.heartbeat_interval;
+    }
+    settled = true;
+    auto deadline = st.time().now() + retry;
+    if (!due.empty() && due.top().first < deadline)
+      deadline = due.top().first;
+    if (!finishing.empty() && finishing.top().first < deadline)
+      deadline = finishing.top().first;
+    if (cfg.heartbeat_interval.count() > 0 && next_heartbeat < deadline)
+      deadline = next_heartbeat;
+    return deadline - st.time().now();
   }
 
   bool is_managed(const stored_object& node) const {
@@ -522,13 +506,10 @@ struct kwok_controller::impl {
 
 kwok_controller::kwok_controller(store& s, kwok_config config)
   : impl_(std::make_unique<impl>(s, config)) {
-  impl_->thread = std::thread([this] { impl_->run_guarded(); });
 }
 
 kwok_controller::~kwok_controller() {
-  impl_->signal.stop();
-  if (impl_->thread.joinable())
-    impl_->thread.join();
+  impl_->loop.stop();
   if (impl_->nodes_w)
     impl_->nodes_w->stop();
   if (impl_->pods_w)

@@ -2,44 +2,41 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/namespace_controller.hpp"
 
-#include "io/apiserver/wake_signal.hpp"
+#include "io/apiserver/controller_loop.hpp"
 #include "support/log.hpp"
 
 #include <algorithm>
 #include <atomic>
 #include <chrono>
-#include <exception>
 #include <map>
+#include <optional>
 #include <string>
-#include <thread>
 #include <vector>
 
 namespace tessera::apiserver {
 
 struct namespace_controller::impl {
   impl(store& s, namespace_controller_config c) : st(s), cfg(c) {
-    thread = std::thread([this] { run(); });
   }
   impl(const impl&) = delete;
   impl& operator=(const impl&) = delete;
   /// Stops the thread, then the watch it read.
   ~impl() {
-    signal.stop();
-    thread.join();
+    loop.stop();
     if (watch)
       watch->stop();
   }
 
   store& st;
   namespace_controller_config cfg;
-  wake_signal signal;
   std::atomic<std::size_t> finalized{0};
-  std::thread thread;
   std::shared_ptr<watcher> watch;
   /// When each Terminating namespace was first seen.
   std::map<std::string, std::chrono::steady_clock::time_point> seen;
   const resource_info& namespaces = primary_resource(storage_kind::namespace_);
   const resource_info& nodes = primary_resource(storage_kind::node);
+  std::vector<watch_event> drained;
+  controller_loop loop{"namespace", cfg.resync, [this] { return pass(); }};
 
   void open_watch() {
     if (watch)
@@ -50,30 +47,20 @@ struct namespace_controller::impl {
     auto w = st.watch(namespaces, "", wo);
     if (!w)
       return;
-    (*w)->set_notify([this] { signal.notify(); });
+    (*w)->set_notify([this] { loop.notify(); });
     watch = std::move(*w);
   }
 
-  void run() {
-    open_watch();
-    std::vector<watch_event> drained;
-    bool terminating = false;
-    for (;;) {
-      // Idle (nothing Terminating): only a namespace change wakes it.
-      if (!signal.wait(terminating ? std::optional{cfg.resync} : std::nullopt))
-        return;
-      drained.clear();
-      if (!watch || watch->ended())
-        open_watch();
-      else
-        watch->poll(drained);
-      try {
-        terminating = reconcile();
-      } catch (const std::exception& e) {
-        TLOG_ERROR("namespace controller pass failed", "error", e.what());
-        terminating = true;
-      }
-    }
+  /// Idle (nothing Terminating): only a namespace change wakes it.
+  std::optional<controller_loop::duration> pass() {
+    drained.clear();
+    if (!watch || watch->ended())
+      open_watch();
+    else
+      watch->poll(drained);
+    if (reconcile())
+      return cfg.resync;
+    return std::nullopt;
   }
 
   /// Default deletes, except for a pod bound to a node that no longer

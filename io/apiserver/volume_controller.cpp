@@ -2,8 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/volume_controller.hpp"
 
+#include "io/apiserver/controller_loop.hpp"
 #include "io/apiserver/resources.hpp"
-#include "io/apiserver/wake_signal.hpp"
 #include "model/json_access.hpp"
 #include "model/storage_view.hpp"
 #include "support/log.hpp"
@@ -11,9 +11,6 @@
 #include <boost/json.hpp>
 
 #include <atomic>
-#include <condition_variable>
-#include <mutex>
-#include <thread>
 #include <unordered_map>
 #include <vector>
 
@@ -81,24 +78,21 @@ bool names_claim(const model::persistent_volume& pv,
 
 struct volume_controller::impl {
   impl(store& s, volume_controller_config c) : st(s), cfg(c) {
-    thread = std::thread([this] { run(); });
   }
   impl(const impl&) = delete;
   impl& operator=(const impl&) = delete;
   /// Stops the thread, then the watches it read.
   ~impl() {
-    signal.stop();
-    thread.join();
+    loop.stop();
     for (auto& w : watchers)
       w->stop();
   }
 
   store& st;
   volume_controller_config cfg;
-  wake_signal signal;
   std::atomic<std::size_t> writes{0};
-  std::thread thread;
   std::vector<std::shared_ptr<watcher>> watchers;
+  std::vector<watch_event> drained;
 
   const resource_info& pvs = primary_resource(storage_kind::persistent_volume);
   const resource_info& pvcs
@@ -113,6 +107,7 @@ struct volume_controller::impl {
   /// Volumes with a claimRef, by the claim_key() it names.
   std::unordered_map<std::string, const entry<model::persistent_volume>*>
     by_claim;
+  controller_loop loop{"volume", cfg.resync, [this] { return pass(); }};
 
   void open_watches() {
     for (auto& w : watchers)
@@ -122,34 +117,26 @@ struct volume_controller::impl {
       auto w = st.watch(*r, "", watch_options{});
       if (!w)
         continue;
-      (*w)->set_notify([this] { signal.notify(); });
+      (*w)->set_notify([this] { loop.notify(); });
       watchers.push_back(std::move(*w));
     }
   }
 
-  void run() {
-    open_watches();
-    std::vector<watch_event> drained;
-    for (;;) {
-      if (!signal.wait(std::optional{cfg.resync}))
-        return;
-      bool ended = false;
-      for (auto& w : watchers) {
-        drained.clear();
-        w->poll(drained);
-        ended = ended || w->ended();
-      }
-      if (ended)
-        open_watches();
-      try {
-        // Each pass makes one step per object; a few passes finish a
-        // provision-bind-complete chain without waiting for the resync.
-        for (int pass = 0; pass < 4 && reconcile() > 0; ++pass) {
-        }
-      } catch (const std::exception& e) {
-        TLOG_ERROR("volume controller pass failed", "error", e.what());
-      }
+  /// A pass at least every resync: claims wait on time as well as changes.
+  std::optional<controller_loop::duration> pass() {
+    bool ended = watchers.empty();
+    for (auto& w : watchers) {
+      drained.clear();
+      w->poll(drained);
+      ended = ended || w->ended();
     }
+    if (ended)
+      open_watches();
+    // Each pass makes one step per object; a few passes finish a
+    // provision-bind-complete chain without waiting for the resync.
+    for (int pass = 0; pass < 4 && reconcile() > 0; ++pass) {
+    }
+    return cfg.resync;
   }
 
   template <class T>

@@ -1,10 +1,10 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 
-/// `wake_signal`: how a controller thread of the embedded cluster (kwok,
-/// volumes, namespaces) sleeps until a watch reports a change, a deadline
-/// passes, or its owner stops it. A notify while the thread is busy is not
-/// lost: the next wait returns at once. Internal to io/apiserver.
+/// `wake_signal`: how a `controller_loop` of the embedded cluster sleeps
+/// until a watch reports a change, a deadline passes, or its owner stops
+/// it. A notify while the thread is busy is not lost: the next wait
+/// returns at once. Internal to io/apiserver.
 #pragma once
 
 #include <chrono>

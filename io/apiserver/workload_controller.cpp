@@ -143,13 +143,16 @@ json::object condition(const json::array* old, std::string_view type,
 }
 
 workload_state::workload_state(store& s, workload_controller_config c)
-  : st(s), cfg(c) {
-  thread = std::thread([this] { run(); });
+  : st(s), cfg(c), loop("workload", c.resync,
+                        [this]() -> std::optional<controller_loop::duration> {
+                          if (pass())
+                            return cfg.resync;
+                          return std::nullopt;
+                        }) {
 }
 
 workload_state::~workload_state() {
-  signal.stop();
-  thread.join();
+  loop.stop();
   for (auto* w : {&deployments_w, &sets_w, &jobs_w, &daemons_w, &stateful_w,
                   &pods_w, &nodes_w})
     if (*w)
@@ -160,27 +163,8 @@ std::shared_ptr<watcher> workload_state::open(storage_kind kind) {
   auto w = st.watch(res(kind), "", {});
   if (!w)
     return nullptr;
-  (*w)->set_notify([this] { signal.notify(); });
+  (*w)->set_notify([this] { loop.notify(); });
   return std::move(*w);
-}
-
-void workload_state::run() {
-  deployments_w = open(storage_kind::deployment);
-  sets_w = open(storage_kind::replica_set);
-  jobs_w = open(storage_kind::job);
-  daemons_w = open(storage_kind::daemon_set);
-  stateful_w = open(storage_kind::stateful_set);
-  bool busy = true;
-  for (;;) {
-    if (!signal.wait(busy ? std::optional{cfg.resync} : std::nullopt))
-      return;
-    try {
-      busy = pass();
-    } catch (const std::exception& e) {
-      TLOG_ERROR("workload controller pass failed", "error", e.what());
-      busy = true;
-    }
-  }
 }
 
 void workload_state::drain_owners(std::shared_ptr<watcher>& w,

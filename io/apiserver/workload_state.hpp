@@ -9,8 +9,8 @@
 /// shared writes in workload_controller.cpp.
 #pragma once
 
+#include "io/apiserver/controller_loop.hpp"
 #include "io/apiserver/store.hpp"
-#include "io/apiserver/wake_signal.hpp"
 #include "io/apiserver/workload_controller.hpp"
 
 #include <atomic>
@@ -21,7 +21,6 @@
 #include <set>
 #include <string>
 #include <string_view>
-#include <thread>
 #include <unordered_map>
 
 namespace boost::json {
@@ -108,7 +107,8 @@ boost::json::object condition(const boost::json::array* old,
                               const std::string& now, bool update_time);
 
 struct workload_state {
-  /// Starts the controller thread on `s`.
+  /// Starts the controller thread on `s`: a pass on each change, and every
+  /// resync while one left work (a pod still to create, delete or count).
   workload_state(store& s, workload_controller_config c);
   /// Stops the thread, then the watches.
   ~workload_state();
@@ -117,7 +117,6 @@ struct workload_state {
 
   store& st;
   workload_controller_config cfg;
-  wake_signal signal;
   std::atomic<std::size_t> writes{0};
   std::atomic<bool> pods_open{false};
   std::shared_ptr<watcher> deployments_w, sets_w, jobs_w, daemons_w, stateful_w,
@@ -134,11 +133,10 @@ struct workload_state {
   /// Owner uid of each indexed pod.
   std::unordered_map<std::string, std::string> owner_of;
   // Declared last: started when everything else is constructed.
-  std::thread thread;
+  controller_loop loop;
 
   // ---- watches and the index (workload_controller.cpp)
   std::shared_ptr<watcher> open(storage_kind kind);
-  void run();
   /// Drains one owner watch into `into`; deleted owners go to `gone`.
   void drain_owners(std::shared_ptr<watcher>& w, storage_kind kind,
                     std::map<std::string, owner_entry>& into);
