@@ -134,4 +134,12 @@ private:
   std::size_t size_ = 0;
 };
 
+/// Adds every count of `from` into `into`, as the coordinator sums the
+/// shards' scans.
+inline void add_counts(topology_pair_counts::map_type& into,
+                       const topology_pair_counts::map_type& from) {
+  for (const auto& [key, value] : from)
+    into[key] += value;
+}
+
 } // namespace tessera::plugins

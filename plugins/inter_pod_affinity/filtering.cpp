@@ -50,10 +50,7 @@ inter_pod_affinity::pre_filter(cycle_state& state, const model::pod& p,
     input->namespace_labels = *labels;
   input->matches_own_affinity = matches_all(input->required_affinity, p);
 
-  rewrite_slot<cycle_data>(state, slot(), [&](cycle_data& d) {
-    d.filter = std::move(input);
-    d.counts.reset();
-  });
+  start_filter(state, std::move(input));
   return {};
 }
 
@@ -63,10 +60,9 @@ status inter_pod_affinity::update_with_pod(cycle_state& state,
                                            model::node_view node,
                                            std::int64_t multiplier) const {
   using namespace inter_pod_affinity_detail;
-  const cycle_data* current = data(state);
-  if (current == nullptr || !current->filter || !current->counts)
-    return status::make_error("reading \"PreFilterInterPodAffinity\" from "
-                              "cycleState: not found");
+  const cycle_data* current = filter_data(state);
+  if (current == nullptr)
+    return missing_filter_data();
   const model::node* n = node.get_node();
   if (n == nullptr)
     return {};
@@ -106,10 +102,9 @@ status inter_pod_affinity::filter(const cycle_state& state, const model::pod& p,
   const model::node* n = node.get_node();
   if (n == nullptr)
     return status::make_error("node not found");
-  const cycle_data* d = data(state);
-  if (d == nullptr || !d->filter || !d->counts)
-    return status::make_error("reading \"PreFilterInterPodAffinity\" from "
-                              "cycleState: not found");
+  const cycle_data* d = filter_data(state);
+  if (d == nullptr)
+    return missing_filter_data();
   const filter_input& in = *d->filter;
   const filter_counts& counts = *d->counts;
 

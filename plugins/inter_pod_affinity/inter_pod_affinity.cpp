@@ -120,11 +120,6 @@ inter_pod_affinity::events_to_register() const {
   };
 }
 
-const inter_pod_affinity::cycle_data*
-inter_pod_affinity::data(const cycle_state& state) const noexcept {
-  return state.read<cycle_data>(slot());
-}
-
 std::shared_ptr<plugin>
 make_inter_pod_affinity(const config::inter_pod_affinity_args& args) {
   return std::make_shared<inter_pod_affinity>(args);

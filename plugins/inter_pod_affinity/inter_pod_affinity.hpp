@@ -28,10 +28,11 @@
 ///
 /// Sharding: PreFilter and PreScore only resolve the pod's terms (their
 /// namespaceSelectors against the cluster's namespaces); the maps come from
-/// the node scan, which every shard runs over its nodes and the coordinator
-/// sums. Merge marks the Filter skipped when the pod has no required terms
-/// and no existing pod's anti-affinity matches it, and the Score skipped
-/// when nothing was accumulated, as upstream's PreFilter and PreScore do.
+/// the node scan (`filter_score_scanner`), which every shard runs over its
+/// nodes and the coordinator sums. The merge marks the Filter skipped when
+/// the pod has no required terms and no existing pod's anti-affinity matches
+/// it, and the Score skipped when nothing was accumulated, as upstream's
+/// PreFilter and PreScore do.
 /// The cluster counters of pods with (anti-)affinity let PreFilter and
 /// PreScore skip without a scan when no existing pod can matter.
 #pragma once
@@ -39,6 +40,7 @@
 #include "config/plugin_args.hpp"
 #include "model/labels.hpp"
 #include "model/symbol.hpp"
+#include "plugins/framework/filter_score_scanner.hpp"
 #include "plugins/framework/plugin.hpp"
 #include "plugins/framework/signature.hpp"
 #include "plugins/framework/topology_pair_counts.hpp"
@@ -54,12 +56,13 @@
 
 namespace tessera::plugins {
 
-class inter_pod_affinity final : public counting_pre_filter_plugin,
-                                 public filter_plugin,
-                                 public node_scanner,
-                                 public pre_score_plugin,
-                                 public score_plugin,
-                                 public signs_by<same_namespace_and_labels> {
+class inter_pod_affinity final
+  : public counting_pre_filter_plugin,
+    public filter_plugin,
+    public filter_score_scanner<inter_pod_affinity>,
+    public pre_score_plugin,
+    public score_plugin,
+    public signs_by<same_namespace_and_labels> {
 public:
   static constexpr std::string_view plugin_name = "InterPodAffinity";
   static constexpr std::string_view affinity_rules_not_match
@@ -70,6 +73,8 @@ public:
     = "node(s) didn't satisfy existing pods anti-affinity rules";
 
   using resolved_term = inter_pod_affinity_detail::resolved_term;
+  /// Distinct topology keys, in the order the scan met them.
+  using key_list = boost::container::small_vector<model::symbol, 4>;
 
   /// What PreFilter prepares: the pod's required terms, resolved.
   struct filter_input {
@@ -87,7 +92,7 @@ public:
     topology_pair_counts affinity;
     topology_pair_counts anti_affinity;
     /// Topology keys present in `existing_anti_affinity`.
-    boost::container::small_vector<model::symbol, 4> existing_keys;
+    key_list existing_keys;
   };
   /// What PreScore prepares: the pod's preferred terms, resolved.
   struct score_input {
@@ -102,7 +107,22 @@ public:
   struct score_map {
     topology_pair_counts::map_type weights;
     /// Distinct topology keys of `weights`.
-    std::vector<model::symbol> keys;
+    key_list keys;
+  };
+  /// One shard's scan, every map keyed by (topology key, value); the
+  /// coordinator adds the shards' up.
+  struct scan_sums : scan_partial {
+    topology_pair_counts::map_type existing_anti_affinity;
+    topology_pair_counts::map_type affinity;
+    topology_pair_counts::map_type anti_affinity;
+    key_list existing_keys;
+    topology_pair_counts::map_type scores;
+    key_list score_keys;
+    /// Some term added to the score map (even if the sums cancel out).
+    bool scored = false;
+
+    /// Adds `other`'s counts and keys in.
+    void add(const scan_sums& other);
   };
   /// This plugin's cycle-state slot; every part is immutable and shared.
   struct cycle_data : plugin_state {
@@ -147,18 +167,6 @@ public:
     return true;
   }
 
-  /// A scan is needed when PreFilter or PreScore did not skip.
-  bool wants_scan(const cycle_state& state, const model::pod& p) const override;
-  /// This shard's filter counts and score weights over `nodes`.
-  scan_partial_ptr
-  scan(const cycle_state& state, const model::pod& p,
-       std::span<const model::node_info_ptr> nodes) const override;
-  /// Sums the partials into the slot; marks Filter skipped when the pod has
-  /// no required terms and no existing anti-affinity matches it, and Score
-  /// skipped when nothing was accumulated.
-  status merge(cycle_state& state, const model::pod& p,
-               std::vector<scan_partial_ptr> partials) const override;
-
   /// Resolves the preferred terms. Skip with ignorePreferredTermsOfExistingPods
   /// and no preferred terms, or when nothing in the cluster can score.
   status pre_score(cycle_state& state, const model::pod& p,
@@ -188,9 +196,29 @@ public:
   }
 
 private:
-  const cycle_data* data(const cycle_state& state) const noexcept;
-  bool filter_scan_wanted(const cycle_state& state) const noexcept;
-  bool score_scan_wanted(const cycle_state& state) const noexcept;
+  friend class filter_score_scanner<inter_pod_affinity>;
+
+  /// Every PreScore that did not skip needs the scan.
+  static bool score_needs_scan(const score_input& in) noexcept {
+    (void)in;
+    return true;
+  }
+  /// The node's pods with required anti-affinity matching the pod, and the
+  /// node's pods matching the pod's required terms.
+  void scan_filter_node(const filter_input& in, const model::pod& p,
+                        const model::node_info& ni, const model::node& n,
+                        scan_sums& out) const;
+  /// What the node's pods add to the score map.
+  void scan_score_node(const score_input& in, const model::pod& p,
+                       const model::node_info& ni, const model::node& n,
+                       scan_sums& out) const;
+  /// The filter maps; Filter skipped when the pod has no required terms and
+  /// no existing pod's anti-affinity matches it.
+  void finish_filter(cycle_state& state, cycle_data& next,
+                     scan_sums& total) const;
+  /// The score map; Score skipped when nothing was accumulated.
+  void finish_score(cycle_state& state, cycle_data& next,
+                    scan_sums& total) const;
   /// AddPod / RemovePod keep the filter maps in step with nominated pods,
   /// preemption victims and pods assumed since the cycle's snapshot.
   status update_with_pod(cycle_state& state, const model::pod& to_schedule,

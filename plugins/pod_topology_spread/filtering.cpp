@@ -45,10 +45,7 @@ pod_topology_spread::pre_filter(cycle_state& state, const model::pod& p,
     return {status::skip(), std::nullopt};
   for (const auto& c : input->constraints)
     input->self_match.push_back(c.selector.matches(p.labels) ? 1 : 0);
-  rewrite_slot<cycle_data>(state, slot(), [&](cycle_data& d) {
-    d.filter = std::move(input);
-    d.counts.reset();
-  });
+  start_filter(state, std::move(input));
   return {};
 }
 
@@ -58,10 +55,9 @@ status pod_topology_spread::update_with_pod(cycle_state& state,
                                             model::node_view node,
                                             std::int64_t delta) const {
   using namespace pod_topology_spread_detail;
-  const cycle_data* current = data(state);
-  if (current == nullptr || !current->filter || !current->counts)
-    return status::make_error("reading \"PreFilterPodTopologySpread\" from "
-                              "cycleState: not found");
+  const cycle_data* current = filter_data(state);
+  if (current == nullptr)
+    return missing_filter_data();
   const model::node* n = node.get_node();
   if (n == nullptr || changed.ns != to_schedule.ns)
     return {};
@@ -99,10 +95,9 @@ status pod_topology_spread::filter(const cycle_state& state,
   const model::node* n = node.get_node();
   if (n == nullptr)
     return status::make_error("node not found");
-  const cycle_data* d = data(state);
-  if (d == nullptr || !d->filter || !d->counts)
-    return status::make_error("reading \"PreFilterPodTopologySpread\" from "
-                              "cycleState: not found");
+  const cycle_data* d = filter_data(state);
+  if (d == nullptr)
+    return missing_filter_data();
   const filter_input& in = *d->filter;
   const filter_counts& counts = *d->counts;
   for (std::size_t i = 0; i < in.constraints.size(); ++i) {

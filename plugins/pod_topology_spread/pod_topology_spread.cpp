@@ -202,11 +202,6 @@ pod_topology_spread::events_to_register() const {
   };
 }
 
-const pod_topology_spread::cycle_data*
-pod_topology_spread::data(const cycle_state& state) const noexcept {
-  return state.read<cycle_data>(slot());
-}
-
 std::shared_ptr<plugin>
 make_pod_topology_spread(const config::pod_topology_spread_args& args) {
   return std::make_shared<pod_topology_spread>(args);

@@ -34,15 +34,16 @@
 /// when max is 0, ignored nodes 0.
 ///
 /// Sharding: the per-domain counts over all nodes come from the node scan
-/// (shards count their nodes, the coordinator sums). The weights and the
-/// ignored nodes depend on the feasible set, so the plugin is a
-/// feasible_summarizer: shards summarize their feasible nodes (distinct
+/// (`filter_score_scanner`: shards count their nodes, the coordinator sums).
+/// The weights and the ignored nodes depend on the feasible set, so the plugin
+/// is a feasible_summarizer: shards summarize their feasible nodes (distinct
 /// values, ignored nodes), the coordinator merges, and Score runs after.
 #pragma once
 
 #include "config/plugin_args.hpp"
 #include "model/labels.hpp"
 #include "model/symbol.hpp"
+#include "plugins/framework/filter_score_scanner.hpp"
 #include "plugins/framework/plugin.hpp"
 #include "plugins/framework/signature.hpp"
 #include "plugins/framework/topology_pair_counts.hpp"
@@ -71,13 +72,14 @@ model::label_selector workload_selector(const model::pod& p,
 model::label_selector no_default_selector(const model::pod& p,
                                           const cluster_context& cluster);
 
-class pod_topology_spread final : public counting_pre_filter_plugin,
-                                  public filter_plugin,
-                                  public node_scanner,
-                                  public pre_score_plugin,
-                                  public score_plugin,
-                                  public feasible_summarizer,
-                                  public signs_by<always_same> {
+class pod_topology_spread final
+  : public counting_pre_filter_plugin,
+    public filter_plugin,
+    public filter_score_scanner<pod_topology_spread>,
+    public pre_score_plugin,
+    public score_plugin,
+    public feasible_summarizer,
+    public signs_by<always_same> {
 public:
   static constexpr std::string_view plugin_name = "PodTopologySpread";
   static constexpr std::string_view constraints_not_match
@@ -129,6 +131,17 @@ public:
     std::vector<double> weights;
     std::unordered_set<model::symbol> ignored;
   };
+  /// One shard's scan, keyed by (constraint index, domain value); the
+  /// coordinator adds the shards' up.
+  struct scan_sums : scan_partial {
+    /// Hard constraints: an entry for every eligible domain, even at 0.
+    topology_pair_counts::map_type hard;
+    /// Soft constraints other than hostname: only non-zero counts.
+    topology_pair_counts::map_type soft;
+
+    /// Adds `other`'s counts in.
+    void add(const scan_sums& other);
+  };
   /// This plugin's cycle-state slot; every part is immutable and shared.
   struct cycle_data : plugin_state {
     std::shared_ptr<const filter_input> filter;
@@ -176,17 +189,6 @@ public:
     return false;
   }
 
-  /// A scan is needed for hard constraints, and for soft ones not per host.
-  bool wants_scan(const cycle_state& state, const model::pod& p) const override;
-  /// This shard's matching pods per domain over `nodes`.
-  scan_partial_ptr
-  scan(const cycle_state& state, const model::pod& p,
-       std::span<const model::node_info_ptr> nodes) const override;
-  /// Sums the partials; derives each hard constraint's domain count and
-  /// count histogram (for the global minimum).
-  status merge(cycle_state& state, const model::pod& p,
-               std::vector<scan_partial_ptr> partials) const override;
-
   /// Prepares the soft constraints; Skip when there are none.
   status pre_score(cycle_state& state, const model::pod& p,
                    const cluster_context& cluster) const override;
@@ -224,9 +226,28 @@ public:
   }
 
 private:
-  const cycle_data* data(const cycle_state& state) const noexcept;
-  bool filter_scan_wanted(const cycle_state& state) const noexcept;
-  bool score_scan_wanted(const cycle_state& state) const noexcept;
+  friend class filter_score_scanner<pod_topology_spread>;
+
+  /// Soft constraints per hostname are counted by Score itself; any other
+  /// needs the scan.
+  static bool score_needs_scan(const score_input& in) noexcept {
+    return in.needs_counts;
+  }
+  /// The node's matching pods per hard constraint, if the node is eligible.
+  void scan_filter_node(const filter_input& in, const model::pod& p,
+                        const model::node_info& ni, const model::node& n,
+                        scan_sums& out) const;
+  /// The node's matching pods per soft constraint not per hostname.
+  void scan_score_node(const score_input& in, const model::pod& p,
+                       const model::node_info& ni, const model::node& n,
+                       scan_sums& out) const;
+  /// The hard counts, with each constraint's domain count and count
+  /// histogram (for the global minimum).
+  void finish_filter(cycle_state& state, cycle_data& next,
+                     scan_sums& total) const;
+  /// The soft counts.
+  void finish_score(cycle_state& state, cycle_data& next,
+                    scan_sums& total) const;
   /// AddPod / RemovePod keep the domain counts in step with nominated pods,
   /// preemption victims and pods assumed since the cycle's snapshot.
   status update_with_pod(cycle_state& state, const model::pod& to_schedule,
