@@ -219,7 +219,8 @@ TEST(deploy_manifests, deployment_probes_real_endpoints) {
 
 // ---- Dockerfile --------------------------------------------------------
 
-TEST(dockerfile, lints) {
+// The Dockerfile's instructions, continuation lines joined.
+std::vector<std::string> dockerfile_instructions() {
   std::istringstream in{read_text(deploy_dir() / "Dockerfile")};
   std::string line, joined;
   std::vector<std::string> instructions;
@@ -234,6 +235,30 @@ TEST(dockerfile, lints) {
     instructions.push_back(joined);
     joined.clear();
   }
+  return instructions;
+}
+
+// The words of the Dockerfile's instructions `op` in its last stage (all
+// stages when `last_stage_only` is false), the op itself left out.
+std::vector<std::string> dockerfile_words(const std::string& op,
+                                          bool last_stage_only) {
+  std::vector<std::string> out;
+  for (const auto& ins : dockerfile_instructions()) {
+    std::istringstream words{ins};
+    std::string first;
+    words >> first;
+    if (first == "FROM" && last_stage_only)
+      out.clear();
+    if (first != op)
+      continue;
+    for (std::string w; words >> w;)
+      out.push_back(w);
+  }
+  return out;
+}
+
+TEST(dockerfile, lints) {
+  std::vector<std::string> instructions = dockerfile_instructions();
   std::vector<std::string> froms, copied_from_build;
   std::string user, entrypoint;
   for (const auto& ins : instructions) {
@@ -340,6 +365,61 @@ command_result run_command(const std::string& cmd) {
   int st = ::pclose(p);
   r.status = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
   return r;
+}
+
+// The image builds the binary alone (no tests, no benchmarks): it must copy
+// every source folder the root CMakeLists.txt then adds.
+TEST(dockerfile, copies_every_folder_the_binary_builds_from) {
+  std::set<std::string> copied;
+  for (const auto& w : dockerfile_words("COPY", false))
+    copied.insert(w);
+  std::regex add_subdirectory{R"(add_subdirectory\((\w+)\))"};
+  std::string root = read_text(source_dir() / "CMakeLists.txt");
+  std::size_t folders = 0;
+  for (std::sregex_iterator it{root.begin(), root.end(), add_subdirectory}, end;
+       it != end; ++it) {
+    std::string folder = (*it)[1];
+    if (folder == "test" || folder == "fuzz")
+      continue;
+    ++folders;
+    EXPECT_TRUE(copied.count(folder))
+      << "deploy/Dockerfile does not COPY " << folder << "/";
+  }
+  EXPECT_GE(folders, 8u) << "the root CMakeLists.txt was not read";
+}
+
+// The runtime stage installs the Debian package of every shared library the
+// release binary links (those of Priority: required come with the base).
+TEST(dockerfile, runtime_stage_installs_every_linked_library) {
+  auto version = run_command(std::string{TESSERA_BINARY} + " version");
+  if (version.output.find("build type: Release") == std::string::npos)
+    GTEST_SKIP() << "the image holds a Release build; this one is not";
+  if (run_command("command -v ldd && command -v dpkg-query").status != 0)
+    GTEST_SKIP() << "needs ldd and dpkg (a Debian machine)";
+  std::set<std::string> installed;
+  for (const auto& w : dockerfile_words("RUN", true))
+    installed.insert(w);
+  auto linked = run_command("ldd " + std::string{TESSERA_BINARY}
+                            + " | awk '{print $3}' | grep ^/");
+  ASSERT_EQ(linked.status, 0) << linked.output;
+  std::istringstream libs{linked.output};
+  std::size_t checked = 0;
+  for (std::string lib; std::getline(libs, lib);) {
+    auto owner = run_command("dpkg -S \"$(readlink -f " + lib
+                             + ")\" | cut -d: -f1 | head -1");
+    std::string package = owner.output.substr(0, owner.output.find('\n'));
+    if (owner.status != 0 || package.empty()
+        || package.find(' ') != std::string::npos)
+      continue; // not from a package: nothing the image could install
+    auto priority = run_command("dpkg-query -W -f='${Priority}' " + package);
+    if (priority.output == "required")
+      continue;
+    ++checked;
+    EXPECT_TRUE(installed.count(package))
+      << "deploy/Dockerfile's runtime stage does not install " << package
+      << " (for " << lib << ")";
+  }
+  EXPECT_GE(checked, 3u) << "ldd listed no packaged library: " << linked.output;
 }
 
 std::string find_kubectl() {
