@@ -25,3 +25,34 @@ foreach(part core io)
     INTERFACE_INCLUDE_DIRECTORIES "${CAF_INCLUDE_DIR}"
     INTERFACE_LINK_LIBRARIES Threads::Threads)
 endforeach()
+
+# The tessera binary's malloc. jemalloc keeps a million-pod scheduler's heap
+# tighter than glibc's per-thread arenas and frees across threads cheaply
+# (docs/operations.md, "Allocator"). The sanitizer and fuzz builds keep the
+# system malloc, which AddressSanitizer replaces.
+set(TESSERA_MALLOC "jemalloc" CACHE STRING
+    "malloc of the tessera binary: jemalloc or system")
+set_property(CACHE TESSERA_MALLOC PROPERTY STRINGS jemalloc system)
+if(CMAKE_BUILD_TYPE MATCHES "^(asan|fuzz)$")
+  set(TESSERA_MALLOC_EFFECTIVE system)
+else()
+  set(TESSERA_MALLOC_EFFECTIVE ${TESSERA_MALLOC})
+endif()
+if(TESSERA_MALLOC_EFFECTIVE STREQUAL "jemalloc")
+  find_library(JEMALLOC_LIBRARY jemalloc)
+  find_path(JEMALLOC_INCLUDE_DIR jemalloc/jemalloc.h)
+  if(NOT JEMALLOC_LIBRARY OR NOT JEMALLOC_INCLUDE_DIR)
+    message(FATAL_ERROR
+      "TESSERA_MALLOC=jemalloc needs libjemalloc-dev: run "
+      "scripts/install-deps.sh, or configure with -DTESSERA_MALLOC=system")
+  endif()
+  add_library(tessera_malloc INTERFACE)
+  target_include_directories(tessera_malloc INTERFACE ${JEMALLOC_INCLUDE_DIR})
+  target_link_libraries(tessera_malloc INTERFACE ${JEMALLOC_LIBRARY})
+  target_compile_definitions(tessera_malloc INTERFACE TESSERA_JEMALLOC=1)
+elseif(TESSERA_MALLOC_EFFECTIVE STREQUAL "system")
+  add_library(tessera_malloc INTERFACE)
+else()
+  message(FATAL_ERROR
+    "TESSERA_MALLOC must be jemalloc or system, not '${TESSERA_MALLOC}'")
+endif()

@@ -5,13 +5,15 @@
 // aligned variants (std::align_val_t) keep the standard library's versions.
 //
 // Sanitizer builds keep the standard operators, so that AddressSanitizer
-// still sees every free (a cached block would hide a use after free).
+// still sees every free (a cached block would hide a use after free). So do
+// builds on jemalloc, whose own per-thread caches do the same work.
 #include "support/block_cache.hpp"
 
 #include <cstdlib>
 #include <new>
 
-#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)
+#if !defined(__SANITIZE_ADDRESS__) && !defined(__SANITIZE_THREAD__)            \
+  && !defined(TESSERA_JEMALLOC)
 
 namespace {
 

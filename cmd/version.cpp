@@ -9,8 +9,32 @@
 #include <caf/config.hpp>
 
 #include <cstdio>
+#include <string>
+
+#ifdef TESSERA_JEMALLOC
+#include <jemalloc/jemalloc.h>
+#else
+#include <gnu/libc-version.h>
+#endif
 
 namespace tessera::cmd {
+
+namespace {
+
+/// The malloc serving this process, as it names itself.
+std::string malloc_in_use() {
+#ifdef TESSERA_JEMALLOC
+  const char* v = nullptr;
+  std::size_t size = sizeof(v);
+  if (mallctl("version", &v, &size, nullptr, 0) != 0 || v == nullptr)
+    return "jemalloc (version unknown)";
+  return std::string{"jemalloc "} + v;
+#else
+  return std::string{"glibc "} + gnu_get_libc_version();
+#endif
+}
+
+} // namespace
 
 int version_main(const args& a) {
   flag_set flags{"tessera version"};
@@ -25,6 +49,7 @@ int version_main(const args& a) {
               CAF_PATCH_VERSION);
   std::printf("Boost:      %d.%d.%d\n", BOOST_VERSION / 100000,
               BOOST_VERSION / 100 % 1000, BOOST_VERSION % 100);
+  std::printf("malloc:     %s\n", malloc_in_use().c_str());
   return exit_ok;
 }
 

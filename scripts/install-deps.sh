@@ -18,6 +18,7 @@ packages=(
   libcaf-dev libboost1.81-dev libboost-json1.81-dev libboost-system1.81-dev
   prometheus-cpp-dev libyaml-cpp-dev libssl-dev libgtest-dev libgmock-dev
   libbenchmark-dev cmake ninja-build g++ pkg-config ccache openssl curl
+  libjemalloc-dev # the tessera binary's malloc (cmake/dependencies.cmake)
   libprotobuf-dev protobuf-compiler # the embedded API server's protobuf
                                     # request bodies (kubectl's typed client)
   python3 # the deploy test's stand-in API discovery for kubectl --dry-run

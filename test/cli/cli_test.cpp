@@ -71,6 +71,10 @@ TEST(cli, verbs_and_exit_codes) {
     {"version", "version", 0, "CAF:        0.17.6", ""},
     {"version names the kube-scheduler release", "version", 0,
      "follows:    kube-scheduler 1.37", ""},
+    // What the binary's malloc says of itself: proof that the configured
+    // one is the one running.
+    {"version names the malloc in use", "version", 0,
+     std::string{"malloc:     "} + TESSERA_EXPECTED_MALLOC, ""},
     {"bad flag", "simulate --nope", 2, "", "unknown flag: --nope"},
     {"bad int", "simulate --shards=zero -f x", 2, "",
      "invalid argument \"zero\" for \"--shards\" flag"},
