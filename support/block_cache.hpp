@@ -9,9 +9,9 @@
 /// flight that cost about a fifth of the CPU. This cache keeps up to
 /// `per_bin` blocks per size, taken from whichever thread freed them.
 ///
-/// The `tessera` executable routes operator new/delete through one
-/// block_cache per thread (cmd/global_allocator.cpp); the class itself is
-/// plain and testable.
+/// The `tessera` executable, when built on the system malloc, routes
+/// operator new/delete through one block_cache per thread
+/// (cmd/global_allocator.cpp); the class itself is plain and testable.
 #pragma once
 
 #include <array>
@@ -24,7 +24,7 @@ public:
   /// Blocks whose usable size is above this go straight back to free().
   static constexpr std::size_t max_block = 1032;
   /// Defaults chosen with `tessera simulate` (docs/architecture.md,
-  /// "Per-thread block cache"; figures in docs/benchmarks.md).
+  /// "The binary's malloc"; figures in docs/benchmarks.md).
   static constexpr std::size_t default_per_bin = 256;
   static constexpr std::size_t default_max_bytes = std::size_t{4} << 20;
 
