@@ -140,32 +140,31 @@ int cluster_main(const args& a) {
   flags.add("logging-format", logging_format, "text or json");
   if (auto done = parse_verb_flags(flags, a, "cluster"))
     return *done;
-  auto usage_error = [](const std::string& msg) {
-    std::fprintf(stderr, "tessera cluster: %s\n", msg.c_str());
-    return exit_usage;
-  };
   if (port < 0 || port > 65535)
-    return usage_error("--port must be in 0..65535");
+    return usage_error("cluster", "--port must be in 0..65535");
   if (node_count < 0 || history <= 0 || queue_limit <= 0 || body_limit <= 0
       || server.threads <= 0)
-    return usage_error("--nodes, --history-size, --watch-queue-limit, "
+    return usage_error("cluster",
+                       "--nodes, --history-size, --watch-queue-limit, "
                        "--max-body-bytes and --threads must be positive");
   if (bind_error_rate < 0 || bind_error_rate > 1)
-    return usage_error("--fault-bind-error-rate must be in 0..1");
+    return usage_error("cluster", "--fault-bind-error-rate must be in 0..1");
   if (logging_format != "text" && logging_format != "json")
-    return usage_error("--logging-format must be text or json");
+    return usage_error("cluster", "--logging-format must be text or json");
   if (!token_file.empty()) {
     if (!server.handler.token.empty())
-      return usage_error("--token and --token-file are mutually exclusive");
+      return usage_error("cluster",
+                         "--token and --token-file are mutually exclusive");
     auto token = io::read_token_file(token_file);
     if (!token)
-      return usage_error("--token-file: " + token.err().message);
+      return usage_error("cluster", "--token-file: " + token.err().message);
     server.handler.token = std::move(*token);
   }
   if (!is_loopback(server.bind_address) && !flags.was_set("bind-address"))
-    return usage_error("refusing to listen on non-loopback address "
-                       + server.bind_address
-                       + " unless --bind-address is given explicitly");
+    return usage_error("cluster",
+                       "refusing to listen on non-loopback address "
+                         + server.bind_address
+                         + " unless --bind-address is given explicitly");
   log::verbosity = verbosity;
   log::set_format(logging_format == "json" ? log::format::json
                                            : log::format::text);
@@ -178,7 +177,7 @@ int cluster_main(const args& a) {
   if (!node_template.empty()) {
     auto t = read_node_template(node_template);
     if (!t)
-      return usage_error(t.err().message);
+      return usage_error("cluster", t.err().message);
     nodes.template_json = std::move(*t);
   }
 

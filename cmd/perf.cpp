@@ -45,11 +45,6 @@ struct perf_flags {
   int verbosity = 0;
 };
 
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "tessera perf: %s\n", message.c_str());
-  return exit_usage;
-}
-
 expected<perf::progress_mode> progress_mode_of(const std::string& s) {
   if (s == "auto")
     return perf::progress_mode::automatic;
@@ -221,19 +216,20 @@ int perf_main(const args& a) {
     return *done;
   log::verbosity = f.verbosity;
   if (!positionals.empty() && f.sweep.empty())
-    return usage_error("unexpected argument \"" + positionals.front() + "\"");
+    return usage_error("perf",
+                       "unexpected argument \"" + positionals.front() + "\"");
   for (const auto& p : positionals)
     f.sweep.push_back(p);
   auto grid = perf::parse_sweep(f.sweep);
   if (!grid)
-    return usage_error(grid.err().message);
+    return usage_error("perf", grid.err().message);
   auto mode = progress_mode_of(f.progress);
   if (!mode)
-    return usage_error(mode.err().message);
+    return usage_error("perf", mode.err().message);
   perf::target_options to;
   if (!f.kubeconfig.empty()) {
     if (flags.was_set("target"))
-      return usage_error("--target and --kubeconfig are exclusive");
+      return usage_error("perf", "--target and --kubeconfig are exclusive");
     to.kind = perf::target_kind::kubeconfig;
     to.kubeconfig = f.kubeconfig;
     to.context = f.context;
@@ -243,41 +239,42 @@ int perf_main(const args& a) {
   } else if (f.target == "embedded-http") {
     to.kind = perf::target_kind::embedded_http;
   } else {
-    return usage_error("invalid argument \"" + f.target
-                       + "\" for \"--target\" flag: inprocess or "
-                         "embedded-http (or --kubeconfig FILE)");
+    return usage_error("perf", "invalid argument \"" + f.target
+                                 + "\" for \"--target\" flag: inprocess or "
+                                   "embedded-http (or --kubeconfig FILE)");
   }
   if (f.external_scheduler && f.kubeconfig.empty())
-    return usage_error("--external-scheduler needs --kubeconfig");
+    return usage_error("perf", "--external-scheduler needs --kubeconfig");
   if (!f.kubeconfig.empty()) {
     // A bad kubeconfig is a bad file (exit 2), found before any run.
     io::kubeconfig_options ko;
     ko.kubeconfig = f.kubeconfig;
     ko.context = f.context;
     if (auto rc = io::load_rest_config(ko); !rc)
-      return usage_error(rc.err().message);
+      return usage_error("perf", rc.err().message);
   }
   if (f.threads < 0)
-    return usage_error("--threads must not be negative");
+    return usage_error("perf", "--threads must not be negative");
   if (f.timeout.count() <= 0)
-    return usage_error("--timeout must be positive");
+    return usage_error("perf", "--timeout must be positive");
   to.qps = f.qps;
   to.record_events = f.record_events;
   to.fake_kubelet = flags.was_set("fake-kubelet")
                       ? f.fake_kubelet
                       : to.kind == perf::target_kind::embedded_http;
   if (flags.was_set("fake-kubelet") && !f.kubeconfig.empty())
-    return usage_error("--fake-kubelet applies to the embedded targets only");
+    return usage_error("perf",
+                       "--fake-kubelet applies to the embedded targets only");
   to.seed = static_cast<std::uint64_t>(f.seed);
   if (f.workload_file.empty())
-    return usage_error("--workload-file is required");
+    return usage_error("perf", "--workload-file is required");
 
   auto file = perf::load_workload_file(f.workload_file);
   if (!file)
-    return usage_error(file.err().message);
+    return usage_error("perf", file.err().message);
   auto plans = perf::select_plans(*file, f.test_case, f.workload);
   if (!plans)
-    return usage_error(plans.err().message);
+    return usage_error("perf", plans.err().message);
   // A test case's notices once, however many of its workloads run.
   std::set<std::string> noticed;
   for (const auto& p : *plans)
@@ -290,7 +287,7 @@ int perf_main(const args& a) {
   for (auto& p : *plans) {
     if (p.skip_reason.empty())
       if (auto e = perf::check_templates(p))
-        return usage_error(e.message);
+        return usage_error("perf", e.message);
     if (p.skip_reason.empty())
       p.skip_reason = perf::unsupported_by_target(p, to.kind);
     if (!p.skip_reason.empty()) {
@@ -313,14 +310,14 @@ int perf_main(const args& a) {
       knobs.config_path = p.scheduler_config_path;
     auto setup = load_scheduler_setup(knobs);
     if (!setup)
-      return usage_error(setup.err().message);
+      return usage_error("perf", setup.err().message);
     if (!p.gates.empty())
       std::fprintf(stderr, "tessera perf: %s: feature gates: %s\n",
                    p.name().c_str(),
                    apply_workload_gates(p.gates, setup->config.gates).c_str());
     if (!f.knobs.write_config_to.empty()) {
       if (auto e = write_effective_config(*setup, f.knobs.write_config_to))
-        return usage_error(e.message);
+        return usage_error("perf", e.message);
       return exit_ok;
     }
     perf::knob_setting defaults{setup->shards, setup->max_inflight_cycles,

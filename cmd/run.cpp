@@ -100,11 +100,6 @@ struct run_options {
   io::rest_config target;
 };
 
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "tessera run: %s\n", message.c_str());
-  return exit_usage;
-}
-
 int runtime_error(const std::string& message) {
   std::fprintf(stderr, "tessera run: %s\n", message.c_str());
   return exit_failure;
@@ -299,25 +294,26 @@ std::optional<int> parse_options(const args& a, run_options& f) {
   if (auto done = parse_verb_flags(flags, a, "run"))
     return *done;
   if (f.logging_format != "text" && f.logging_format != "json")
-    return usage_error("invalid argument \"" + f.logging_format
-                       + "\" for \"--logging-format\" flag: must be text or "
-                         "json");
+    return usage_error("run",
+                       "invalid argument \"" + f.logging_format
+                         + "\" for \"--logging-format\" flag: must be text or "
+                           "json");
   log::verbosity = f.verbosity;
   log::set_format(f.logging_format == "json" ? log::format::json
                                              : log::format::text);
 
   auto setup = load_scheduler_setup(f.knobs);
   if (!setup)
-    return usage_error(setup.err().message);
+    return usage_error("run", setup.err().message);
   f.setup = std::move(*setup);
   apply_flag_overrides(flags, f);
   if (!f.knobs.write_config_to.empty()) {
     if (auto e = write_effective_config(f.setup, f.knobs.write_config_to))
-      return usage_error(e.message);
+      return usage_error("run", e.message);
     return exit_ok;
   }
   if (auto problem = check_options(f); !problem.empty())
-    return usage_error(problem);
+    return usage_error("run", problem);
   if (!f.content_type.empty() && f.content_type != "application/json")
     TLOG_INFO("ignoring --kube-api-content-type: tessera sends JSON",
               "requested", f.content_type);
@@ -330,7 +326,7 @@ std::optional<int> parse_options(const args& a, run_options& f) {
   ko.context = f.context;
   auto target = io::load_rest_config(ko);
   if (!target)
-    return usage_error(target.err().message);
+    return usage_error("run", target.err().message);
   f.target = std::move(*target);
   // The reviews go to the scheduler's own API server unless a kubeconfig
   // of their own is given.
@@ -347,7 +343,8 @@ std::optional<int> parse_options(const args& a, run_options& f) {
     own.kubeconfig = *path;
     auto loaded = io::load_rest_config(own);
     if (!loaded)
-      return usage_error(std::string{flag} + ": " + loaded.err().message);
+      return usage_error("run",
+                         std::string{flag} + ": " + loaded.err().message);
     *into = std::move(*loaded);
   }
   return std::nullopt;
@@ -644,7 +641,7 @@ int run_scheduler(const args& a, run_hooks& hooks) {
     if (auto e = hooks.start_serving(f.serving, status))
       // A certificate or key that does not load is bad input; a port in
       // use is not.
-      return e.code == ec::invalid_input ? usage_error(e.message)
+      return e.code == ec::invalid_input ? usage_error("run", e.message)
                                          : runtime_error(e.message);
   struct serving_guard {
     run_hooks& h;

@@ -133,11 +133,6 @@ void print_stats(const actors::memory_cluster& cluster,
     cluster.batched(), cpu_seconds, seconds > 0 ? cpu_seconds / seconds : 0.0);
 }
 
-int usage_error(const std::string& message) {
-  std::fprintf(stderr, "tessera simulate: %s\n", message.c_str());
-  return exit_usage;
-}
-
 } // namespace
 
 int simulate_main(const args& a) {
@@ -164,23 +159,24 @@ int simulate_main(const args& a) {
     return *done;
   log::verbosity = f.verbosity;
   if (f.output != "json" && f.output != "text")
-    return usage_error("invalid argument \"" + f.output
-                       + "\" for \"--output\" flag: must be json or text");
+    return usage_error("simulate",
+                       "invalid argument \"" + f.output
+                         + "\" for \"--output\" flag: must be json or text");
   auto setup = load_scheduler_setup(f.knobs);
   if (!setup)
-    return usage_error(setup.err().message);
+    return usage_error("simulate", setup.err().message);
   if (!f.knobs.write_config_to.empty()) {
     if (auto e = write_effective_config(*setup, f.knobs.write_config_to))
-      return usage_error(e.message);
+      return usage_error("simulate", e.message);
     return exit_ok;
   }
   if (f.files.empty())
-    return usage_error("at least one -f FILE is required");
+    return usage_error("simulate", "at least one -f FILE is required");
   auto in = load_inputs(f.files, f.recursive);
   if (!in)
-    return usage_error(in.err().message);
+    return usage_error("simulate", in.err().message);
   if (auto e = admit_pods(*in))
-    return usage_error(e.message);
+    return usage_error("simulate", e.message);
 
   std::set<std::string> profile_names;
   for (const auto& prof : setup->profiles)

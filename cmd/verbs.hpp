@@ -30,6 +30,9 @@ inline constexpr int exit_ok = 0;
 inline constexpr int exit_failure = 1;
 inline constexpr int exit_usage = 2;
 
+/// Prints "tessera VERB: why" on stderr; returns exit_usage.
+int usage_error(std::string_view verb, std::string_view message);
+
 /// Reads a verb's arguments into `flags`. Returns the exit code when the
 /// verb ends here: bad flags print "tessera VERB: why" on stderr
 /// (exit_usage), -h and --help print the help on stdout (exit_ok).

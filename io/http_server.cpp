@@ -122,18 +122,6 @@ peer_certificate peer_of(SSL* ssl) {
   return p;
 }
 
-/// Wake-up state shared by a streaming session and its stream's wake
-/// function; lives on the session's strand.
-struct stream_wait {
-  explicit stream_wait(const net::any_io_executor& ex) : timer(ex) {
-  }
-  net::steady_timer timer;
-  /// Set on the strand when the stream asked to be woken.
-  bool pending = false;
-  /// The client went away (socket readable).
-  bool closed = false;
-};
-
 } // namespace
 
 std::optional<ip_address> parse_ip_address(const std::string& text) {
@@ -145,6 +133,18 @@ std::optional<ip_address> parse_ip_address(const std::string& text) {
 }
 
 struct http_server::impl {
+  /// Wake-up state shared by a streaming session and its stream's wake
+  /// function; lives on the session's strand.
+  struct stream_wait {
+    explicit stream_wait(const net::any_io_executor& ex) : timer(ex) {
+    }
+    net::steady_timer timer;
+    /// Set on the strand when the stream asked to be woken.
+    bool pending = false;
+    /// The client went away (socket readable).
+    bool closed = false;
+  };
+
   impl(http_handler& h, http_server_config c)
     : handler(h), cfg(std::move(c)), guard(cfg.name, cfg.limits) {
   }

@@ -371,23 +371,27 @@ label_selector read_label_selector(json_reader& r, const json_value& v) {
   static constexpr std::array<std::string_view, 4> operators
     = {"In", "NotIn", "Exists", "DoesNotExist"};
   const auto& o = get_object(r, v);
+  // Requirements are built in place: moving a finished one into the vector
+  // moves its small_vector, which GCC 12 misreads as an overread once it
+  // inlines enough (-Wstringop-overread). A failed check throws, so a
+  // half-built entry never reaches a selector; from_requirements sorts the
+  // values.
   std::vector<label_requirement> reqs;
   with_member(r, o, "matchLabels", [&](const json_value& labels) {
     for_each_member(r, get_object(r, labels),
                     [&](std::string_view key, const json_value& value) {
-                      label_requirement req;
+                      auto& req = reqs.emplace_back();
                       req.key = intern(key);
                       req.oper = label_requirement::op::in;
                       req.values.push_back(
                         value.is_null() ? symbol{} : get_symbol(r, value));
-                      reqs.push_back(std::move(req));
                     });
   });
   with_member(r, o, "matchExpressions", [&](const json_value& exprs) {
     for_each_element(
       r, get_array(r, exprs), [&](std::size_t, const json_value& e) {
         const auto& expr = get_object(r, e);
-        label_requirement req;
+        auto& req = reqs.emplace_back();
         bool has_key = false;
         with_member(r, expr, "key", [&](const json_value& k) {
           req.key = get_symbol(r, k);
@@ -423,7 +427,6 @@ label_selector read_label_selector(json_reader& r, const json_value& v) {
           path_guard guard{r, "values"};
           r.fail("must be empty for operator " + std::string{op_name});
         }
-        reqs.push_back(std::move(req)); // from_requirements sorts values
       });
   });
   if (reqs.empty())

@@ -10,17 +10,11 @@
 #include <algorithm>
 #include <array>
 #include <atomic>
-#include <charconv>
+#include <string>
 
 namespace tessera::model::json_detail {
 
 namespace {
-
-std::string int_text(std::int64_t x) {
-  std::array<char, 24> buf{};
-  auto res = std::to_chars(buf.data(), buf.data() + buf.size(), x);
-  return std::string(buf.data(), res.ptr);
-}
 
 /// Reads an array of strings as symbols.
 std::vector<symbol> read_symbols(json_reader& r, const json_value& v) {
@@ -38,7 +32,7 @@ std::int32_t read_weight(json_reader& r, const json_object& o) {
   with_member(r, o, "weight", [&](const json_value& v) {
     weight = get_int32(r, v);
     if (weight < 1 || weight > 100)
-      r.fail("invalid value " + int_text(weight)
+      r.fail("invalid value " + std::to_string(weight)
              + ": must be in the range 1-100");
   });
   if (weight == 0)
@@ -316,7 +310,7 @@ host_port read_port(json_reader& r, const json_value& v, bool host_network,
                    } else if (key == "hostPort") {
                      port.port = get_int32(r, x);
                      if (port.port < 0 || port.port > 65535)
-                       r.fail("invalid value " + int_text(port.port)
+                       r.fail("invalid value " + std::to_string(port.port)
                               + ": must be in the range 0-65535");
                    } else if (key == "hostIP") {
                      if (!get_string(r, x).empty())
@@ -749,7 +743,7 @@ topology_spread_constraint read_spread_constraint(json_reader& r,
     c.max_skew = get_int32(r, x);
     has_skew = true;
     if (c.max_skew <= 0)
-      r.fail("invalid value " + int_text(c.max_skew)
+      r.fail("invalid value " + std::to_string(c.max_skew)
              + ": must be greater than 0");
   });
   if (!has_skew)
@@ -772,10 +766,10 @@ topology_spread_constraint read_spread_constraint(json_reader& r,
     c.min_domains = get_int32(r, x);
     c.min_domains_set = true;
     if (c.min_domains <= 0)
-      r.fail("invalid value " + int_text(c.min_domains)
+      r.fail("invalid value " + std::to_string(c.min_domains)
              + ": must be greater than 0");
     if (c.action != tsc::when_unsatisfiable::do_not_schedule)
-      r.fail("invalid value " + int_text(c.min_domains)
+      r.fail("invalid value " + std::to_string(c.min_domains)
              + ": requires whenUnsatisfiable DoNotSchedule");
   });
   with_member(r, o, "nodeAffinityPolicy", [&](const json_value& x) {

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::model {
+namespace tessera::model::quantity_test {
 namespace {
 
 using fmt = quantity::format;
@@ -542,4 +542,4 @@ TEST(quantity_test, odd_inputs_never_crash) {
 }
 
 } // namespace
-} // namespace tessera::model
+} // namespace tessera::model::quantity_test

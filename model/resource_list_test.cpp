@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace tessera::model {
+namespace tessera::model::resource_list_test {
 namespace {
 
 constexpr std::int64_t int64_max = std::numeric_limits<std::int64_t>::max();
@@ -305,4 +305,4 @@ TEST(resource_list_test, equality_counts_explicit_zero_entries) {
 }
 
 } // namespace
-} // namespace tessera::model
+} // namespace tessera::model::resource_list_test

@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-namespace tessera::model {
+namespace tessera::model::storage_json_test {
 namespace {
 
 // Each decoded storage object is rendered as one line naming every field with
@@ -582,4 +582,4 @@ TEST(DecodeStorage, ReportsPodVolumeErrorsWithTheirPath) {
 }
 
 } // namespace
-} // namespace tessera::model
+} // namespace tessera::model::storage_json_test

@@ -145,13 +145,6 @@ public:
   std::vector<queue_input> nominees_;
 };
 
-std::vector<std::string> names(const std::vector<model::node_info_ptr>& v) {
-  std::vector<std::string> out;
-  for (const auto& n : v)
-    out.push_back(n->name().str());
-  return out;
-}
-
 // -------------------------------------------------- deltas and the view
 
 TEST(CacheState, PublishesPerShardDeltasInNodeTreeOrder) {
@@ -178,7 +171,7 @@ TEST(CacheState, PublishesPerShardDeltasInNodeTreeOrder) {
     for (auto n : *out.deltas[s]->order)
       order.push_back(n.str());
     EXPECT_EQ(order, expected);
-    EXPECT_EQ(names(w.shards_[s].nodes()), expected);
+    EXPECT_EQ(test::node_names(w.shards_[s].nodes()), expected);
     EXPECT_EQ(out.deltas[s]->generation, w.cache_.generation());
     EXPECT_EQ(out.view->shard_nodes[s], expected.size());
     total += expected.size();
@@ -201,7 +194,8 @@ TEST(CacheState, PublishesPerShardDeltasInNodeTreeOrder) {
   auto one = w.publish();
   auto owner = w.cache_.shard_of(model::symbol{"n2"});
   ASSERT_TRUE(one.deltas[owner]);
-  EXPECT_EQ(names(one.deltas[owner]->upserted), std::vector<std::string>{"n2"});
+  EXPECT_EQ(test::node_names(one.deltas[owner]->upserted),
+            std::vector<std::string>{"n2"});
   EXPECT_FALSE(one.deltas[owner]->order);
   EXPECT_FALSE(one.deltas[1 - owner]);
   EXPECT_EQ(w.shards_[owner].find(model::symbol{"n2"})->requested().milli_cpu,
@@ -866,7 +860,8 @@ TEST(CacheState, ADeletedNodeWithPodsLeavesAPlaceholderUntilTheyGo) {
   ASSERT_TRUE(out.deltas[0]);
   ASSERT_EQ(out.deltas[0]->removed.size(), 1u);
   EXPECT_EQ(out.deltas[0]->removed[0].str(), "n1");
-  EXPECT_EQ(names(w.shards_[0].nodes()), std::vector<std::string>{"n2"});
+  EXPECT_EQ(test::node_names(w.shards_[0].nodes()),
+            std::vector<std::string>{"n2"});
   ASSERT_TRUE(out.view);
   EXPECT_EQ(out.view->shard_nodes[0], 1u);
   EXPECT_EQ(out.view->context->node_count, 1);

@@ -56,11 +56,11 @@ model::pod_ptr pod_with(std::string name, std::string claim_name) {
   return std::make_shared<model::pod>(std::move(p));
 }
 
-model::node node(std::string name) {
+model::node hostname_node(std::string name) {
   return *test::make_node(name).label("kubernetes.io/hostname", name).build();
 }
 
-using kind = object_event::kind;
+using event_kind = object_event::kind;
 
 } // namespace
 
@@ -69,13 +69,14 @@ using kind = object_event::kind;
 // forget gives it back.
 TEST(StorageBook, AnAssumedVolumeIsTaken) {
   storage_book book;
-  book.apply(kind::added, local_class());
-  book.apply(kind::added, model::object{local_pv("pv-n1", "n1")});
-  book.apply(kind::added, model::object{claim("a")});
-  book.apply(kind::added, model::object{claim("b")});
+  book.apply(event_kind::added, local_class());
+  book.apply(event_kind::added, model::object{local_pv("pv-n1", "n1")});
+  book.apply(event_kind::added, model::object{claim("a")});
+  book.apply(event_kind::added, model::object{claim("b")});
   model::volume_binding_plan_ptr plan;
-  EXPECT_EQ(book.assume("default/p", *pod_with("p", "a"), node("n1"), plan),
-            "");
+  EXPECT_EQ(
+    book.assume("default/p", *pod_with("p", "a"), hostname_node("n1"), plan),
+    "");
   ASSERT_NE(plan, nullptr);
   ASSERT_EQ(plan->bindings.size(), 1u);
   EXPECT_EQ(plan->bindings[0].volume->name, "pv-n1");
@@ -86,14 +87,16 @@ TEST(StorageBook, AnAssumedVolumeIsTaken) {
   EXPECT_EQ(view->volume("pv-n1")->claim_ref->name, "a");
 
   model::volume_binding_plan_ptr second;
-  EXPECT_EQ(book.assume("default/q", *pod_with("q", "b"), node("n1"), second),
-            "node(s) didn't find available persistent volumes to bind");
+  EXPECT_EQ(
+    book.assume("default/q", *pod_with("q", "b"), hostname_node("n1"), second),
+    "node(s) didn't find available persistent volumes to bind");
   EXPECT_EQ(second, nullptr);
 
   book.forget("default/p");
   EXPECT_FALSE(book.view()->volume("pv-n1")->claim_ref.has_value());
-  EXPECT_EQ(book.assume("default/q", *pod_with("q", "b"), node("n1"), second),
-            "");
+  EXPECT_EQ(
+    book.assume("default/q", *pod_with("q", "b"), hostname_node("n1"), second),
+    "");
   ASSERT_NE(second, nullptr);
   EXPECT_EQ(second->bindings[0].claim->name, "b");
 }
@@ -101,18 +104,20 @@ TEST(StorageBook, AnAssumedVolumeIsTaken) {
 // A second pod of the same claim follows the first one's choice.
 TEST(StorageBook, PodsOfOneClaimShareItsVolume) {
   storage_book book;
-  book.apply(kind::added, local_class());
-  book.apply(kind::added, model::object{local_pv("pv-n1", "n1")});
-  book.apply(kind::added, model::object{local_pv("pv-n2", "n2")});
-  book.apply(kind::added, model::object{claim("shared")});
+  book.apply(event_kind::added, local_class());
+  book.apply(event_kind::added, model::object{local_pv("pv-n1", "n1")});
+  book.apply(event_kind::added, model::object{local_pv("pv-n2", "n2")});
+  book.apply(event_kind::added, model::object{claim("shared")});
   model::volume_binding_plan_ptr plan;
-  ASSERT_EQ(
-    book.assume("default/p", *pod_with("p", "shared"), node("n1"), plan), "");
-  EXPECT_EQ(
-    book.assume("default/q", *pod_with("q", "shared"), node("n2"), plan),
-    "node(s) didn't find available persistent volumes to bind");
-  EXPECT_EQ(
-    book.assume("default/q", *pod_with("q", "shared"), node("n1"), plan), "");
+  ASSERT_EQ(book.assume("default/p", *pod_with("p", "shared"),
+                        hostname_node("n1"), plan),
+            "");
+  EXPECT_EQ(book.assume("default/q", *pod_with("q", "shared"),
+                        hostname_node("n2"), plan),
+            "node(s) didn't find available persistent volumes to bind");
+  EXPECT_EQ(book.assume("default/q", *pod_with("q", "shared"),
+                        hostname_node("n1"), plan),
+            "");
   ASSERT_NE(plan, nullptr);
   EXPECT_EQ(plan->bindings[0].volume->name, "pv-n1");
 }
@@ -120,16 +125,17 @@ TEST(StorageBook, PodsOfOneClaimShareItsVolume) {
 // The API's newer object replaces the assumption.
 TEST(StorageBook, TheApisWordReplacesTheAssumption) {
   storage_book book;
-  book.apply(kind::added, local_class());
-  book.apply(kind::added, model::object{local_pv("pv-n1", "n1")});
-  book.apply(kind::added, model::object{claim("a")});
+  book.apply(event_kind::added, local_class());
+  book.apply(event_kind::added, model::object{local_pv("pv-n1", "n1")});
+  book.apply(event_kind::added, model::object{claim("a")});
   model::volume_binding_plan_ptr plan;
-  ASSERT_EQ(book.assume("default/p", *pod_with("p", "a"), node("n1"), plan),
-            "");
+  ASSERT_EQ(
+    book.assume("default/p", *pod_with("p", "a"), hostname_node("n1"), plan),
+    "");
   // The PV controller released the volume (say the claim went away): the
   // API now says it is free, and the assumption must not hide that.
   auto fresh = local_pv("pv-n1", "n1", "2");
-  auto ev = book.apply(kind::modified, model::object{fresh});
+  auto ev = book.apply(event_kind::modified, model::object{fresh});
   EXPECT_TRUE(ev.has_value());
   EXPECT_FALSE(book.view()->volume("pv-n1")->claim_ref.has_value());
   // A forget after that does not resurrect anything.
@@ -141,7 +147,7 @@ TEST(StorageBook, TheApisWordReplacesTheAssumption) {
 // had by another.
 TEST(StorageBook, ReadWriteOncePodClaimsHaveOneUser) {
   storage_book book;
-  book.apply(kind::added, local_class());
+  book.apply(event_kind::added, local_class());
   auto bound = claim("solo", model::read_write_once_pod);
   auto with_volume = std::make_shared<model::persistent_volume_claim>(*bound);
   with_volume->volume_name = "pv-n1";
@@ -150,30 +156,33 @@ TEST(StorageBook, ReadWriteOncePodClaimsHaveOneUser) {
     = std::make_shared<model::persistent_volume>(*local_pv("pv-n1", "n1"));
   pv->claim_ref
     = model::claim_reference{model::symbol{"default"}, "solo", "uid-solo"};
-  book.apply(kind::added, model::object{model::persistent_volume_ptr{pv}});
-  book.apply(kind::added,
+  book.apply(event_kind::added,
+             model::object{model::persistent_volume_ptr{pv}});
+  book.apply(event_kind::added,
              model::object{model::persistent_volume_claim_ptr{with_volume}});
   auto first = pod_with("p", "solo");
   model::volume_binding_plan_ptr plan;
-  ASSERT_EQ(book.assume("default/p", *first, node("n1"), plan), "");
+  ASSERT_EQ(book.assume("default/p", *first, hostname_node("n1"), plan), "");
   EXPECT_EQ(plan, nullptr); // bound already: nothing to write
   book.pod_added(*first);
-  EXPECT_EQ(book.assume("default/q", *pod_with("q", "solo"), node("n1"), plan),
-            "node has pod using PersistentVolumeClaim with the same name and "
-            "ReadWriteOncePod access mode");
+  EXPECT_EQ(
+    book.assume("default/q", *pod_with("q", "solo"), hostname_node("n1"), plan),
+    "node has pod using PersistentVolumeClaim with the same name and "
+    "ReadWriteOncePod access mode");
   book.pod_removed(*first);
-  EXPECT_EQ(book.assume("default/q", *pod_with("q", "solo"), node("n1"), plan),
-            "");
+  EXPECT_EQ(
+    book.assume("default/q", *pod_with("q", "solo"), hostname_node("n1"), plan),
+    "");
 }
 
 TEST(StorageBook, EmitsEventsForChanges) {
   storage_book book;
-  auto added = book.apply(kind::added, local_class());
+  auto added = book.apply(event_kind::added, local_class());
   ASSERT_TRUE(added.has_value());
   EXPECT_EQ(added->resource, plugins::event_resource::storage_class);
   EXPECT_EQ(added->actions, plugins::action::add);
-  EXPECT_FALSE(book.apply(kind::modified, local_class()).has_value());
-  auto gone = book.apply(kind::deleted, local_class());
+  EXPECT_FALSE(book.apply(event_kind::modified, local_class()).has_value());
+  auto gone = book.apply(event_kind::deleted, local_class());
   ASSERT_TRUE(gone.has_value());
   EXPECT_EQ(gone->actions, plugins::action::remove);
   EXPECT_TRUE(gone->old_object.has_value());
@@ -198,17 +207,17 @@ TEST(StorageBook, TracksTheSmallestAttachLimitPerDriver) {
     return it == v->smallest_limits.end() ? std::int64_t{-1} : it->second;
   };
   storage_book book;
-  book.apply(kind::added, csi("a", {{"ebs", 39}, {"pd", std::nullopt}}));
-  book.apply(kind::added, csi("b", {{"ebs", 16}}));
-  book.apply(kind::added, csi("c", {{"ebs", 16}, {"pd", 4}}));
+  book.apply(event_kind::added, csi("a", {{"ebs", 39}, {"pd", std::nullopt}}));
+  book.apply(event_kind::added, csi("b", {{"ebs", 16}}));
+  book.apply(event_kind::added, csi("c", {{"ebs", 16}, {"pd", 4}}));
   EXPECT_EQ(smallest(book, "ebs"), 16);
   EXPECT_EQ(smallest(book, "pd"), 4);
-  book.apply(kind::modified, csi("b", {{"ebs", 20}}));
+  book.apply(event_kind::modified, csi("b", {{"ebs", 20}}));
   EXPECT_EQ(smallest(book, "ebs"), 16);
-  book.apply(kind::deleted, csi("c", {}));
+  book.apply(event_kind::deleted, csi("c", {}));
   EXPECT_EQ(smallest(book, "ebs"), 20);
   EXPECT_EQ(smallest(book, "pd"), -1);
-  book.apply(kind::modified, csi("b", {{"ebs", 8}, {"pd", 2}}));
+  book.apply(event_kind::modified, csi("b", {{"ebs", 8}, {"pd", 2}}));
   EXPECT_EQ(smallest(book, "ebs"), 8);
   EXPECT_EQ(smallest(book, "pd"), 2);
 }

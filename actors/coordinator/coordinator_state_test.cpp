@@ -21,7 +21,8 @@ namespace {
 using test::default_profile;
 using test::recording_sink;
 
-model::node_ptr node(const std::string& name, const char* cpu = "4") {
+// A node with `cpu`, room for 110 pods and memory to spare.
+model::node_ptr sized_node(const std::string& name, const char* cpu = "4") {
   return test::make_node(name).cpu(cpu).memory("16Gi").pods(110).build();
 }
 
@@ -216,7 +217,7 @@ TEST(CoordinatorState, HoldsWorkUntilTheFirstView) {
   harness h{1, 2};
   h.coord_.start();
   EXPECT_EQ(h.wanted, 2);
-  h.add(node("n1"));
+  h.add(sized_node("n1"));
   h.work({test::make_pod("p").cpu("1").build()});
   h.run();
   EXPECT_TRUE(h.filters.empty());
@@ -236,7 +237,7 @@ TEST(CoordinatorState, HoldsWorkUntilTheFirstView) {
 TEST(CoordinatorState, SplitsTheFeasibleNodeQuotaAcrossShards) {
   harness h{3, 1};
   for (int i = 0; i < 150; ++i)
-    h.add(node("node-" + std::to_string(i)));
+    h.add(sized_node("node-" + std::to_string(i)));
   h.publish();
   h.work({test::make_pod("p").cpu("100m").build()});
   h.run();
@@ -258,7 +259,7 @@ TEST(CoordinatorState, SplitsTheFeasibleNodeQuotaAcrossShards) {
 // assume conflicts and the pod is handed back for an immediate retry.
 TEST(CoordinatorState, ConcurrentCyclesConflictAtAssume) {
   harness h{1, 2};
-  h.add(node("n1", "1"));
+  h.add(sized_node("n1", "1"));
   h.publish();
   h.work({test::make_pod("a").cpu("1").build(),
           test::make_pod("b").cpu("1").build()});
@@ -276,8 +277,8 @@ TEST(CoordinatorState, ConcurrentCyclesConflictAtAssume) {
 // the assume's generation, so it sees the assumed pod.
 TEST(CoordinatorState, TheNextCycleWaitsForTheLastAssumesGeneration) {
   harness h{1, 1};
-  h.add(node("n1", "1"));
-  h.add(node("n2", "1"));
+  h.add(sized_node("n1", "1"));
+  h.add(sized_node("n2", "1"));
   h.publish();
   h.work({test::make_pod("a").cpu("1").build()});
   h.run();
@@ -298,7 +299,7 @@ TEST(CoordinatorState, TheNextCycleWaitsForTheLastAssumesGeneration) {
 // it runs.
 TEST(CoordinatorState, APodThatKeepsConflictingRunsAlone) {
   harness h{1, 4, 3};
-  h.add(node("n1"));
+  h.add(sized_node("n1"));
   h.publish();
   h.refuse_assumes["loser"] = 3;
   h.requeue_retries = true;
@@ -343,9 +344,9 @@ TEST(CoordinatorState, TriesTheNominatedNodeFirst) {
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
     harness h{1, 1};
-    h.add(node("n1"));
-    h.add(node("n2", tc.nominated_cpu));
-    h.add(node("n3"));
+    h.add(sized_node("n1"));
+    h.add(sized_node("n2", tc.nominated_cpu));
+    h.add(sized_node("n3"));
     h.publish();
     h.work({test::make_pod("p").cpu("2").nominated_node("n2").build()});
     h.run();
@@ -367,8 +368,8 @@ TEST(CoordinatorState, TriesTheNominatedNodeFirst) {
 
 TEST(CoordinatorState, ReportsAFitErrorWhenNoNodeFits) {
   harness h{2, 1};
-  h.add(node("n1", "1"));
-  h.add(node("n2", "1"));
+  h.add(sized_node("n1", "1"));
+  h.add(sized_node("n2", "1"));
   h.add(test::make_node("n3")
           .cpu("8")
           .memory("16Gi")
@@ -396,7 +397,7 @@ TEST(CoordinatorState, ReportsAFitErrorWhenNoNodeFits) {
 
 TEST(CoordinatorState, PreemptsLowerPriorityPods) {
   harness h{1, 1};
-  h.add(node("n1", "2"));
+  h.add(sized_node("n1", "2"));
   h.add(test::make_pod("low").cpu("2").priority(0).node("n1").build());
   h.publish();
   h.work({test::make_pod("high").cpu("1").priority(100).build()});
@@ -418,7 +419,7 @@ TEST(CoordinatorState, PreemptsLowerPriorityPods) {
 // error and not a preemption.
 TEST(CoordinatorState, ADryRunOnAViewThatMovedOnIsAConflict) {
   harness h{1, 1};
-  h.add(node("n1", "2"));
+  h.add(sized_node("n1", "2"));
   h.add(test::make_pod("stays").cpu("1").priority(0).node("n1").build());
   auto low = test::make_pod("low").cpu("1").priority(0).node("n1").build();
   h.add(low);
@@ -447,7 +448,7 @@ TEST(CoordinatorState, ADryRunOnAViewThatMovedOnIsAConflict) {
 // second finds the node claimed since it began and is retried.
 TEST(CoordinatorState, AnOverlappedPreemptionOfAClaimedNodeIsRetried) {
   harness h{1, 2};
-  h.add(node("n1", "2"));
+  h.add(sized_node("n1", "2"));
   h.add(test::make_pod("low").cpu("2").priority(0).node("n1").build());
   h.publish();
   h.work({test::make_pod("high-a").cpu("2").priority(100).build(),
@@ -471,8 +472,8 @@ TEST(CoordinatorState, AnOverlappedPreemptionOfAClaimedNodeIsRetried) {
 // cycles ran beside it: it is not redone alone.
 TEST(CoordinatorState, AnOverlappedPreemptionOfAnUnclaimedNodeStands) {
   harness h{1, 2};
-  h.add(node("n1", "2"));
-  h.add(node("n2", "2"));
+  h.add(sized_node("n1", "2"));
+  h.add(sized_node("n2", "2"));
   h.add(test::make_pod("low").cpu("2").priority(0).node("n1").build());
   h.add(test::make_pod("low-2").cpu("2").priority(0).node("n2").build());
   h.publish();
@@ -492,7 +493,7 @@ TEST(CoordinatorState, AnOverlappedPreemptionOfAnUnclaimedNodeStands) {
 // is retried rather than deleting a victim the node no longer frees.
 TEST(CoordinatorState, AnAssumeAndAPreemptionOfOneNodeDoNotBothStand) {
   harness h{1, 2};
-  h.add(node("n1", "4"));
+  h.add(sized_node("n1", "4"));
   h.add(test::make_pod("low").cpu("2").priority(0).node("n1").build());
   h.publish();
   h.work({test::make_pod("high").cpu("4").priority(100).build(),
@@ -518,7 +519,7 @@ TEST(CoordinatorState, AnAssumeAndAPreemptionOfOneNodeDoNotBothStand) {
 // leave the cleared node to the preemptor.
 TEST(CoordinatorState, ANominationHoldsTheNodeBeforeTheApiEchoesIt) {
   harness h{1, 2};
-  h.add(node("n1", "2"));
+  h.add(sized_node("n1", "2"));
   auto low = test::make_pod("low").cpu("2").priority(0).node("n1").build();
   h.add(low);
   auto high_a = test::make_pod("high-a").cpu("2").priority(100).build();
@@ -554,8 +555,8 @@ TEST(CoordinatorState, ANominationHoldsTheNodeBeforeTheApiEchoesIt) {
 // shows the room free) sees the nominated pod and stays off the node.
 TEST(CoordinatorState, ALowerPriorityPodKeepsOutOfANominatedNodesRoom) {
   harness h{2, 4};
-  h.add(node("n1", "2"));
-  h.add(node("n2", "2"));
+  h.add(sized_node("n1", "2"));
+  h.add(sized_node("n2", "2"));
   auto low = test::make_pod("low").cpu("2").priority(0).node("n1").build();
   h.add(low);
   // Above `mid`: mid cannot preempt it, and high prefers low's node.
@@ -585,7 +586,7 @@ TEST(CoordinatorState, ALowerPriorityPodKeepsOutOfANominatedNodesRoom) {
 TEST(CoordinatorState, AProbeOfTheNominatedNodeSurvivesAMovedOnChangeLog) {
   harness h{2, 1, 3, 7, 4};
   for (int i = 0; i < 8; ++i)
-    h.add(node("n" + std::to_string(i)));
+    h.add(sized_node("n" + std::to_string(i)));
   h.publish();
   auto churn = [&](const std::string& prefix) {
     for (int i = 0; i < 8; ++i)
@@ -634,8 +635,8 @@ TEST(CoordinatorState, AProbeOfTheNominatedNodeSurvivesAMovedOnChangeLog) {
 
 TEST(CoordinatorState, AShardThatDoesNotAnswerFailsTheCycle) {
   harness h{2, 1};
-  h.add(node("n1"));
-  h.add(node("n2"));
+  h.add(sized_node("n1"));
+  h.add(sized_node("n2"));
   h.publish();
   h.fail_shards = true;
   h.work({test::make_pod("p").build()});
@@ -661,7 +662,7 @@ TEST(CoordinatorState, DropsPodsItDoesNotSchedule) {
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
     harness h{1, 1};
-    h.add(node("n1"));
+    h.add(sized_node("n1"));
     h.publish();
     work_batch batch;
     batch.pods.push_back(queued_pod_info{tc.pod, 1, 1, 0, tc.profile});
@@ -680,9 +681,9 @@ TEST(CoordinatorState, BreaksTiesWithTheSeededRng) {
   auto pick = [](std::uint64_t seed, bool with_better_node) {
     harness h{2, 1, 3, seed};
     for (int i = 0; i < 6; ++i)
-      h.add(node("n" + std::to_string(i)));
+      h.add(sized_node("n" + std::to_string(i)));
     if (with_better_node)
-      h.add(node("big", "64"));
+      h.add(sized_node("big", "64"));
     h.publish();
     h.work({test::make_pod("p").cpu("1").build()});
     h.run();

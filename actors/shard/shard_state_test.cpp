@@ -42,14 +42,7 @@ shard_delta delta(std::uint64_t generation,
   return d;
 }
 
-std::vector<std::string> names(const std::vector<model::node_info_ptr>& v) {
-  std::vector<std::string> out;
-  for (const auto& n : v)
-    out.push_back(n->name().str());
-  return out;
-}
-
-std::vector<std::string> names(const std::vector<model::symbol>& v) {
+std::vector<std::string> symbol_texts(const std::vector<model::symbol>& v) {
   std::vector<std::string> out;
   for (auto n : v)
     out.push_back(n.str());
@@ -87,26 +80,29 @@ TEST(ShardState, AppliesDeltasInOrder) {
   s.apply(delta(4, {info("a"), info("b"), info("c")}, {},
                 std::vector<std::string>{"c", "a", "b"}));
   EXPECT_EQ(s.generation(), 4u);
-  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"c", "a", "b"}));
+  EXPECT_EQ(test::node_names(s.nodes()),
+            (std::vector<std::string>{"c", "a", "b"}));
   // Same membership: the changed node is replaced where it stands.
   s.apply(delta(5, {info("a", "8")}));
-  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"c", "a", "b"}));
+  EXPECT_EQ(test::node_names(s.nodes()),
+            (std::vector<std::string>{"c", "a", "b"}));
   EXPECT_EQ(s.find(model::symbol{"a"})->allocatable().milli_cpu, 8000);
   EXPECT_EQ(s.nodes()[1]->allocatable().milli_cpu, 8000);
   // A removal without a new order drops the node.
   s.apply(delta(6, {}, {"c"}));
-  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"a", "b"}));
+  EXPECT_EQ(test::node_names(s.nodes()), (std::vector<std::string>{"a", "b"}));
   EXPECT_EQ(s.find(model::symbol{"c"}), nullptr);
   // A new order with a new node.
   s.apply(delta(7, {info("d")}, {}, std::vector<std::string>{"b", "d", "a"}));
-  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"b", "d", "a"}));
+  EXPECT_EQ(test::node_names(s.nodes()),
+            (std::vector<std::string>{"b", "d", "a"}));
   EXPECT_EQ(s.generation(), 7u);
 }
 
 TEST(ShardState, DeltasBetweenReadsSettleIntoTheLastOrder) {
   shard_state s{0};
   s.apply(delta(1, {info("a")}, {}, std::vector<std::string>{"a"}));
-  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"a"}));
+  EXPECT_EQ(test::node_names(s.nodes()), (std::vector<std::string>{"a"}));
   // Nodes arrive in several deltas with no read between them; a node is
   // updated while the order is not yet rebuilt, and another is removed.
   s.apply(delta(2, {info("b")}, {}, std::vector<std::string>{"a", "b"}));
@@ -115,7 +111,8 @@ TEST(ShardState, DeltasBetweenReadsSettleIntoTheLastOrder) {
   s.apply(
     delta(5, {info("d")}, {"a"}, std::vector<std::string>{"c", "d", "b"}));
   s.apply(delta(6, {info("c", "2")}));
-  EXPECT_EQ(names(s.nodes()), (std::vector<std::string>{"c", "d", "b"}));
+  EXPECT_EQ(test::node_names(s.nodes()),
+            (std::vector<std::string>{"c", "d", "b"}));
   EXPECT_EQ(s.nodes()[0]->allocatable().milli_cpu, 2000);
   EXPECT_EQ(s.nodes()[2]->allocatable().milli_cpu, 8000);
   EXPECT_EQ(s.find(model::symbol{"a"}), nullptr);
@@ -165,7 +162,7 @@ TEST(ShardState, FilterRotatesTheStartIndexByTheNodesProcessed) {
       const auto& st = tc.steps[i];
       auto reply = s.filter(r.filter(st.quota, st.rotate));
       EXPECT_EQ(reply.generation, 1u);
-      EXPECT_EQ(names(reply.result.feasible), st.feasible);
+      EXPECT_EQ(symbol_texts(reply.result.feasible), st.feasible);
       std::vector<std::string> failed;
       for (const auto& f : reply.result.failures)
         failed.push_back(f.node.str());
@@ -190,7 +187,8 @@ TEST(ShardState, FilterHonoursTheAllowedSetAndNominatedPods) {
     req.allowed = std::make_shared<const std::unordered_set<model::symbol>>(
       std::unordered_set<model::symbol>{model::symbol{"n1"}});
     auto reply = s.filter(req);
-    EXPECT_EQ(names(reply.result.feasible), std::vector<std::string>{"n1"});
+    EXPECT_EQ(symbol_texts(reply.result.feasible),
+              std::vector<std::string>{"n1"});
     EXPECT_TRUE(reply.result.failures.empty());
   }
   {
@@ -202,7 +200,7 @@ TEST(ShardState, FilterHonoursTheAllowedSetAndNominatedPods) {
     auto req = r.filter(10);
     req.nominated = n;
     auto reply = s.filter(req);
-    std::vector<std::string> feasible = names(reply.result.feasible);
+    std::vector<std::string> feasible = symbol_texts(reply.result.feasible);
     std::sort(feasible.begin(), feasible.end());
     EXPECT_EQ(feasible, (std::vector<std::string>{"n0", "n2"}));
     ASSERT_EQ(reply.result.failures.size(), 1u);

@@ -53,17 +53,6 @@ std::string now_time() {
   return format_time(std::chrono::system_clock::now());
 }
 
-/// One watched kind: its watcher and what the pipeline knows of it (for
-/// re-lists after a dropped watch).
-struct kind_state {
-  storage_kind kind = storage_kind::pod;
-  std::shared_ptr<apiserver::watcher> watch;
-  /// storage key -> the stored version last delivered (its bytes, which
-  /// the store shares; decoded again only for a deletion a re-list finds,
-  /// so that the bridge keeps no second decoded copy of every object).
-  std::unordered_map<std::string, apiserver::object_ptr> known;
-};
-
 actors::object_event::kind event_kind(apiserver::event_type t) {
   switch (t) {
   case apiserver::event_type::added:
@@ -77,16 +66,27 @@ actors::object_event::kind event_kind(apiserver::event_type t) {
 
 } // namespace
 
-/// A scheduler event waiting for the recorder thread.
-struct queued_event {
-  model::pod_ptr pod;
-  std::string type;
-  std::string reason;
-  std::string action;
-  std::string message;
-};
-
 struct store_bridge::impl {
+  /// One watched kind: its watcher and what the pipeline knows of it (for
+  /// re-lists after a dropped watch).
+  struct kind_state {
+    storage_kind kind = storage_kind::pod;
+    std::shared_ptr<apiserver::watcher> watch;
+    /// storage key -> the stored version last delivered (its bytes, which
+    /// the store shares; decoded again only for a deletion a re-list finds,
+    /// so that the bridge keeps no second decoded copy of every object).
+    std::unordered_map<std::string, apiserver::object_ptr> known;
+  };
+
+  /// A scheduler event waiting for the recorder thread.
+  struct queued_event {
+    model::pod_ptr pod;
+    std::string type;
+    std::string reason;
+    std::string action;
+    std::string message;
+  };
+
   impl(apiserver::store& s, store_bridge_config c) : st(s), cfg(std::move(c)) {
     if (cfg.record_events)
       recorder = std::thread([this] { record_loop(); });

@@ -3,6 +3,7 @@
 #include "io/apiserver/reviews.hpp"
 
 #include "io/apiserver/status.hpp"
+#include "model/json_access.hpp"
 
 #include <boost/json.hpp>
 
@@ -11,6 +12,7 @@ namespace tessera::apiserver {
 namespace {
 
 namespace json = boost::json;
+using model::string_at;
 
 /// The request as an object of `kind`, or the Status refusing it.
 expected<json::object> review_request(std::string_view body,
@@ -41,12 +43,6 @@ expected<json::object> review_request(std::string_view body,
   return std::move(o);
 }
 
-std::string string_at(const json::object& o, std::string_view key) {
-  auto* v = o.if_contains(key);
-  return v != nullptr && v->is_string() ? std::string{v->get_string()}
-                                        : std::string{};
-}
-
 http_reply created(const json::object& doc) {
   http_reply r;
   r.status = 201;
@@ -62,7 +58,7 @@ http_reply token_review_reply(const handler_config& config,
   if (!doc)
     return status_reply(status::bad_request(doc.err().message));
   const auto& spec = doc->at("spec").as_object();
-  std::string token = string_at(spec, "token");
+  std::string token{string_at(spec, "token")};
   json::object st;
   if (!config.token.empty() && token == config.token) {
     st["authenticated"] = true;
@@ -84,7 +80,7 @@ http_reply access_review_reply(const handler_config& config,
   if (!doc)
     return status_reply(status::bad_request(doc.err().message));
   const auto& spec = doc->at("spec").as_object();
-  std::string user = string_at(spec, "user");
+  std::string user{string_at(spec, "user")};
   auto* groups = spec.if_contains("groups");
   bool has_groups
     = groups != nullptr && groups->is_array() && !groups->get_array().empty();

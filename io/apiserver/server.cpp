@@ -38,154 +38,6 @@ constexpr std::string_view event_suffix = "}\n";
 /// Events taken from a watcher per write.
 constexpr std::size_t max_batch = 4096;
 
-/// A watch reply as a chunked stream: newline-delimited events, each
-/// pending batch in one chunk; ends at the timeout (with a last bookmark
-/// when allowed), when the client goes away, or when dropped.
-///
-/// While the stream is busy it batches: after a write it sleeps up to
-/// `linger` before the next, so one write carries every event of that
-/// window. poll_busy() leaves the watcher's wake-up disarmed while it
-/// returns events, so writers do not wake the stream during the linger; it
-/// is re-armed by the first poll that finds nothing. An idle stream writes
-/// each event at once.
-class watch_body final : public io::http_stream {
-public:
-  watch_body(std::shared_ptr<watch_stream> ws, std::chrono::microseconds linger)
-    : ws_(std::move(ws)), w_(*ws_->events), linger_(linger) {
-    const auto start = clock::now();
-    deadline_ = start + ws_->timeout;
-    bookmarks_ = w_.bookmarks_allowed() && ws_->bookmark_interval.count() > 0;
-    next_bookmark_
-      = bookmarks_ ? start + ws_->bookmark_interval : clock::time_point::max();
-  }
-
-  void start(std::function<void()> wake) override {
-    {
-      std::lock_guard l{wake_mu_};
-      wake_ = wake;
-    }
-    w_.set_notify(std::move(wake));
-  }
-
-  step next(std::string& out, bool client_gone) override {
-    using kind = step::kind;
-    if (finishing_)
-      return {kind::end};
-    const bool gone = client_gone || dropped_;
-    if (!lingering_ && busy_ && linger_.count() > 0 && !gone) {
-      lingering_ = true;
-      linger_until_ = std::min(last_write_ + linger_, deadline_);
-      return {kind::sleep, linger_until_};
-    }
-    if (lingering_) {
-      if (clock::now() < linger_until_ && !gone)
-        return {kind::sleep, linger_until_};
-      lingering_ = false;
-    }
-    for (;;) {
-      batch_.clear();
-      w_.poll_busy(batch_, max_batch);
-      if (!batch_.empty()) {
-        auto now = clock::now();
-        busy_ = batch_.size() > 1 || now - last_write_ < linger_;
-        last_write_ = now;
-        render(out);
-        return {kind::write};
-      }
-      busy_ = false;
-      if (client_gone || dropped_)
-        return {kind::abort};
-      if (w_.ended())
-        return {kind::end};
-      auto now = clock::now();
-      if (now >= deadline_) {
-        if (bookmarks_)
-          if (auto bm = w_.bookmark()) {
-            batch_.push_back(std::move(*bm));
-            render(out);
-            finishing_ = true;
-            return {kind::write};
-          }
-        return {kind::end};
-      }
-      if (bookmarks_ && now >= next_bookmark_) {
-        next_bookmark_ = now + ws_->bookmark_interval;
-        if (auto bm = w_.bookmark()) {
-          batch_.push_back(std::move(*bm));
-          render(out);
-          return {kind::write};
-        }
-        continue;
-      }
-      return {kind::wait, std::min(deadline_, next_bookmark_)};
-    }
-  }
-
-  void stop() override {
-    w_.stop();
-  }
-
-  /// Aborts the stream from any thread: its watcher stops and the session
-  /// closes the connection.
-  void drop() {
-    w_.stop();
-    dropped_ = true;
-    std::function<void()> wake;
-    {
-      std::lock_guard l{wake_mu_};
-      wake = wake_;
-    }
-    if (wake)
-      wake();
-  }
-
-  /// Stops the watcher only (the stream then ends cleanly).
-  void stop_watcher() {
-    w_.stop();
-  }
-
-private:
-  /// Appends the batch: the shared serialized bytes of each event wrapped
-  /// in `{"type":..,"object":..}` and a newline (or the renderer's lines).
-  void render(std::string& out) {
-    if (!ws_->render) {
-      // The payload, and the chunk's closing CRLF.
-      std::size_t total = out.size() + 2;
-      for (const auto& ev : batch_)
-        total += event_prefix(ev.type).size() + ev.object->json().size()
-                 + event_suffix.size();
-      out.reserve(total);
-    }
-    for (const auto& ev : batch_) {
-      if (ws_->render) {
-        out += ws_->render(ev, first_);
-      } else {
-        out += event_prefix(ev.type);
-        out += ev.object->json();
-        out += event_suffix;
-      }
-      first_ = false;
-    }
-  }
-
-  std::shared_ptr<watch_stream> ws_;
-  watcher& w_;
-  std::chrono::microseconds linger_;
-  clock::time_point deadline_;
-  bool bookmarks_ = false;
-  clock::time_point next_bookmark_;
-  std::vector<watch_event> batch_;
-  bool first_ = true;
-  bool busy_ = false;
-  bool lingering_ = false;
-  bool finishing_ = false;
-  clock::time_point last_write_{};
-  clock::time_point linger_until_{};
-  std::atomic<bool> dropped_{false};
-  std::mutex wake_mu_;
-  std::function<void()> wake_;
-};
-
 io::http_server_config base_config(const server_config& c) {
   return {.name = "apiserver",
           .limits = c.limits,
@@ -201,6 +53,155 @@ io::http_server_config base_config(const server_config& c) {
 } // namespace
 
 struct api_server::impl final : io::http_handler {
+  /// A watch reply as a chunked stream: newline-delimited events, each
+  /// pending batch in one chunk; ends at the timeout (with a last bookmark
+  /// when allowed), when the client goes away, or when dropped.
+  ///
+  /// While the stream is busy it batches: after a write it sleeps up to
+  /// `linger` before the next, so one write carries every event of that
+  /// window. poll_busy() leaves the watcher's wake-up disarmed while it
+  /// returns events, so writers do not wake the stream during the linger; it
+  /// is re-armed by the first poll that finds nothing. An idle stream writes
+  /// each event at once.
+  class watch_body final : public io::http_stream {
+  public:
+    watch_body(std::shared_ptr<watch_stream> ws,
+               std::chrono::microseconds linger)
+      : ws_(std::move(ws)), w_(*ws_->events), linger_(linger) {
+      const auto start = clock::now();
+      deadline_ = start + ws_->timeout;
+      bookmarks_ = w_.bookmarks_allowed() && ws_->bookmark_interval.count() > 0;
+      next_bookmark_ = bookmarks_ ? start + ws_->bookmark_interval
+                                  : clock::time_point::max();
+    }
+
+    void start(std::function<void()> wake) override {
+      {
+        std::lock_guard l{wake_mu_};
+        wake_ = wake;
+      }
+      w_.set_notify(std::move(wake));
+    }
+
+    step next(std::string& out, bool client_gone) override {
+      using kind = step::kind;
+      if (finishing_)
+        return {kind::end};
+      const bool gone = client_gone || dropped_;
+      if (!lingering_ && busy_ && linger_.count() > 0 && !gone) {
+        lingering_ = true;
+        linger_until_ = std::min(last_write_ + linger_, deadline_);
+        return {kind::sleep, linger_until_};
+      }
+      if (lingering_) {
+        if (clock::now() < linger_until_ && !gone)
+          return {kind::sleep, linger_until_};
+        lingering_ = false;
+      }
+      for (;;) {
+        batch_.clear();
+        w_.poll_busy(batch_, max_batch);
+        if (!batch_.empty()) {
+          auto now = clock::now();
+          busy_ = batch_.size() > 1 || now - last_write_ < linger_;
+          last_write_ = now;
+          render(out);
+          return {kind::write};
+        }
+        busy_ = false;
+        if (client_gone || dropped_)
+          return {kind::abort};
+        if (w_.ended())
+          return {kind::end};
+        auto now = clock::now();
+        if (now >= deadline_) {
+          if (bookmarks_)
+            if (auto bm = w_.bookmark()) {
+              batch_.push_back(std::move(*bm));
+              render(out);
+              finishing_ = true;
+              return {kind::write};
+            }
+          return {kind::end};
+        }
+        if (bookmarks_ && now >= next_bookmark_) {
+          next_bookmark_ = now + ws_->bookmark_interval;
+          if (auto bm = w_.bookmark()) {
+            batch_.push_back(std::move(*bm));
+            render(out);
+            return {kind::write};
+          }
+          continue;
+        }
+        return {kind::wait, std::min(deadline_, next_bookmark_)};
+      }
+    }
+
+    void stop() override {
+      w_.stop();
+    }
+
+    /// Aborts the stream from any thread: its watcher stops and the session
+    /// closes the connection.
+    void drop() {
+      w_.stop();
+      dropped_ = true;
+      std::function<void()> wake;
+      {
+        std::lock_guard l{wake_mu_};
+        wake = wake_;
+      }
+      if (wake)
+        wake();
+    }
+
+    /// Stops the watcher only (the stream then ends cleanly).
+    void stop_watcher() {
+      w_.stop();
+    }
+
+  private:
+    /// Appends the batch: the shared serialized bytes of each event wrapped
+    /// in `{"type":..,"object":..}` and a newline (or the renderer's lines).
+    void render(std::string& out) {
+      if (!ws_->render) {
+        // The payload, and the chunk's closing CRLF.
+        std::size_t total = out.size() + 2;
+        for (const auto& ev : batch_)
+          total += event_prefix(ev.type).size() + ev.object->json().size()
+                   + event_suffix.size();
+        out.reserve(total);
+      }
+      for (const auto& ev : batch_) {
+        if (ws_->render) {
+          out += ws_->render(ev, first_);
+        } else {
+          out += event_prefix(ev.type);
+          out += ev.object->json();
+          out += event_suffix;
+        }
+        first_ = false;
+      }
+    }
+
+    std::shared_ptr<watch_stream> ws_;
+    watcher& w_;
+    std::chrono::microseconds linger_;
+    clock::time_point deadline_;
+    bool bookmarks_ = false;
+    clock::time_point next_bookmark_;
+    std::vector<watch_event> batch_;
+    bool first_ = true;
+    bool busy_ = false;
+    bool lingering_ = false;
+    bool finishing_ = false;
+    clock::time_point last_write_{};
+    clock::time_point linger_until_{};
+    std::atomic<bool> dropped_{false};
+    std::mutex wake_mu_;
+    std::function<void()> wake_;
+  };
+
   impl(store& s, server_config c)
     : st(s), cfg(std::move(c)), http(*this, base_config(cfg)) {
   }

@@ -26,12 +26,6 @@ constexpr std::string_view hostname_label = "kubernetes.io/hostname";
 constexpr std::string_view provisioned_by_annotation
   = "pv.kubernetes.io/provisioned-by";
 
-/// A decoded object with the stored version it came from.
-template <class T> struct entry {
-  std::shared_ptr<const T> obj;
-  object_ptr stored;
-};
-
 json::array access_modes_json(std::uint8_t modes) {
   static constexpr std::string_view names[]
     = {"ReadWriteOnce", "ReadOnlyMany", "ReadWriteMany", "ReadWriteOncePod"};
@@ -77,6 +71,12 @@ bool names_claim(const model::persistent_volume& pv,
 } // namespace
 
 struct volume_controller::impl {
+  /// A decoded object with the stored version it came from.
+  template <class T> struct entry {
+    std::shared_ptr<const T> obj;
+    object_ptr stored;
+  };
+
   impl(store& s, volume_controller_config c) : st(s), cfg(c) {
   }
   impl(const impl&) = delete;

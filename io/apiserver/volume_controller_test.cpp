@@ -19,14 +19,11 @@ namespace {
 namespace json = boost::json;
 using namespace std::chrono_literals;
 
-const resource_info& res(storage_kind k) {
-  return primary_resource(k);
-}
 const resource_info& pvs() {
-  return res(storage_kind::persistent_volume);
+  return primary_resource(storage_kind::persistent_volume);
 }
 const resource_info& pvcs() {
-  return res(storage_kind::persistent_volume_claim);
+  return primary_resource(storage_kind::persistent_volume_claim);
 }
 
 /// The text at `path` of a stored object; "" when absent, "<gone>" when
@@ -141,7 +138,7 @@ TEST_F(VolumeControllerTest, BindsImmediateClaimsToTheSmallestMatchingVolume) {
 }
 
 TEST_F(VolumeControllerTest, WaitsForTheSchedulerThenCompletesItsBinding) {
-  create(st_, res(storage_kind::storage_class), "",
+  create(st_, primary_resource(storage_kind::storage_class), "",
          storage_class("local", "kubernetes.io/no-provisioner"));
   create(st_, pvs(), "", pv("local-1", "1Gi", "local"));
   create(st_, pvcs(), "default", claim("data", "1Gi", "local"));
@@ -167,13 +164,13 @@ TEST_F(VolumeControllerTest, WaitsForTheSchedulerThenCompletesItsBinding) {
 }
 
 TEST_F(VolumeControllerTest, ProvisionsForTheSelectedNodeWithinTheTopology) {
-  create(st_, res(storage_kind::node), "",
+  create(st_, primary_resource(storage_kind::node), "",
          R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n1",)"
          R"("labels":{"kubernetes.io/hostname":"host-1","zone":"a"}}})");
-  create(st_, res(storage_kind::node), "",
+  create(st_, primary_resource(storage_kind::node), "",
          R"({"apiVersion":"v1","kind":"Node","metadata":{"name":"n2",)"
          R"("labels":{"zone":"b"}}})");
-  create(st_, res(storage_kind::storage_class), "",
+  create(st_, primary_resource(storage_kind::storage_class), "",
          storage_class("fast", "example.com/disk",
                        R"(,"reclaimPolicy":"Delete","allowedTopologies":[)"
                        R"({"matchLabelExpressions":[{"key":"zone",)"

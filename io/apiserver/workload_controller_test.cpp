@@ -28,10 +28,6 @@ namespace {
 namespace json = boost::json;
 using namespace std::chrono_literals;
 
-const resource_info& res(storage_kind k) {
-  return primary_resource(k);
-}
-
 json::object doc_of(const object_ptr& o) {
   return json::parse(o->json()).as_object();
 }
@@ -44,7 +40,8 @@ protected:
 
   std::vector<object_ptr> list(storage_kind k,
                                const std::string& field_selector = "") {
-    auto l = st_.list(res(k), "default", {.field_selector = field_selector});
+    auto l = st_.list(primary_resource(k), "default",
+                      {.field_selector = field_selector});
     return l ? l->items : std::vector<object_ptr>{};
   }
 
@@ -53,12 +50,12 @@ protected:
   }
 
   json::object get(storage_kind k, const std::string& name) {
-    auto o = st_.get(res(k), "default", name);
+    auto o = st_.get(primary_resource(k), "default", name);
     return o ? doc_of(*o) : json::object{};
   }
 
   void create(storage_kind k, const std::string& body) {
-    auto r = st_.create(res(k), "default", body);
+    auto r = st_.create(primary_resource(k), "default", body);
     ASSERT_TRUE(r) << r.err().message;
   }
 
@@ -107,7 +104,7 @@ TEST_F(WorkloadControllerTest, NoPodWatchWithoutWorkloadObjects) {
          R"({"spec":{"restartPolicy":"Never","containers":[{"name":"c",)"
          R"("image":"busybox"}]}}}})");
   EXPECT_TRUE(test::eventually([&] { return controller_.watching_pods(); }));
-  ASSERT_TRUE(st_.remove(res(storage_kind::job), "default", "j"));
+  ASSERT_TRUE(st_.remove(primary_resource(storage_kind::job), "default", "j"));
   EXPECT_TRUE(test::eventually([&] { return !controller_.watching_pods(); }));
 }
 
@@ -130,7 +127,7 @@ TEST_F(WorkloadControllerTest, ReplicaSetKeepsItsReplicas) {
   }
   // A pod deleted by someone else is replaced.
   auto victim = list(storage_kind::pod).front()->name();
-  ASSERT_TRUE(st_.remove(res(storage_kind::pod), "default", victim,
+  ASSERT_TRUE(st_.remove(primary_resource(storage_kind::pod), "default", victim,
                          {.grace_period_seconds = 0}));
   EXPECT_TRUE(test::eventually([&] {
     auto pods = list(storage_kind::pod);
@@ -139,8 +136,8 @@ TEST_F(WorkloadControllerTest, ReplicaSetKeepsItsReplicas) {
                            [&](const auto& p) { return p->name() == victim; });
   }));
   // Scaling down deletes the unbound pods (nothing binds them here).
-  ASSERT_TRUE(st_.patch(res(storage_kind::replica_set), "default", "rs",
-                        patch_type::merge, R"({"spec":{"replicas":1}})",
+  ASSERT_TRUE(st_.patch(primary_resource(storage_kind::replica_set), "default",
+                        "rs", patch_type::merge, R"({"spec":{"replicas":1}})",
                         subresource::main));
   EXPECT_TRUE(
     test::eventually([&] { return list(storage_kind::pod).size() == 1; }));
@@ -169,13 +166,14 @@ TEST_F(WorkloadControllerTest, DeploymentRollsOutScalesAndRollsAgain) {
 
   // kubectl scale: a merge patch of the Scale.
   auto scaled
-    = write_scale(st_, res(storage_kind::deployment), "default", "web",
-                  patch_type::merge, R"({"spec":{"replicas":6}})", {});
+    = write_scale(st_, primary_resource(storage_kind::deployment), "default",
+                  "web", patch_type::merge, R"({"spec":{"replicas":6}})", {});
   ASSERT_TRUE(scaled) << scaled.err().message;
   EXPECT_NE(scaled->find(R"("replicas":6)"), std::string::npos) << *scaled;
   ASSERT_TRUE(test::eventually([&] { return rolled_out(6); }));
   EXPECT_EQ(list(storage_kind::replica_set).size(), 1u);
-  auto read = read_scale(st_, res(storage_kind::deployment), "default", "web");
+  auto read = read_scale(st_, primary_resource(storage_kind::deployment),
+                         "default", "web");
   ASSERT_TRUE(read);
   auto scale = json::parse(*read).as_object();
   EXPECT_EQ(scale.at("status").at("replicas"), 6);
@@ -183,7 +181,8 @@ TEST_F(WorkloadControllerTest, DeploymentRollsOutScalesAndRollsAgain) {
 
   // A template change: a second set takes over, the first goes to zero.
   ASSERT_TRUE(st_.patch(
-    res(storage_kind::deployment), "default", "web", patch_type::merge,
+    primary_resource(storage_kind::deployment), "default", "web",
+    patch_type::merge,
     R"({"spec":{"template":{"spec":{"containers":[{"name":"c","image":"nginx:2"}]}}}})",
     subresource::main));
   ASSERT_TRUE(test::eventually([&] { return rolled_out(6); }))
@@ -209,7 +208,8 @@ TEST_F(WorkloadControllerTest, DeletionCollectsDependentsUnlessOrphaned) {
   test::fake_binder b{st_, {"node-000000", "node-000001"}};
   create(storage_kind::deployment, deployment(3, "nginx"));
   ASSERT_TRUE(test::eventually([&] { return rolled_out(3); }));
-  ASSERT_TRUE(st_.remove(res(storage_kind::deployment), "default", "web"));
+  ASSERT_TRUE(
+    st_.remove(primary_resource(storage_kind::deployment), "default", "web"));
   EXPECT_TRUE(test::eventually([&] {
     return list(storage_kind::replica_set).empty()
            && list(storage_kind::pod).empty();
@@ -217,8 +217,8 @@ TEST_F(WorkloadControllerTest, DeletionCollectsDependentsUnlessOrphaned) {
 
   create(storage_kind::deployment, deployment(2, "nginx"));
   ASSERT_TRUE(test::eventually([&] { return rolled_out(2); }));
-  ASSERT_TRUE(st_.remove(res(storage_kind::deployment), "default", "web",
-                         {.propagation_policy = "Orphan"}));
+  ASSERT_TRUE(st_.remove(primary_resource(storage_kind::deployment), "default",
+                         "web", {.propagation_policy = "Orphan"}));
   std::this_thread::sleep_for(200ms);
   auto sets = list(storage_kind::replica_set);
   ASSERT_EQ(sets.size(), 1u);
@@ -300,14 +300,15 @@ TEST_F(WorkloadControllerTest, DaemonSetRunsOnePodPerFittingNode) {
   EXPECT_EQ(nodes, (std::set<std::string>{"node-000000", "node-000001"}));
   // A new image replaces the pods, one node at a time.
   ASSERT_TRUE(st_.patch(
-    res(storage_kind::daemon_set), "default", "agent", patch_type::merge,
+    primary_resource(storage_kind::daemon_set), "default", "agent",
+    patch_type::merge,
     R"({"spec":{"template":{"spec":{"containers":[{"name":"c","image":"a:2"}]}}}})",
     subresource::main));
   EXPECT_TRUE(test::eventually([&] { return settled("a:2"); }))
     << json::serialize(get(storage_kind::daemon_set, "agent"));
   // A node that stops fitting loses its pod.
   ASSERT_TRUE(st_.patch(
-    res(storage_kind::node), "", "node-000001", patch_type::merge,
+    primary_resource(storage_kind::node), "", "node-000001", patch_type::merge,
     R"({"spec":{"taints":[{"key":"gpu","value":"yes","effect":"NoSchedule"}]}})",
     subresource::main));
   EXPECT_TRUE(
@@ -327,7 +328,7 @@ TEST_F(WorkloadControllerTest, StatefulSetCreatesOrdinalPodsAndClaimsInOrder) {
   std::vector<std::uint64_t> created;
   for (int i = 0; i < 3; ++i) {
     std::string name = "db-" + std::to_string(i);
-    auto pod = st_.get(res(storage_kind::pod), "default", name);
+    auto pod = st_.get(primary_resource(storage_kind::pod), "default", name);
     ASSERT_TRUE(pod) << name;
     auto d = doc_of(*pod);
     EXPECT_EQ(d.at("spec").at("hostname"), json::value(name));
@@ -340,8 +341,8 @@ TEST_F(WorkloadControllerTest, StatefulSetCreatesOrdinalPodsAndClaimsInOrder) {
                 .at("persistentVolumeClaim")
                 .at("claimName"),
               json::value("data-" + name));
-    EXPECT_TRUE(st_.get(res(storage_kind::persistent_volume_claim), "default",
-                        "data-" + name));
+    EXPECT_TRUE(st_.get(primary_resource(storage_kind::persistent_volume_claim),
+                        "default", "data-" + name));
     created.push_back(
       st_.timing("default", name)->created->time_since_epoch().count());
   }
@@ -355,7 +356,8 @@ TEST_F(WorkloadControllerTest, StatefulSetCreatesOrdinalPodsAndClaimsInOrder) {
   }));
   // A new image rolls the pods over, the highest ordinal first.
   ASSERT_TRUE(st_.patch(
-    res(storage_kind::stateful_set), "default", "db", patch_type::merge,
+    primary_resource(storage_kind::stateful_set), "default", "db",
+    patch_type::merge,
     R"({"spec":{"template":{"spec":{"containers":[{"name":"c","image":"db:2"}]}}}})",
     subresource::main));
   EXPECT_TRUE(test::eventually([&] {
@@ -366,12 +368,12 @@ TEST_F(WorkloadControllerTest, StatefulSetCreatesOrdinalPodsAndClaimsInOrder) {
               });
   }));
   // Scaling down removes the highest ordinals; the claims stay.
-  ASSERT_TRUE(st_.patch(res(storage_kind::stateful_set), "default", "db",
-                        patch_type::merge, R"({"spec":{"replicas":1}})",
+  ASSERT_TRUE(st_.patch(primary_resource(storage_kind::stateful_set), "default",
+                        "db", patch_type::merge, R"({"spec":{"replicas":1}})",
                         subresource::main));
   EXPECT_TRUE(
     test::eventually([&] { return list(storage_kind::pod).size() == 1; }));
-  EXPECT_TRUE(st_.get(res(storage_kind::pod), "default", "db-0"));
+  EXPECT_TRUE(st_.get(primary_resource(storage_kind::pod), "default", "db-0"));
   EXPECT_EQ(list(storage_kind::persistent_volume_claim).size(), 3u);
 }
 

@@ -20,8 +20,6 @@ namespace tessera::perf {
 
 namespace {
 
-constexpr int max_name_retries = 8;
-
 class embedded_target final : public target {
 public:
   explicit embedded_target(const target_options& o) : options_(o) {

@@ -24,8 +24,6 @@ namespace tessera::perf {
 
 namespace {
 
-constexpr int max_name_retries = 8;
-
 std::string collection_path(const apiserver::resource_info& r,
                             const std::string& ns) {
   std::string path = r.group.empty() ? "/api/" + std::string{r.version}

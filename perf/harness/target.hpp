@@ -78,6 +78,10 @@ struct created_object {
   std::shared_ptr<const std::string> json;
 };
 
+/// How often `target::create` retries a generated name that collides
+/// before it reports the conflict.
+inline constexpr int max_name_retries = 8;
+
 class target {
 public:
   virtual ~target() = default;

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace tessera::plugins {
+namespace tessera::plugins::batch_list_test {
 namespace {
 
 using test::make_pod;
@@ -161,4 +161,4 @@ TEST(batch_list, scores_out_of_range_are_errors) {
 }
 
 } // namespace
-} // namespace tessera::plugins
+} // namespace tessera::plugins::batch_list_test

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "plugins/framework/cycle.hpp"
 
+#include "plugins/framework/normalize.hpp"
 #include "plugins/framework/prefetch.hpp"
 
 #include <algorithm>
@@ -13,8 +14,6 @@ namespace {
 // kube-scheduler's constants for numFeasibleNodesToFind.
 constexpr std::size_t min_feasible_nodes_to_find = 100;
 constexpr std::int64_t min_feasible_nodes_percentage_to_find = 5;
-constexpr std::int64_t max_node_score = 100;
-constexpr std::int64_t min_node_score = 0;
 
 std::string bracket_list(const std::vector<std::string>& names) {
   std::string out = "[";
@@ -308,7 +307,7 @@ expected<std::size_t> select_host(const profile& prof, const cycle_state& state,
         row[i] = buffer[i].score;
     }
     for (std::size_t i = 0; i < n; ++i) {
-      if (row[i] > max_node_score || row[i] < min_node_score)
+      if (row[i] > score_range::max || row[i] < score_range::min)
         return make_error(ec::internal,
                           "plugin \"" + std::string{entry.plugin->name()}
                             + "\" returns an invalid score "

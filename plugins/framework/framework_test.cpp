@@ -17,7 +17,7 @@
 #include <map>
 #include <random>
 
-namespace tessera::plugins {
+namespace tessera::plugins::framework_test {
 namespace {
 
 using plugin_names = std::set<std::string, std::less<>>;
@@ -515,4 +515,4 @@ TEST(default_profile, filter_and_score_rows_equal_score_nodes) {
 }
 
 } // namespace
-} // namespace tessera::plugins
+} // namespace tessera::plugins::framework_test

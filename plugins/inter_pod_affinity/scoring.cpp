@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 // InterPodAffinity: PreScore, Score and NormalizeScore.
+#include "plugins/framework/normalize.hpp"
 #include "plugins/framework/slot_rewrite.hpp"
 #include "plugins/inter_pod_affinity/inter_pod_affinity.hpp"
 
@@ -9,8 +10,6 @@
 namespace tessera::plugins {
 
 namespace inter_pod_affinity_detail {
-
-constexpr std::int64_t max_node_score = 100;
 
 bool has_preferred(const std::optional<model::pod_affinity>& a) noexcept {
   return a && !a->preferred.empty();
@@ -87,7 +86,7 @@ inter_pod_affinity::normalize_scores(const cycle_state& state,
     double scaled = 0;
     if (spread > 0)
       scaled
-        = static_cast<double>(max_node_score)
+        = static_cast<double>(score_range::max)
           * (static_cast<double>(s.score - lo) / static_cast<double>(spread));
     s.score = static_cast<std::int64_t>(scaled);
   }

@@ -3,6 +3,7 @@
 #include "plugins/node_resources/fit.hpp"
 
 #include "model/resource_list.hpp"
+#include "plugins/framework/cluster_event.hpp"
 #include "plugins/framework/slot_rewrite.hpp"
 
 #include <algorithm>
@@ -12,15 +13,6 @@
 namespace tessera::plugins {
 
 namespace {
-
-// The object held by `o` as T (model::pod or model::node), or nullptr when
-// `o` is absent or holds another kind.
-template <class T> const T* object_as(const model::object* o) {
-  if (o == nullptr)
-    return nullptr;
-  const auto* held = std::get_if<std::shared_ptr<const T>>(o);
-  return held != nullptr ? held->get() : nullptr;
-}
 
 // Whether the pod fits a node that runs nothing, as kube-scheduler's hint
 // checks it: a free pod slot and every requested resource within
@@ -295,8 +287,8 @@ queueing_hint
 node_resources_fit::hint_after_pod_event(const model::pod& waiting,
                                          const model::object* old_object,
                                          const model::object* new_object) {
-  const model::pod* before = object_as<model::pod>(old_object);
-  const model::pod* after = object_as<model::pod>(new_object);
+  const model::pod* before = object_as<model::pod_ptr>(old_object);
+  const model::pod* after = object_as<model::pod_ptr>(new_object);
   if (after == nullptr) {
     if (before == nullptr)
       return queueing_hint::queue;
@@ -321,10 +313,10 @@ queueing_hint
 node_resources_fit::hint_after_node_change(const model::pod& waiting,
                                            const model::object* old_object,
                                            const model::object* new_object) {
-  const model::node* after = object_as<model::node>(new_object);
+  const model::node* after = object_as<model::node_ptr>(new_object);
   if (after == nullptr || !fits_empty_node(waiting, *after))
     return queueing_hint::skip;
-  const model::node* before = object_as<model::node>(old_object);
+  const model::node* before = object_as<model::node_ptr>(old_object);
   if (before == nullptr)
     return queueing_hint::queue;
   return requested_allocatable_grew(waiting, *before, *after)

@@ -26,12 +26,13 @@ void merge_into(model::label_set& into, const model::label_set& from) {
 model::label_selector as_selector(const model::label_set& labels) {
   std::vector<model::label_requirement> reqs;
   reqs.reserve(labels.size());
+  // Built in place: moving a finished requirement moves its small_vector,
+  // which GCC 12 misreads as an overread (-Wstringop-overread).
   for (const auto& l : labels) {
-    model::label_requirement r;
+    auto& r = reqs.emplace_back();
     r.key = l.key;
     r.oper = model::label_requirement::op::in;
     r.values.push_back(l.value);
-    reqs.push_back(std::move(r));
   }
   return model::label_selector::from_requirements(std::move(reqs));
 }

@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 // PodTopologySpread: PreScore, the feasible-set summaries, Score and
 // NormalizeScore.
+#include "plugins/framework/normalize.hpp"
 #include "plugins/framework/slot_rewrite.hpp"
 #include "plugins/pod_topology_spread/pod_topology_spread.hpp"
 
@@ -13,8 +14,6 @@
 namespace tessera::plugins {
 
 namespace pod_topology_spread_detail {
-
-constexpr std::int64_t spread_max_node_score = 100;
 
 // One shard's facts about its feasible nodes.
 struct spread_summary : feasible_summary {
@@ -187,9 +186,9 @@ pod_topology_spread::normalize_scores(const cycle_state& state,
     if (ignored_nodes.count(s.node) != 0)
       s.score = 0;
     else if (hi == 0)
-      s.score = spread_max_node_score;
+      s.score = score_range::max;
     else
-      s.score = spread_max_node_score * (hi + lo - s.score) / hi;
+      s.score = score_range::max * (hi + lo - s.score) / hi;
   }
   return {};
 }

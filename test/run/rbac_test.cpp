@@ -166,8 +166,9 @@ void post(io::http_client& c, const std::string& path,
   ASSERT_EQ(r->status, 201) << r->body;
 }
 
-std::string pod_json(const std::string& name, const std::string& cpu,
-                     const std::string& priority_class) {
+std::string pod_with_priority_json(const std::string& name,
+                                   const std::string& cpu,
+                                   const std::string& priority_class) {
   return R"({"kind":"Pod","apiVersion":"v1","metadata":{"name":")" + name
          + R"("},"spec":{"priorityClassName":")" + priority_class
          + R"(","containers":[{"name":"c","image":"busybox",)"
@@ -209,7 +210,7 @@ TEST(RunRbac, MinimalRbacGrantsEveryRequestTheSchedulerMakes) {
        R"({"kind":"PriorityClass","apiVersion":"scheduling.k8s.io/v1",)"
        R"("metadata":{"name":"high"},"value":1000})");
   const std::string pods = "/api/v1/namespaces/default/pods";
-  post(client, pods, pod_json("low", "3", "low"));
+  post(client, pods, pod_with_priority_json("low", "3", "low"));
 
   // With its secure port, so that the client CA lookup and the reviews of
   // a scrape are among the requests checked.
@@ -224,8 +225,8 @@ TEST(RunRbac, MinimalRbacGrantsEveryRequestTheSchedulerMakes) {
   }))
     << sched.stderr_text();
   // Preemption (status patch, delete, nomination) and a pod no node fits.
-  post(client, pods, pod_json("high", "3", "high"));
-  post(client, pods, pod_json("huge", "64", "low"));
+  post(client, pods, pod_with_priority_json("high", "3", "high"));
+  post(client, pods, pod_with_priority_json("huge", "64", "low"));
   ASSERT_TRUE(poll([&] {
     return get_body(client, pods + "/high").find("\"nodeName\"")
              != std::string::npos

@@ -773,6 +773,15 @@ make_node_info_ptr(model::node_ptr node,
     make_node_info(std::move(node), pods));
 }
 
+std::vector<std::string>
+node_names(const std::vector<model::node_info_ptr>& nodes) {
+  std::vector<std::string> out;
+  out.reserve(nodes.size());
+  for (const auto& n : nodes)
+    out.push_back(n->name().str());
+  return out;
+}
+
 model::namespace_ptr make_namespace(std::string_view name,
                                     const label_pairs& labels) {
   auto ns = std::make_shared<model::namespace_info>();

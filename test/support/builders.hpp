@@ -380,6 +380,10 @@ model::node_info_ptr make_node_info_ptr(model::node_ptr node,
                                         const std::vector<model::pod_ptr>& pods
                                         = {});
 
+/// The names of `nodes`, in their order.
+std::vector<std::string>
+node_names(const std::vector<model::node_info_ptr>& nodes);
+
 /// A namespace with labels.
 model::namespace_ptr make_namespace(std::string_view name,
                                     const label_pairs& labels = {});
