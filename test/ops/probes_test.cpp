@@ -132,6 +132,19 @@ TEST(probes, single_instance_start_sync_metrics_configz_shutdown) {
       << "the binding POST is counted";
     EXPECT_NE(body.find("tessera_relists_total{resource=\"pods\"}"),
               std::string::npos);
+    // The kubernetes-mixin's scheduler dashboard: the series behind its
+    // panels that kube-scheduler 1.37 still serves (its Scheduling Rate also
+    // reads e2e, binding and volume durations that kube-scheduler dropped,
+    // and its Goroutines panel a Go runtime gauge). Each with the labels
+    // the panel selects on.
+    for (const char* series :
+         {"scheduler_scheduling_algorithm_duration_seconds_count ",
+          "rest_client_requests_total{code=\"200\"",
+          "rest_client_request_duration_seconds_bucket{verb=\"POST\"",
+          "rest_client_request_duration_seconds_bucket{verb=\"GET\"",
+          "process_resident_memory_bytes ", "process_cpu_seconds_total "})
+      EXPECT_NE(body.find(series), std::string::npos)
+        << series << " (a kubernetes-mixin scheduler panel) is missing";
     auto configz = client.get("/configz");
     ASSERT_TRUE(configz);
     EXPECT_EQ(configz->status, 200);
