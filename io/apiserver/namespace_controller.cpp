@@ -51,14 +51,15 @@ struct namespace_controller::impl {
     watch = std::move(*w);
   }
 
-  /// Idle (nothing Terminating): only a namespace change wakes it.
+  /// Idle (nothing Terminating): only a namespace change wakes it. A
+  /// watch the store refused cannot wake it, so it polls until one opens.
   std::optional<controller_loop::duration> pass() {
     drained.clear();
     if (!watch || watch->ended())
       open_watch();
     else
       watch->poll(drained);
-    if (reconcile())
+    if (reconcile() || !watch)
       return cfg.resync;
     return std::nullopt;
   }

@@ -124,7 +124,9 @@ struct volume_controller::impl {
 
   /// A pass at least every resync: claims wait on time as well as changes.
   std::optional<controller_loop::duration> pass() {
-    bool ended = watchers.empty();
+    // A watch the store refused counts as ended: its kind's changes would
+    // wait for the resync otherwise.
+    bool ended = watchers.size() < 4;
     for (auto& w : watchers) {
       drained.clear();
       w->poll(drained);

@@ -145,7 +145,7 @@ json::object condition(const json::array* old, std::string_view type,
 workload_state::workload_state(store& s, workload_controller_config c)
   : st(s), cfg(c), loop("workload", c.resync,
                         [this]() -> std::optional<controller_loop::duration> {
-                          if (pass())
+                          if (pass() || watch_missing())
                             return cfg.resync;
                           return std::nullopt;
                         }) {
@@ -224,6 +224,16 @@ void workload_state::drain_nodes() {
     else
       nodes[std::string{ev.object->name()}].obj = ev.object;
   }
+}
+
+bool workload_state::watch_missing() const {
+  if (!deployments_w || !jobs_w || !sets_w || !daemons_w || !stateful_w)
+    return true;
+  if (!daemons.empty() && !nodes_w)
+    return true;
+  bool owners = !deployments.empty() || !sets.empty() || !jobs.empty()
+                || !daemons.empty() || !stateful.empty() || !gone.empty();
+  return owners && !pods_w;
 }
 
 void workload_state::forget_pod(const std::string& key) {

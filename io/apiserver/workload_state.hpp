@@ -169,6 +169,9 @@ struct workload_state {
   /// Drains the watches and syncs every workload; true while one is not
   /// settled (or dependents remain to be collected).
   bool pass();
+  /// A watch the pass needs but the store refused: nothing would wake the
+  /// loop for its kind, so it polls at the resync until the watch opens.
+  bool watch_missing() const;
 
   // ---- replica sets and deployments (workload_sets.cpp)
   /// Sets spec.replicas of a replica set; true when written.
