@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/eviction.hpp"
 #include "io/apiserver/handler.hpp"
+#include "io/apiserver/kube_core.pb.h"
+#include "io/apiserver/kube_groups.pb.h"
 #include "io/apiserver/kube_wire.pb.h"
 #include "io/apiserver/store.hpp"
 

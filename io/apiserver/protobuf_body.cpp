@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/protobuf_body.hpp"
 
+#include "io/apiserver/kube_core.pb.h"
+#include "io/apiserver/kube_groups.pb.h"
 #include "io/apiserver/kube_wire.pb.h"
 #include "io/apiserver/time_format.hpp"
 #include "support/base64.hpp"
@@ -35,38 +37,45 @@ api_status unsupported_kind(std::string_view kind,
   return s;
 }
 
-/// The schema of a kind, or null.
+/// The schema of each kind, by the apiVersion and kind of its envelope.
+struct kind_schema {
+  std::string_view api_version;
+  std::string_view kind;
+  const pb::Message& prototype;
+};
+
+const kind_schema schemas[] = {
+  // core/v1
+  {"v1", "Binding", kube::Binding::default_instance()},
+  {"v1", "ConfigMap", kube::ConfigMap::default_instance()},
+  {"v1", "Namespace", kube::Namespace::default_instance()},
+  {"v1", "Secret", kube::Secret::default_instance()},
+  {"v1", "Service", kube::Service::default_instance()},
+  {"v1", "ServiceAccount", kube::ServiceAccount::default_instance()},
+  // the named groups
+  {"apps/v1", "Deployment", kube::Deployment::default_instance()},
+  {"batch/v1", "Job", kube::Job::default_instance()},
+  {"coordination.k8s.io/v1", "Lease", kube::Lease::default_instance()},
+  {"events.k8s.io/v1", "Event", kube::Event::default_instance()},
+  {"policy/v1", "Eviction", kube::Eviction::default_instance()},
+  {"policy/v1", "PodDisruptionBudget",
+   kube::PodDisruptionBudget::default_instance()},
+  {"scheduling.k8s.io/v1", "PriorityClass",
+   kube::PriorityClass::default_instance()},
+  // meta/v1, sent under the version of the resource it acts on
+  {"", "DeleteOptions", kube::DeleteOptions::default_instance()},
+};
+
+/// The schema of a kind, or null. DeleteOptions comes under any version;
+/// an envelope without one takes the first kind of its name, as the server
+/// defaults it from the resource the body was sent to.
 const pb::Message* prototype(std::string_view kind,
                              std::string_view api_version) {
-  if (kind == "Binding")
-    return &kube::Binding::default_instance();
-  if (kind == "Lease")
-    return &kube::Lease::default_instance();
-  if (kind == "Event")
-    return api_version == "events.k8s.io/v1" ? &kube::Event::default_instance()
-                                             : nullptr;
-  if (kind == "Namespace")
-    return &kube::Namespace::default_instance();
-  if (kind == "Service")
-    return &kube::Service::default_instance();
-  if (kind == "PriorityClass")
-    return &kube::PriorityClass::default_instance();
-  if (kind == "PodDisruptionBudget")
-    return &kube::PodDisruptionBudget::default_instance();
-  if (kind == "Eviction")
-    return &kube::Eviction::default_instance();
-  if (kind == "DeleteOptions")
-    return &kube::DeleteOptions::default_instance();
-  if (kind == "Deployment")
-    return &kube::Deployment::default_instance();
-  if (kind == "Job")
-    return &kube::Job::default_instance();
-  if (kind == "ConfigMap")
-    return &kube::ConfigMap::default_instance();
-  if (kind == "Secret")
-    return &kube::Secret::default_instance();
-  if (kind == "ServiceAccount")
-    return &kube::ServiceAccount::default_instance();
+  for (const auto& s : schemas)
+    if (s.kind == kind
+        && (s.api_version == api_version || s.api_version.empty()
+            || api_version.empty()))
+      return &s.prototype;
   return nullptr;
 }
 

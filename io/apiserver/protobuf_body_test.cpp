@@ -1,6 +1,8 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "io/apiserver/handler.hpp"
+#include "io/apiserver/kube_core.pb.h"
+#include "io/apiserver/kube_groups.pb.h"
 #include "io/apiserver/kube_wire.pb.h"
 #include "io/apiserver/protobuf_body.hpp"
 #include "io/apiserver/store.hpp"
