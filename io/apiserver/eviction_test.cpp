@@ -275,7 +275,14 @@ TEST_F(EvictionTest, KubectlsProtobufEvictionAndDeleteOptions) {
   r.accept = "application/vnd.kubernetes.protobuf, application/json";
   auto reply = handler_.handle(r);
   EXPECT_EQ(reply.status, 201) << reply.body;
-  EXPECT_EQ(reply.content_type, "application/json");
+  // The Success Status comes back in the encoding kubectl asked for first.
+  ASSERT_EQ(reply.content_type, "application/vnd.kubernetes.protobuf");
+  kube::Unknown answer;
+  ASSERT_TRUE(answer.ParseFromString(reply.body.substr(4)));
+  EXPECT_EQ(answer.typemeta().kind(), "Status");
+  kube::Status success;
+  ASSERT_TRUE(success.ParseFromString(answer.raw()));
+  EXPECT_EQ(success.status(), "Success");
   EXPECT_TRUE(going("p1"));
 
   kube::DeleteOptions d;

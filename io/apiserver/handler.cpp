@@ -5,6 +5,7 @@
 #include "io/apiserver/documents.hpp"
 #include "io/apiserver/eviction.hpp"
 #include "io/apiserver/protobuf_body.hpp"
+#include "io/apiserver/protobuf_reply.hpp"
 #include "io/apiserver/reviews.hpp"
 #include "io/apiserver/scale.hpp"
 #include "io/apiserver/table.hpp"
@@ -215,6 +216,9 @@ media negotiate(std::string_view accept, bool table_capable) {
       if (k == "g")
         g = v;
     }
+    // A protobuf reply is the JSON reply transcoded after dispatch.
+    if (type == "application/vnd.kubernetes.protobuf" && as.empty())
+      return media::json;
     if (type == "application/json" || type == "*/*"
         || type == "application/*") {
       if (as.empty())
@@ -225,6 +229,60 @@ media negotiate(std::string_view accept, bool table_capable) {
     }
   }
   return media::none;
+}
+
+/// Whether the first media range of `accept` kube-apiserver could serve is
+/// protobuf (client-go's typed clients send "protobuf, json").
+bool prefers_protobuf(std::string_view accept) {
+  while (!accept.empty()) {
+    auto comma = accept.find(',');
+    auto range = trim(accept.substr(0, comma));
+    accept = comma == std::string_view::npos ? std::string_view{}
+                                             : accept.substr(comma + 1);
+    if (range.empty())
+      continue;
+    if (is_protobuf_media_type(range))
+      return range.find("as=") == std::string_view::npos;
+    return false;
+  }
+  return false;
+}
+
+/// Whether `accept` lists a JSON range without a transformation (`as=`).
+bool accepts_plain_json(std::string_view accept) {
+  if (trim(accept).empty())
+    return true;
+  while (!accept.empty()) {
+    auto comma = accept.find(',');
+    auto range = trim(accept.substr(0, comma));
+    accept = comma == std::string_view::npos ? std::string_view{}
+                                             : accept.substr(comma + 1);
+    auto type = trim(range.substr(0, range.find(';')));
+    if ((type == "application/json" || type == "*/*" || type == "application/*")
+        && range.find("as=") == std::string_view::npos)
+      return true;
+  }
+  return false;
+}
+
+/// Turns a JSON reply into protobuf for a client that prefers it. Replies
+/// without a schema (discovery, Tables) stay JSON when the client takes
+/// JSON too, and are 406 for a client that takes protobuf only; so does an
+/// object with fields the schema lacks when the client also takes JSON,
+/// which loses nothing.
+void transcode_to_protobuf(http_reply& r, std::string_view accept) {
+  if (r.watch || r.content_type != "application/json")
+    return;
+  auto pb = encode_protobuf_reply(r.body);
+  if (!pb) {
+    if (!accepts_plain_json(accept))
+      r = status_reply(status::not_acceptable(accept));
+    return;
+  }
+  if (!pb->dropped.empty() && accepts_plain_json(accept))
+    return;
+  r.body = std::move(pb->bytes);
+  r.content_type = std::string{protobuf_content_type};
 }
 
 bool json_body_type(std::string_view ct) {
@@ -495,6 +553,10 @@ http_reply api_handler::handle(const http_request_view& request) {
   http_reply r;
   try {
     r = dispatch(request);
+    // Only the API's paths have protobuf forms; /version, health and
+    // metrics answer as they always do.
+    if (request.target.starts_with("/api") && prefers_protobuf(request.accept))
+      transcode_to_protobuf(r, request.accept);
   } catch (const std::exception& e) {
     r = status_reply(status::internal(e.what()));
   } catch (...) {
@@ -712,6 +774,16 @@ http_reply api_handler::dispatch(const http_request_view& request) {
           store* sp = &store_;
           ws->render = [rptr, sp](const watch_event& ev, bool first) {
             return render_table_event(*rptr, ev, first, sp->time().wall_now());
+          };
+        } else if (prefers_protobuf(req.accept)
+                   && protobuf_prototype(res.kind, res.api_version())) {
+          ws->content_type = std::string{protobuf_watch_content_type};
+          ws->render = [](const watch_event& ev, bool) {
+            // Every served kind has a schema, so a frame is only missing
+            // for an object that is not JSON, which the store never holds.
+            return encode_protobuf_watch_frame(to_string(ev.type),
+                                               ev.object->json())
+              .value_or(std::string{});
           };
         }
         http_reply r;

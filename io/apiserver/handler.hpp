@@ -47,6 +47,8 @@ struct watch_stream {
   /// Non-null for Table watches: renders one line per event (the flag says
   /// whether it is the first). Null = the shared bytes of each object.
   std::function<std::string(const watch_event&, bool first)> render;
+  /// The stream's Content-Type (protobuf streams are length-framed).
+  std::string content_type = "application/json";
 };
 
 struct http_reply {

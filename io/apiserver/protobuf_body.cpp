@@ -66,23 +66,11 @@ const kind_schema schemas[] = {
   {"", "DeleteOptions", kube::DeleteOptions::default_instance()},
 };
 
-/// The schema of a kind, or null. DeleteOptions comes under any version;
-/// an envelope without one takes the first kind of its name, as the server
-/// defaults it from the resource the body was sent to.
-const pb::Message* prototype(std::string_view kind,
-                             std::string_view api_version) {
-  for (const auto& s : schemas)
-    if (s.kind == kind
-        && (s.api_version == api_version || s.api_version.empty()
-            || api_version.empty()))
-      return &s.prototype;
-  return nullptr;
-}
-
-/// A string field that is not UTF-8 (Go would have replaced its bytes;
-/// JSON cannot carry them).
+/// A field JSON cannot carry: a string that is not UTF-8 (Go would have
+/// replaced its bytes) or a field set that is not JSON.
 struct not_utf8 {
   std::string field;
+  std::string_view problem = "is not UTF-8";
 };
 
 /// True for well-formed UTF-8: no overlong forms, surrogates or code points
@@ -161,6 +149,13 @@ std::optional<json::value> nested_json(const pb::Message& m) {
     if (t.is_null())
       return std::nullopt;
     return t;
+  }
+  if (d == kube::FieldsV1::descriptor()) {
+    json::error_code ec;
+    auto v = json::parse(static_cast<const kube::FieldsV1&>(m).raw(), ec);
+    if (ec)
+      throw not_utf8{"FieldsV1.Raw", "is not JSON"};
+    return v;
   }
   if (d == kube::Quantity::descriptor()) {
     const auto& q = static_cast<const kube::Quantity&>(m);
@@ -281,6 +276,19 @@ json::value message_json(const pb::Message& m) {
 
 } // namespace
 
+// DeleteOptions comes under any version; an envelope without one takes the
+// first kind of its name, as the server defaults it from the resource the
+// body was sent to.
+const pb::Message* protobuf_prototype(std::string_view kind,
+                                      std::string_view api_version) {
+  for (const auto& s : schemas)
+    if (s.kind == kind
+        && (s.api_version == api_version || s.api_version.empty()
+            || api_version.empty()))
+      return &s.prototype;
+  return nullptr;
+}
+
 bool is_protobuf_media_type(std::string_view content_type) noexcept {
   auto semi = content_type.find(';');
   auto type = content_type.substr(0, semi);
@@ -316,7 +324,7 @@ api_result<std::string> protobuf_body_to_json(std::string_view body) {
     return status::bad_request(
       "couldn't decode the protobuf body: the envelope names no kind");
   const std::string& api_version = envelope.typemeta().apiversion();
-  const pb::Message* proto = prototype(kind, api_version);
+  const pb::Message* proto = protobuf_prototype(kind, api_version);
   if (!proto)
     return unsupported_kind(kind, api_version);
   std::unique_ptr<pb::Message> msg{proto->New()};
@@ -336,7 +344,7 @@ api_result<std::string> protobuf_body_to_json(std::string_view body) {
     fields = message_json(*msg);
   } catch (const not_utf8& e) {
     return status::bad_request("couldn't decode the protobuf body: " + e.field
-                               + " is not UTF-8");
+                               + " " + std::string{e.problem});
   }
   for (auto& kv : fields.as_object())
     out[kv.key()] = std::move(kv.value());

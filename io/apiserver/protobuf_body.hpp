@@ -11,8 +11,8 @@
 /// magic `k8s\0` followed by a runtime.Unknown message whose typeMeta names
 /// the kind and whose `raw` holds the object (kube_wire.proto). It is turned
 /// into the JSON a client would have sent for the same object, so the store
-/// and everything after it see no difference. Responses stay JSON, which
-/// kubectl accepts (its Accept header lists it after protobuf).
+/// and everything after it see no difference. Replies go the other way in
+/// protobuf_reply.hpp.
 #pragma once
 
 #include "io/apiserver/status.hpp"
@@ -20,10 +20,19 @@
 #include <string>
 #include <string_view>
 
+namespace google::protobuf {
+class Message;
+}
+
 namespace tessera::apiserver {
 
 /// True for `application/vnd.kubernetes.protobuf`, parameters ignored.
 bool is_protobuf_media_type(std::string_view content_type) noexcept;
+
+/// The schema of a kind (kube_*.proto), or null when there is none. An
+/// empty `api_version` takes the first kind of that name.
+const google::protobuf::Message*
+protobuf_prototype(std::string_view kind, std::string_view api_version);
 
 /// The kinds `protobuf_body_to_json` decodes, for messages and docs.
 std::string_view protobuf_kinds() noexcept;

@@ -267,10 +267,10 @@ struct api_server::impl final : io::http_handler {
     }
     io::server_reply res;
     if (reply.watch) {
+      res.content_type = reply.watch->content_type;
       auto body = std::make_shared<watch_body>(std::move(reply.watch),
                                                cfg.watch_linger);
       track(body);
-      res.content_type = "application/json";
       res.stream = std::move(body);
       return res;
     }
