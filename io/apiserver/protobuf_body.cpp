@@ -48,7 +48,15 @@ const kind_schema schemas[] = {
   // core/v1
   {"v1", "Binding", kube::Binding::default_instance()},
   {"v1", "ConfigMap", kube::ConfigMap::default_instance()},
+  {"v1", "Event", kube::CoreEvent::default_instance()},
   {"v1", "Namespace", kube::Namespace::default_instance()},
+  {"v1", "Node", kube::Node::default_instance()},
+  {"v1", "PersistentVolume", kube::PersistentVolume::default_instance()},
+  {"v1", "PersistentVolumeClaim",
+   kube::PersistentVolumeClaim::default_instance()},
+  {"v1", "Pod", kube::Pod::default_instance()},
+  {"v1", "ReplicationController",
+   kube::ReplicationController::default_instance()},
   {"v1", "Secret", kube::Secret::default_instance()},
   {"v1", "Service", kube::Service::default_instance()},
   {"v1", "ServiceAccount", kube::ServiceAccount::default_instance()},
@@ -115,6 +123,10 @@ bool valid_utf8(std::string_view s) {
 
 bool keep_zero(const pb::FieldDescriptor* f) {
   return f->options().GetExtension(kube::keep_zero);
+}
+
+bool json_inline(const pb::FieldDescriptor* f) {
+  return f->options().GetExtension(kube::json_inline);
 }
 
 json::value message_json(const pb::Message& m);
@@ -261,6 +273,13 @@ json::value message_json(const pb::Message& m) {
       out[name] = std::move(items);
     } else if (r->HasField(m, f)) {
       if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
+        if (json_inline(f)) {
+          // An embedded Go struct: its fields are this object's.
+          auto v = message_json(r->GetMessage(m, f));
+          for (auto& kv : v.as_object())
+            out[kv.key()] = std::move(kv.value());
+          continue;
+        }
         if (auto v = nested_json(r->GetMessage(m, f)))
           out[name] = std::move(*v);
         continue;
@@ -300,9 +319,11 @@ bool is_protobuf_media_type(std::string_view content_type) noexcept {
 }
 
 std::string_view protobuf_kinds() noexcept {
-  return "Binding, ConfigMap, DeleteOptions, Deployment, Event "
-         "(events.k8s.io/v1), Eviction, Job, Lease, Namespace, "
-         "PodDisruptionBudget, PriorityClass, Secret, Service, ServiceAccount";
+  return "Binding, ConfigMap, DeleteOptions, Deployment, Event (v1 and "
+         "events.k8s.io/v1), Eviction, Job, Lease, Namespace, Node, "
+         "PersistentVolume, PersistentVolumeClaim, Pod, "
+         "PodDisruptionBudget, PriorityClass, ReplicationController, Secret, "
+         "Service, ServiceAccount";
 }
 
 api_result<std::string> protobuf_body_to_json(std::string_view body) {

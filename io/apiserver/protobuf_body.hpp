@@ -7,7 +7,10 @@
 /// deployment|job|configmap|secret|serviceaccount`, for
 /// the DeleteOptions of `drain` and for its Evictions, and kube-scheduler's
 /// default client for Bindings, Leases and events.k8s.io Events (decoded,
-/// but not run against a kube-scheduler here). The body is the 4-byte
+/// but not run against a kube-scheduler here), and any typed Go client
+/// for Pods, Nodes, PersistentVolumes, PersistentVolumeClaims,
+/// ReplicationControllers and core/v1 Events (kubelet's and the
+/// controllers' default). The body is the 4-byte
 /// magic `k8s\0` followed by a runtime.Unknown message whose typeMeta names
 /// the kind and whose `raw` holds the object (kube_wire.proto). It is turned
 /// into the JSON a client would have sent for the same object, so the store
