@@ -96,7 +96,8 @@ TEST_FILE = r".*(_test\.cpp|_bench\.cpp|/test_[a-z_]*\.hpp|_test_cycle\.hpp)"
 
 # Generated at configure time (build/generated/), or by protoc at build time
 # (build/io/apiserver/).
-GENERATED = {"support/version.hpp", "io/apiserver/kube_wire.pb.h"}
+GENERATED = {"support/version.hpp", "io/apiserver/kube_wire.pb.h",
+             "io/apiserver/kube_core.pb.h", "io/apiserver/kube_groups.pb.h"}
 # ---------------------------------------------------------------------------
 
 root = sys.argv[1]
