@@ -53,7 +53,15 @@ const kind_schema schemas[] = {
   {"v1", "Service", kube::Service::default_instance()},
   {"v1", "ServiceAccount", kube::ServiceAccount::default_instance()},
   // the named groups
+  {"apps/v1", "DaemonSet", kube::DaemonSet::default_instance()},
   {"apps/v1", "Deployment", kube::Deployment::default_instance()},
+  {"apps/v1", "ReplicaSet", kube::ReplicaSet::default_instance()},
+  {"apps/v1", "StatefulSet", kube::StatefulSet::default_instance()},
+  {"authentication.k8s.io/v1", "TokenReview",
+   kube::TokenReview::default_instance()},
+  {"authorization.k8s.io/v1", "SubjectAccessReview",
+   kube::SubjectAccessReview::default_instance()},
+  {"autoscaling/v1", "Scale", kube::Scale::default_instance()},
   {"batch/v1", "Job", kube::Job::default_instance()},
   {"coordination.k8s.io/v1", "Lease", kube::Lease::default_instance()},
   {"events.k8s.io/v1", "Event", kube::Event::default_instance()},
@@ -62,6 +70,13 @@ const kind_schema schemas[] = {
    kube::PodDisruptionBudget::default_instance()},
   {"scheduling.k8s.io/v1", "PriorityClass",
    kube::PriorityClass::default_instance()},
+  {"storage.k8s.io/v1", "CSIDriver", kube::CSIDriver::default_instance()},
+  {"storage.k8s.io/v1", "CSINode", kube::CSINode::default_instance()},
+  {"storage.k8s.io/v1", "CSIStorageCapacity",
+   kube::CSIStorageCapacity::default_instance()},
+  {"storage.k8s.io/v1", "StorageClass", kube::StorageClass::default_instance()},
+  {"storage.k8s.io/v1", "VolumeAttachment",
+   kube::VolumeAttachment::default_instance()},
   // meta/v1, sent under the version of the resource it acts on
   {"", "DeleteOptions", kube::DeleteOptions::default_instance()},
 };
@@ -292,9 +307,12 @@ bool is_protobuf_media_type(std::string_view content_type) noexcept {
 }
 
 std::string_view protobuf_kinds() noexcept {
-  return "Binding, ConfigMap, DeleteOptions, Deployment, Event "
-         "(events.k8s.io/v1), Eviction, Job, Lease, Namespace, "
-         "PodDisruptionBudget, PriorityClass, Secret, Service, ServiceAccount";
+  return "Binding, ConfigMap, CSIDriver, CSINode, CSIStorageCapacity, "
+         "DaemonSet, DeleteOptions, Deployment, Event (events.k8s.io/v1), "
+         "Eviction, Job, Lease, Namespace, PodDisruptionBudget, "
+         "PriorityClass, ReplicaSet, Scale, Secret, Service, ServiceAccount, "
+         "StatefulSet, StorageClass, SubjectAccessReview, TokenReview, "
+         "VolumeAttachment";
 }
 
 api_result<std::string> protobuf_body_to_json(std::string_view body) {
