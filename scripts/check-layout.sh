@@ -82,10 +82,12 @@ THIRD_PARTY = [
                                                r"|model/json_(reader|access)\.hpp"
                                                r"|io/apiserver/.*\.cpp"
                                                r"|perf/bench/.*\.cpp|test/.*|fuzz/.*"
-                                               r"|(model|io|adapters)/.*_test\.cpp"),
+                                               r"|(model|io|adapters)/.*_test\.cpp"
+                                               r"|io/apiserver/test_[a-z_]*\.hpp"),
     ("OpenSSL",      r"openssl/",              r"io/.*\.cpp"),
     ("prometheus-cpp", r"prometheus/",         r"metrics/.*"),
-    ("protobuf",     r"google/protobuf/",      r"io/apiserver/.*\.cpp|fuzz/.*"),
+    ("protobuf",     r"google/protobuf/",      r"io/apiserver/.*\.cpp|fuzz/.*"
+                                               r"|io/apiserver/test_[a-z_]*\.hpp"),
 ]
 
 # Tests: *_test.cpp, *_bench.cpp and test helper headers (test_*.hpp,

@@ -14,7 +14,10 @@
 #include <google/protobuf/reflection.h>
 
 #include <chrono>
+#include <map>
 #include <memory>
+#include <string>
+#include <vector>
 
 namespace tessera::apiserver {
 
@@ -61,7 +64,15 @@ const kind_schema schemas[] = {
   {"v1", "Service", kube::Service::default_instance()},
   {"v1", "ServiceAccount", kube::ServiceAccount::default_instance()},
   // the named groups
+  {"apps/v1", "DaemonSet", kube::DaemonSet::default_instance()},
   {"apps/v1", "Deployment", kube::Deployment::default_instance()},
+  {"apps/v1", "ReplicaSet", kube::ReplicaSet::default_instance()},
+  {"apps/v1", "StatefulSet", kube::StatefulSet::default_instance()},
+  {"authentication.k8s.io/v1", "TokenReview",
+   kube::TokenReview::default_instance()},
+  {"authorization.k8s.io/v1", "SubjectAccessReview",
+   kube::SubjectAccessReview::default_instance()},
+  {"autoscaling/v1", "Scale", kube::Scale::default_instance()},
   {"batch/v1", "Job", kube::Job::default_instance()},
   {"coordination.k8s.io/v1", "Lease", kube::Lease::default_instance()},
   {"events.k8s.io/v1", "Event", kube::Event::default_instance()},
@@ -70,6 +81,13 @@ const kind_schema schemas[] = {
    kube::PodDisruptionBudget::default_instance()},
   {"scheduling.k8s.io/v1", "PriorityClass",
    kube::PriorityClass::default_instance()},
+  {"storage.k8s.io/v1", "CSIDriver", kube::CSIDriver::default_instance()},
+  {"storage.k8s.io/v1", "CSINode", kube::CSINode::default_instance()},
+  {"storage.k8s.io/v1", "CSIStorageCapacity",
+   kube::CSIStorageCapacity::default_instance()},
+  {"storage.k8s.io/v1", "StorageClass", kube::StorageClass::default_instance()},
+  {"storage.k8s.io/v1", "VolumeAttachment",
+   kube::VolumeAttachment::default_instance()},
   // meta/v1, sent under the version of the resource it acts on
   {"", "DeleteOptions", kube::DeleteOptions::default_instance()},
 };
@@ -130,6 +148,8 @@ bool json_inline(const pb::FieldDescriptor* f) {
 }
 
 json::value message_json(const pb::Message& m);
+json::value scalar_json(const pb::Message& m, const pb::FieldDescriptor* f,
+                        int index);
 
 /// A Time as RFC 3339; null when zero (Go's zero time marshals as null).
 json::value time_json(const pb::Message& m) {
@@ -161,6 +181,13 @@ std::optional<json::value> nested_json(const pb::Message& m) {
     if (t.is_null())
       return std::nullopt;
     return t;
+  }
+  if (d->options().GetExtension(kube::json_array)) {
+    const auto* items = d->field(0);
+    json::array out;
+    for (int i = 0; i < m.GetReflection()->FieldSize(m, items); ++i)
+      out.push_back(scalar_json(m, items, i));
+    return json::value(std::move(out));
   }
   if (d == kube::FieldsV1::descriptor()) {
     json::error_code ec;
@@ -308,6 +335,13 @@ const pb::Message* protobuf_prototype(std::string_view kind,
   return nullptr;
 }
 
+std::vector<protobuf_kind> protobuf_schema_kinds() {
+  std::vector<protobuf_kind> out;
+  for (const auto& s : schemas)
+    out.push_back({s.api_version, s.kind});
+  return out;
+}
+
 bool is_protobuf_media_type(std::string_view content_type) noexcept {
   auto semi = content_type.find(';');
   auto type = content_type.substr(0, semi);
@@ -319,11 +353,28 @@ bool is_protobuf_media_type(std::string_view content_type) noexcept {
 }
 
 std::string_view protobuf_kinds() noexcept {
-  return "Binding, ConfigMap, DeleteOptions, Deployment, Event (v1 and "
-         "events.k8s.io/v1), Eviction, Job, Lease, Namespace, Node, "
-         "PersistentVolume, PersistentVolumeClaim, Pod, "
-         "PodDisruptionBudget, PriorityClass, ReplicationController, Secret, "
-         "Service, ServiceAccount";
+  // Every kind of the table once, sorted, with the groups of a name that
+  // two groups share.
+  static const std::string text = [] {
+    std::map<std::string, std::vector<std::string>> by_kind;
+    for (const auto& s : schemas)
+      by_kind[std::string{s.kind}].push_back(
+        s.api_version.empty() ? "" : std::string{s.api_version});
+    std::string out;
+    for (const auto& [kind, versions] : by_kind) {
+      if (!out.empty())
+        out += ", ";
+      out += kind;
+      if (versions.size() > 1) {
+        out += " (";
+        for (std::size_t i = 0; i < versions.size(); ++i)
+          out += (i ? " and " : "") + versions[i];
+        out += ")";
+      }
+    }
+    return out;
+  }();
+  return text;
 }
 
 api_result<std::string> protobuf_body_to_json(std::string_view body) {

@@ -22,6 +22,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace google::protobuf {
 class Message;
@@ -36,6 +37,15 @@ bool is_protobuf_media_type(std::string_view content_type) noexcept;
 /// empty `api_version` takes the first kind of that name.
 const google::protobuf::Message*
 protobuf_prototype(std::string_view kind, std::string_view api_version);
+
+/// A kind with a schema; DeleteOptions has an empty apiVersion, as it comes
+/// under the version of the resource it deletes.
+struct protobuf_kind {
+  std::string_view api_version;
+  std::string_view kind;
+};
+/// Every kind with a schema.
+std::vector<protobuf_kind> protobuf_schema_kinds();
 
 /// The kinds `protobuf_body_to_json` decodes, for messages and docs.
 std::string_view protobuf_kinds() noexcept;

@@ -6,6 +6,7 @@
 #include "io/apiserver/kube_wire.pb.h"
 #include "io/apiserver/protobuf_body.hpp"
 #include "io/apiserver/store.hpp"
+#include "io/apiserver/test_protobuf.hpp"
 
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
@@ -18,6 +19,8 @@ namespace tessera::apiserver {
 namespace {
 
 namespace json = boost::json;
+using test::decode;
+using test::envelope;
 
 std::string from_hex(std::string_view hex) {
   std::string out;
@@ -25,24 +28,6 @@ std::string from_hex(std::string_view hex) {
     out += static_cast<char>(
       std::stoi(std::string{hex.substr(i, 2)}, nullptr, 16));
   return out;
-}
-
-/// The envelope around `object` as kubectl writes it.
-std::string envelope(const google::protobuf::Message& object,
-                     const std::string& api_version, const std::string& kind) {
-  kube::Unknown u;
-  u.mutable_typemeta()->set_apiversion(api_version);
-  u.mutable_typemeta()->set_kind(kind);
-  u.set_raw(object.SerializeAsString());
-  return std::string{"k8s\0", 4} + u.SerializeAsString();
-}
-
-json::value decode(std::string_view body) {
-  auto r = protobuf_body_to_json(body);
-  EXPECT_TRUE(r) << r.err().message;
-  if (!r)
-    return nullptr;
-  return json::parse(*r);
 }
 
 // Bodies captured from kubectl 1.35 against the embedded server.
@@ -105,7 +90,8 @@ TEST(ProtobufBody, KubectlBodies) {
                 "template":{"metadata":{"labels":{"app":"web"}},
                   "spec":{"containers":[{"name":"nginx","image":"nginx",
                     "ports":[{"containerPort":80}],"resources":{}}]}},
-                "strategy":{}}})"},
+                "strategy":{}},
+              "status":{}})"},
     // kubectl create job j1 --image=busybox -- sleep 1
     {"KubectlCreateJob",
      "6b3873000a0f0a0862617463682f763112034a6f621284010a120a026a3112001a"
@@ -117,7 +103,8 @@ TEST(ProtobufBody, KubectlBodies) {
               "spec":{"template":{"metadata":{},
                 "spec":{"containers":[{"name":"j1","image":"busybox",
                   "command":["sleep","1"],"resources":{}}],
-                  "restartPolicy":"Never"}}}})"},
+                  "restartPolicy":"Never"}}},
+              "status":{}})"},
     // kubectl create configmap cm1 --from-literal=a=b
     {"KubectlCreateConfigMap",
      "6b3873000a0f0a0276311209436f6e6669674d6170121d0a130a03636d3112001a"
@@ -347,10 +334,11 @@ TEST(ProtobufBody, StringsMustBeUtf8) {
 TEST(ProtobufBody, AKindWithoutSchemaIsUnsupportedMediaType) {
   kube::Namespace ns;
   ns.mutable_metadata()->set_name("s1");
-  auto r = protobuf_body_to_json(envelope(ns, "apps/v1", "DaemonSet"));
+  auto r = protobuf_body_to_json(envelope(ns, "apps/v1", "ControllerRevision"));
   ASSERT_FALSE(r);
   EXPECT_EQ(r.err().code, 415);
-  EXPECT_NE(r.err().message.find("not \"DaemonSet\""), std::string::npos)
+  EXPECT_NE(r.err().message.find("not \"ControllerRevision\""),
+            std::string::npos)
     << r.err().message;
   EXPECT_NE(r.err().message.find("application/json"), std::string::npos);
 }

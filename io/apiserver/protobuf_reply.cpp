@@ -37,31 +37,54 @@ public:
 
   void message(const json::object& from, pb::Message& to,
                const std::string& path) {
-    const auto* d = to.GetDescriptor();
     for (const auto& kv : from) {
       if (kv.value().is_null())
         continue;
       std::string_view key = kv.key();
-      const auto* f = d->FindFieldByName(std::string{key});
       std::string at
         = path.empty() ? std::string{key} : path + "." + std::string{key};
-      if (!f) {
+      std::vector<const pb::FieldDescriptor*> route;
+      if (!locate(to.GetDescriptor(), std::string{key}, route)) {
         // Objects inline their TypeMeta in JSON; the wire carries it in the
         // envelope (top level) or not at all (nested).
         if (key != "kind" && key != "apiVersion")
           dropped_.push_back(std::move(at));
         continue;
       }
+      pb::Message* into = &to;
+      for (std::size_t i = 0; i + 1 < route.size(); ++i)
+        into = into->GetReflection()->MutableMessage(into, route[i]);
+      const auto* f = route.back();
       if (f->is_map())
-        map(kv.value(), to, f, at);
+        map(kv.value(), *into, f, at);
       else if (f->is_repeated())
-        repeated(kv.value(), to, f, at);
+        repeated(kv.value(), *into, f, at);
       else
-        single(kv.value(), to, f, at);
+        single(kv.value(), *into, f, at);
     }
   }
 
 private:
+  /// The field named `key` in `d` or in a struct `d` embeds (json_inline):
+  /// `route` gets the embedded fields to go through, then the field.
+  static bool locate(const pb::Descriptor* d, const std::string& key,
+                     std::vector<const pb::FieldDescriptor*>& route) {
+    if (const auto* f = d->FindFieldByName(key);
+        f && !f->options().GetExtension(kube::json_inline)) {
+      route.push_back(f);
+      return true;
+    }
+    for (int i = 0; i < d->field_count(); ++i) {
+      const auto* f = d->field(i);
+      if (!f->options().GetExtension(kube::json_inline))
+        continue;
+      route.push_back(f);
+      if (locate(f->message_type(), key, route))
+        return true;
+      route.pop_back();
+    }
+    return false;
+  }
   void map(const json::value& v, pb::Message& to, const pb::FieldDescriptor* f,
            const std::string& at) {
     const auto* o = v.if_object();
@@ -72,11 +95,18 @@ private:
     const auto* r = to.GetReflection();
     const auto* key_f = f->message_type()->map_key();
     const auto* value_f = f->message_type()->map_value();
+    const bool of_messages
+      = value_f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE;
     for (const auto& kv : *o) {
-      if (kv.value().is_null())
+      // Go writes a zero Time as null; on the wire it is an empty message.
+      if (kv.value().is_null() && !of_messages)
         continue;
       pb::Message* entry = r->AddMessage(&to, f);
       entry->GetReflection()->SetString(entry, key_f, std::string{kv.key()});
+      if (kv.value().is_null()) {
+        entry->GetReflection()->MutableMessage(entry, value_f);
+        continue;
+      }
       if (!single(kv.value(), *entry, value_f,
                   at + "[" + std::string{kv.key()} + "]"))
         r->RemoveLast(&to, f);
@@ -96,7 +126,7 @@ private:
       const json::value& item = (*a)[i];
       if (f->cpp_type() == pb::FieldDescriptor::CPPTYPE_MESSAGE) {
         pb::Message* m = r->AddMessage(&to, f);
-        if (!fill(item, *m, item_at))
+        if (!item.is_null() && !fill(item, *m, item_at))
           r->RemoveLast(&to, f);
         continue;
       }
@@ -151,6 +181,14 @@ private:
     }
     if (d == kube::FieldsV1::descriptor()) {
       static_cast<kube::FieldsV1&>(m).set_raw(json::serialize(v));
+      return true;
+    }
+    if (d->options().GetExtension(kube::json_array)) {
+      const auto* a = v.if_array();
+      if (!a)
+        return drop(at);
+      for (std::size_t i = 0; i < a->size(); ++i)
+        put_scalar((*a)[i], m, d->field(0), at + "[" + std::to_string(i) + "]");
       return true;
     }
     const auto* o = v.if_object();
