@@ -285,6 +285,20 @@ void transcode_to_protobuf(http_reply& r, std::string_view accept) {
   r.content_type = std::string{protobuf_content_type};
 }
 
+/// The answer of a review resource (POST only, never stored), or null.
+using review_fn = http_reply (*)(const handler_config&, std::string_view);
+review_fn review_of(std::string_view resource) {
+  if (resource == "tokenreviews")
+    return token_review_reply;
+  if (resource == "subjectaccessreviews")
+    return access_review_reply;
+  if (resource == "selfsubjectaccessreviews")
+    return self_access_review_reply;
+  if (resource == "selfsubjectreviews")
+    return self_subject_review_reply;
+  return nullptr;
+}
+
 bool json_body_type(std::string_view ct) {
   auto semi = ct.find(';');
   auto type = trim(ct.substr(0, semi));
@@ -673,11 +687,10 @@ http_reply api_handler::dispatch(const http_request_view& request) {
     return status_reply(status::path_not_found());
   const resource_info& res = *rp->resource;
   const std::string& ns = rp->ns;
-  if (res.name == "tokenreviews" || res.name == "subjectaccessreviews") {
+  if (auto review = review_of(res.name)) {
     if (req.method != "POST" || !rp->name.empty())
       return status_reply(status::method_not_allowed(req.method, res.name));
-    return res.name == "tokenreviews" ? token_review_reply(config_, req.body)
-                                      : access_review_reply(config_, req.body);
+    return review(config_, req.body);
   }
 
   auto dry = dry_run_param(q);

@@ -663,6 +663,9 @@ TEST(HandlerReviews, TokenAndSubjectAccessReviews) {
   };
   const std::string tr = "/apis/authentication.k8s.io/v1/tokenreviews";
   const std::string sar = "/apis/authorization.k8s.io/v1/subjectaccessreviews";
+  const std::string ssar
+    = "/apis/authorization.k8s.io/v1/selfsubjectaccessreviews";
+  const std::string ssr = "/apis/authentication.k8s.io/v1/selfsubjectreviews";
   auto token_review = [](const std::string& token) {
     return R"({"apiVersion":"authentication.k8s.io/v1","kind":"TokenReview",)"
            R"("spec":{"token":")"
@@ -696,6 +699,24 @@ TEST(HandlerReviews, TokenAndSubjectAccessReviews) {
      "spec.user: Required value"},
     {"no attributes", "", sar, R"({"spec":{"user":"u"}})", 422,
      "exactly one of nonResourceAttributes or resourceAttributes"},
+    // kubectl auth can-i: the requester got in, so it may.
+    {"can-i with a token", "t0k", ssar,
+     R"({"spec":{"resourceAttributes":{"verb":"create","resource":"pods"}}})",
+     201,
+     R"("status":{"allowed":true,"reason":"the embedded cluster allows )"
+     R"(its token's holder"})"},
+    {"can-i without one", "", ssar,
+     R"({"spec":{"nonResourceAttributes":{"path":"/x","verb":"get"}}})", 201,
+     R"("allowed":true)"},
+    {"can-i about nothing", "", ssar, R"({"spec":{}})", 422,
+     "exactly one of nonResourceAttributes or resourceAttributes"},
+    // kubectl auth whoami.
+    {"whoami with a token", "t0k", ssr, R"({"kind":"SelfSubjectReview"})", 201,
+     R"("status":{"userInfo":{"username":"tessera:cluster-admin",)"
+     R"("groups":["system:authenticated"]}})"},
+    {"whoami without one", "", ssr, "{}", 201,
+     R"("userInfo":{"username":"system:anonymous",)"
+     R"("groups":["system:unauthenticated"]})"},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);

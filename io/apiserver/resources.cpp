@@ -9,7 +9,7 @@ namespace {
 constexpr std::string_view full_verbs
   = "create,delete,deletecollection,get,list,patch,update,watch";
 
-constexpr std::array<resource_info, 28> table = {{
+constexpr std::array<resource_info, 30> table = {{
   {"", "v1", "pods", "pod", "Pod", "PodList", true, storage_kind::pod,
    resource_view::stored, "po", full_verbs, true, false},
   {"", "v1", "nodes", "node", "Node", "NodeList", false, storage_kind::node,
@@ -99,6 +99,13 @@ constexpr std::array<resource_info, 28> table = {{
    "create", false, false},
   {"authorization.k8s.io", "v1", "subjectaccessreviews", "subjectaccessreview",
    "SubjectAccessReview", "SubjectAccessReviewList", false, storage_kind::pod,
+   resource_view::stored, "", "create", false, false},
+  {"authorization.k8s.io", "v1", "selfsubjectaccessreviews",
+   "selfsubjectaccessreview", "SelfSubjectAccessReview",
+   "SelfSubjectAccessReviewList", false, storage_kind::pod,
+   resource_view::stored, "", "create", false, false},
+  {"authentication.k8s.io", "v1", "selfsubjectreviews", "selfsubjectreview",
+   "SelfSubjectReview", "SelfSubjectReviewList", false, storage_kind::pod,
    resource_view::stored, "", "create", false, false},
 }};
 

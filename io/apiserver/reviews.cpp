@@ -7,6 +7,8 @@
 
 #include <boost/json.hpp>
 
+#include <optional>
+
 namespace tessera::apiserver {
 
 namespace {
@@ -50,6 +52,19 @@ http_reply created(const json::object& doc) {
   return r;
 }
 
+/// The 422 of an access review naming both or neither kind of attributes.
+std::optional<api_status> attributes_problem(std::string_view kind,
+                                             const json::object& spec) {
+  if (spec.contains("resourceAttributes")
+      != spec.contains("nonResourceAttributes"))
+    return std::nullopt;
+  return status::invalid(
+    kind, "authorization.k8s.io", "",
+    {status::invalid_value("spec.resourceAttributes", "null",
+                           "exactly one of nonResourceAttributes or "
+                           "resourceAttributes must be specified")});
+}
+
 } // namespace
 
 http_reply token_review_reply(const handler_config& config,
@@ -84,18 +99,12 @@ http_reply access_review_reply(const handler_config& config,
   auto* groups = spec.if_contains("groups");
   bool has_groups
     = groups != nullptr && groups->is_array() && !groups->get_array().empty();
-  bool has_resource = spec.contains("resourceAttributes");
-  bool has_path = spec.contains("nonResourceAttributes");
   if (user.empty() && !has_groups)
     return status_reply(status::invalid("SubjectAccessReview",
                                         "authorization.k8s.io", "",
                                         {status::required("spec.user")}));
-  if (has_resource == has_path)
-    return status_reply(status::invalid(
-      "SubjectAccessReview", "authorization.k8s.io", "",
-      {status::invalid_value("spec.resourceAttributes", "null",
-                             "exactly one of nonResourceAttributes or "
-                             "resourceAttributes must be specified")}));
+  if (auto bad = attributes_problem("SubjectAccessReview", spec))
+    return status_reply(*bad);
   json::object st;
   if (config.token.empty()) {
     st["allowed"] = true;
@@ -109,6 +118,45 @@ http_reply access_review_reply(const handler_config& config,
     st["reason"] = "the embedded cluster allows only its token's holder";
   }
   (*doc)["status"] = std::move(st);
+  return created(*doc);
+}
+
+http_reply self_access_review_reply(const handler_config& config,
+                                    std::string_view body) {
+  auto doc = review_request(body, "SelfSubjectAccessReview",
+                            "authorization.k8s.io/v1");
+  if (!doc)
+    return status_reply(status::bad_request(doc.err().message));
+  if (auto bad = attributes_problem("SelfSubjectAccessReview",
+                                    doc->at("spec").as_object()))
+    return status_reply(*bad);
+  json::object st;
+  st["allowed"] = true;
+  st["reason"] = config.token.empty()
+                   ? "the embedded cluster authenticates no one and allows "
+                     "every request"
+                   : "the embedded cluster allows its token's holder";
+  (*doc)["status"] = std::move(st);
+  return created(*doc);
+}
+
+http_reply self_subject_review_reply(const handler_config& config,
+                                     std::string_view body) {
+  auto doc
+    = review_request(body, "SelfSubjectReview", "authentication.k8s.io/v1");
+  if (!doc)
+    return status_reply(status::bad_request(doc.err().message));
+  // A SelfSubjectReview has no spec.
+  doc->erase("spec");
+  json::object user;
+  if (config.token.empty()) {
+    user["username"] = "system:anonymous";
+    user["groups"] = json::array{"system:unauthenticated"};
+  } else {
+    user["username"] = token_user;
+    user["groups"] = json::array{"system:authenticated"};
+  }
+  (*doc)["status"] = json::object{{"userInfo", std::move(user)}};
   return created(*doc);
 }
 

@@ -14,6 +14,11 @@
 /// token, any request of `token_user` and nothing of anyone else
 /// (system:anonymous included); without a token, where the server lets
 /// everyone in, every request of every user.
+///
+/// The self reviews (`kubectl auth can-i`, `kubectl auth whoami`) ask
+/// about the requester: a request that got this far is allowed everything,
+/// and is the token's holder when the server has a token, anonymous when
+/// it has none.
 #pragma once
 
 #include "io/apiserver/handler.hpp"
@@ -31,5 +36,11 @@ http_reply token_review_reply(const handler_config& config,
 /// Answers a SubjectAccessReview `body` (201 with its status, or a Status).
 http_reply access_review_reply(const handler_config& config,
                                std::string_view body);
+/// Answers a SelfSubjectAccessReview `body`.
+http_reply self_access_review_reply(const handler_config& config,
+                                    std::string_view body);
+/// Answers a SelfSubjectReview `body`: who the requester is.
+http_reply self_subject_review_reply(const handler_config& config,
+                                     std::string_view body);
 
 } // namespace tessera::apiserver

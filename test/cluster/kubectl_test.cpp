@@ -793,6 +793,20 @@ spec:
   }));
 }
 
+// `kubectl auth can-i` and `whoami` ask the server about the requester
+// (both in protobuf).
+TEST_F(KubectlTest, AuthCanIAndWhoami) {
+  if (legacy_)
+    GTEST_SKIP() << "kubectl 1.20 has no auth whoami";
+  auto can = run("auth can-i create pods");
+  EXPECT_EQ(can.code, 0) << can.output;
+  EXPECT_EQ(can.output, "yes\n");
+  auto who = run("auth whoami");
+  EXPECT_EQ(who.code, 0) << who.output;
+  EXPECT_NE(who.output.find("system:anonymous"), std::string::npos)
+    << who.output;
+}
+
 // kubectl's typed client reads in protobuf (its Accept header puts it
 // first), and what it decides must survive the encoding: drain refuses a
 // pod with an emptyDir volume unless told to delete local data, and learns
