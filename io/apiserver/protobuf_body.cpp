@@ -155,10 +155,11 @@ json::value message_json(const pb::Message& m);
 json::value scalar_json(const pb::Message& m, const pb::FieldDescriptor* f,
                         int index);
 
-/// A Time as RFC 3339; null when zero (Go's zero time marshals as null).
+/// A Time as RFC 3339; null when empty on the wire, which is how Go
+/// writes its zero time (1970 itself is written, as a zero `seconds`).
 json::value time_json(const pb::Message& m) {
   const auto& t = static_cast<const kube::Time&>(m);
-  if (t.seconds() == 0 && t.nanos() == 0)
+  if (!t.has_seconds() && !t.has_nanos())
     return nullptr;
   // Whole seconds, as metav1.Time's JSON form.
   return json::string{format_time(
@@ -168,7 +169,7 @@ json::value time_json(const pb::Message& m) {
 /// A MicroTime as RFC 3339 with microseconds; null when zero.
 json::value micro_time_json(const pb::Message& m) {
   const auto& t = static_cast<const kube::MicroTime&>(m);
-  if (t.seconds() == 0 && t.nanos() == 0)
+  if (!t.has_seconds() && !t.has_nanos())
     return nullptr;
   auto at = std::chrono::system_clock::time_point{
     std::chrono::seconds{t.seconds()}

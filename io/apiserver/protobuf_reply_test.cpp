@@ -77,6 +77,29 @@ TEST(ProtobufReply, ObjectsRoundTripThroughTheDecoder) {
   }
 }
 
+// Go writes its zero time as nothing and any other, 1970 included, as a
+// present `seconds`; a time of only nanos reads as 1970 (Time keeps whole
+// seconds). Each reads back the same after a reply.
+TEST(ProtobufReply, TheEpochIsATimeAndNothingIsNull) {
+  kube::Namespace ns;
+  ns.mutable_metadata()->set_name("n");
+  ns.mutable_metadata()->mutable_deletiontimestamp()->set_nanos(5);
+  ns.mutable_metadata()->mutable_creationtimestamp(); // empty: Go's zero
+  kube::Unknown u;
+  u.mutable_typemeta()->set_apiversion("v1");
+  u.mutable_typemeta()->set_kind("Namespace");
+  u.set_raw(ns.SerializeAsString());
+  auto json_text
+    = protobuf_body_to_json(std::string{magic} + u.SerializeAsString());
+  ASSERT_TRUE(json_text);
+  auto first = json::parse(*json_text);
+  EXPECT_EQ(first.at("metadata"), json::parse(R"({"name":"n",
+              "deletionTimestamp":"1970-01-01T00:00:00Z"})"));
+  auto reply = encode_protobuf_reply(*json_text);
+  ASSERT_TRUE(reply);
+  EXPECT_EQ(read_back(reply->bytes), first);
+}
+
 TEST(ProtobufReply, FieldsTheSchemaLacksAreNamed) {
   auto r = encode_protobuf_reply(
     R"({"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cm",
