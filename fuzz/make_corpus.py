@@ -152,6 +152,7 @@ def seeds():
     node = dict(nodes[0])
     node["metadata"] = dict(node.get("metadata", {}), name="n1")
     ns_pods = "/api/v1/namespaces/default/pods"
+    typed = "application/vnd.kubernetes.protobuf, application/json"
     s["apiserver_http"] = [
         http("GET", "/api") + http("GET", "/apis") + http("GET", "/version"),
         http("GET", "/healthz") + http("GET", "/openapi/v2"),
@@ -193,6 +194,15 @@ def seeds():
                               "namespace": "kube-system"},
                  "spec": {"holderIdentity": "a",
                           "leaseDurationSeconds": 15}})),
+        # A typed client: protobuf replies, lists, errors and watches.
+        http("POST", ns_pods, pod_body, accept=typed)
+        + http("GET", ns_pods + "/p1", accept=typed)
+        + http("GET", ns_pods + "?limit=1", accept=typed)
+        + http("GET", ns_pods + "/nope", accept=typed)
+        + http("GET", ns_pods + "?watch=1&resourceVersion=0", accept=typed),
+        http("POST", "/api/v1/nodes", compact(node), accept=typed)
+        + http("GET", "/api/v1/nodes?watch=true",
+               accept="application/vnd.kubernetes.protobuf"),
         http("POST", "/api/v1/namespaces/default/events", compact({
             "apiVersion": "v1", "kind": "Event",
             "metadata": {"name": "e1", "namespace": "default"},
