@@ -26,8 +26,6 @@ namespace pb = google::protobuf;
 
 namespace {
 
-constexpr std::string_view magic{"k8s\0", 4};
-
 api_status unsupported_kind(std::string_view kind,
                             std::string_view api_version) {
   api_status s;
@@ -383,11 +381,12 @@ std::string_view protobuf_kinds() noexcept {
 }
 
 api_result<std::string> protobuf_body_to_json(std::string_view body) {
-  if (body.size() < magic.size() || body.substr(0, magic.size()) != magic)
+  if (body.size() < protobuf_magic.size()
+      || body.substr(0, protobuf_magic.size()) != protobuf_magic)
     return status::bad_request(
       "couldn't decode the protobuf body: it does not start with the "
       "Kubernetes protobuf prefix \"k8s\\x00\"");
-  body.remove_prefix(magic.size());
+  body.remove_prefix(protobuf_magic.size());
   kube::Unknown envelope;
   if (!envelope.ParseFromArray(body.data(), static_cast<int>(body.size())))
     return status::bad_request(

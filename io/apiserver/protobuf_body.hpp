@@ -30,6 +30,9 @@ class Message;
 
 namespace tessera::apiserver {
 
+/// The 4 bytes before every protobuf object outside a watch frame.
+inline constexpr std::string_view protobuf_magic{"k8s\0", 4};
+
 /// True for `application/vnd.kubernetes.protobuf`, parameters ignored.
 bool is_protobuf_media_type(std::string_view content_type) noexcept;
 

@@ -5,6 +5,7 @@
 #include "io/apiserver/kube_wire.pb.h"
 #include "io/apiserver/protobuf_body.hpp"
 #include "io/apiserver/time_format.hpp"
+#include "model/json_access.hpp"
 #include "support/base64.hpp"
 
 #include <boost/json.hpp>
@@ -24,10 +25,9 @@ namespace tessera::apiserver {
 
 namespace json = boost::json;
 namespace pb = google::protobuf;
+using model::string_at;
 
 namespace {
-
-constexpr std::string_view magic{"k8s\0", 4};
 
 /// Fills messages from JSON, collecting the paths it cannot represent.
 class encoder {
@@ -363,14 +363,7 @@ std::string envelope(std::string_view api_version, std::string_view kind,
   u.mutable_typemeta()->set_apiversion(std::string{api_version});
   u.mutable_typemeta()->set_kind(std::string{kind});
   u.set_raw(std::move(raw));
-  return std::string{magic} + serialize(u);
-}
-
-std::string_view string_at(const json::object& o, std::string_view key) {
-  auto it = o.find(key);
-  if (it == o.end() || !it->value().is_string())
-    return {};
-  return it->value().get_string();
+  return std::string{protobuf_magic} + serialize(u);
 }
 
 /// The message of one object (kind from `kind`), or nullopt without a

@@ -21,12 +21,10 @@ namespace {
 namespace json = boost::json;
 namespace pb = google::protobuf;
 
-constexpr std::string_view magic{"k8s\0", 4};
-
 /// The envelope of an encoded reply; fails the test when it is not one.
 kube::Unknown open_envelope(const std::string& bytes) {
   kube::Unknown u;
-  EXPECT_EQ(bytes.substr(0, 4), magic);
+  EXPECT_EQ(bytes.substr(0, 4), protobuf_magic);
   EXPECT_TRUE(u.ParseFromString(bytes.substr(4)));
   return u;
 }
@@ -89,8 +87,8 @@ TEST(ProtobufReply, TheEpochIsATimeAndNothingIsNull) {
   u.mutable_typemeta()->set_apiversion("v1");
   u.mutable_typemeta()->set_kind("Namespace");
   u.set_raw(ns.SerializeAsString());
-  auto json_text
-    = protobuf_body_to_json(std::string{magic} + u.SerializeAsString());
+  auto json_text = protobuf_body_to_json(std::string{protobuf_magic}
+                                         + u.SerializeAsString());
   ASSERT_TRUE(json_text);
   auto first = json::parse(*json_text);
   EXPECT_EQ(first.at("metadata"), json::parse(R"({"name":"n",
