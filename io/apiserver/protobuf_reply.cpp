@@ -85,6 +85,7 @@ private:
     }
     return false;
   }
+
   void map(const json::value& v, pb::Message& to, const pb::FieldDescriptor* f,
            const std::string& at) {
     const auto* o = v.if_object();
