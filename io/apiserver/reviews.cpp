@@ -52,6 +52,18 @@ http_reply created(const json::object& doc) {
   return r;
 }
 
+// Why an access review is allowed, as the server decides it.
+constexpr std::string_view allows_everyone
+  = "the embedded cluster authenticates no one and allows every request";
+constexpr std::string_view allows_token_holder
+  = "the embedded cluster allows its token's holder";
+
+/// The user the server's token authenticates.
+json::object token_holder() {
+  return json::object{{"username", token_user},
+                      {"groups", json::array{"system:authenticated"}}};
+}
+
 /// The 422 of an access review naming both or neither kind of attributes.
 std::optional<api_status> attributes_problem(std::string_view kind,
                                              const json::object& spec) {
@@ -77,10 +89,7 @@ http_reply token_review_reply(const handler_config& config,
   json::object st;
   if (!config.token.empty() && token == config.token) {
     st["authenticated"] = true;
-    st["user"] = json::object{
-      {"username", token_user},
-      {"groups", json::array{"system:authenticated"}},
-    };
+    st["user"] = token_holder();
   } else {
     st["user"] = json::object{};
   }
@@ -108,11 +117,10 @@ http_reply access_review_reply(const handler_config& config,
   json::object st;
   if (config.token.empty()) {
     st["allowed"] = true;
-    st["reason"] = "the embedded cluster authenticates no one and allows "
-                   "every request";
+    st["reason"] = allows_everyone;
   } else if (user == token_user) {
     st["allowed"] = true;
-    st["reason"] = "the embedded cluster allows its token's holder";
+    st["reason"] = allows_token_holder;
   } else {
     st["allowed"] = false;
     st["reason"] = "the embedded cluster allows only its token's holder";
@@ -132,10 +140,7 @@ http_reply self_access_review_reply(const handler_config& config,
     return status_reply(*bad);
   json::object st;
   st["allowed"] = true;
-  st["reason"] = config.token.empty()
-                   ? "the embedded cluster authenticates no one and allows "
-                     "every request"
-                   : "the embedded cluster allows its token's holder";
+  st["reason"] = config.token.empty() ? allows_everyone : allows_token_holder;
   (*doc)["status"] = std::move(st);
   return created(*doc);
 }
@@ -148,14 +153,10 @@ http_reply self_subject_review_reply(const handler_config& config,
     return status_reply(status::bad_request(doc.err().message));
   // A SelfSubjectReview has no spec.
   doc->erase("spec");
-  json::object user;
-  if (config.token.empty()) {
-    user["username"] = "system:anonymous";
-    user["groups"] = json::array{"system:unauthenticated"};
-  } else {
-    user["username"] = token_user;
-    user["groups"] = json::array{"system:authenticated"};
-  }
+  json::object user = token_holder();
+  if (config.token.empty())
+    user = json::object{{"username", "system:anonymous"},
+                        {"groups", json::array{"system:unauthenticated"}}};
   (*doc)["status"] = json::object{{"userInfo", std::move(user)}};
   return created(*doc);
 }
