@@ -19,6 +19,7 @@ struct taint;
 struct toleration;
 struct affinity_spec;
 struct topology_spread_constraint;
+struct pod_core;
 struct pod;
 struct node;
 class node_info;
@@ -26,6 +27,7 @@ struct namespace_info;
 struct priority_class;
 struct disruption_budget;
 
+using pod_core_ptr = std::shared_ptr<const pod_core>;
 using pod_ptr = std::shared_ptr<const pod>;
 using node_ptr = std::shared_ptr<const node>;
 using node_info_ptr = std::shared_ptr<const node_info>;

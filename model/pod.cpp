@@ -164,6 +164,29 @@ bool has_terms(const std::optional<pod_affinity>& a) noexcept {
   return a && !a->empty();
 }
 
+// FNV-1a over every field of every toleration, in order. The cache compares
+// it to see a change of a bound pod's tolerations; a collision only hides an
+// event that no plugin's hint reads for bound pods.
+std::uint64_t fingerprint(const std::vector<toleration>& tolerations) noexcept {
+  std::uint64_t h = 14695981039346656037ull;
+  auto mix = [&h](std::uint64_t v) {
+    for (int i = 0; i < 8; ++i) {
+      h ^= (v >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  };
+  mix(tolerations.size());
+  for (const auto& t : tolerations) {
+    mix(std::hash<symbol>{}(t.key));
+    mix(static_cast<std::uint64_t>(t.oper));
+    mix(std::hash<symbol>{}(t.value));
+    mix(t.effect ? 1 + static_cast<std::uint64_t>(*t.effect) : 0);
+    mix(t.toleration_seconds ? 1 : 0);
+    mix(static_cast<std::uint64_t>(t.toleration_seconds.value_or(0)));
+  }
+  return h;
+}
+
 } // namespace
 
 std::string_view to_string(pod_phase p) noexcept {
@@ -242,9 +265,15 @@ void pod::complete() {
     = has_terms(affinity->pod) || has_terms(affinity->pod_anti);
   has_required_anti_affinity
     = affinity->pod_anti && !affinity->pod_anti->required.empty();
+
+  non_zero_milli_cpu = non_zero_requests.milli_cpu;
+  non_zero_memory = non_zero_requests.memory;
+  has_controller = std::any_of(owners.begin(), owners.end(),
+                               [](const auto& o) { return o.controller; });
+  tolerations_fingerprint = fingerprint(tolerations);
 }
 
-std::string pod::key() const {
+std::string pod_core::key() const {
   std::string out;
   out.reserve(ns.view().size() + 1 + name.size());
   out.append(ns.view());
@@ -255,18 +284,16 @@ std::string pod::key() const {
 
 namespace {
 
-// Every field of pod but resource_version and scheduled_condition.
+// The core and every field of pod but resource_version,
+// scheduled_condition, priority_given, host_network and host_users.
 auto scheduling_fields(const pod& p) {
   return std::tie(
-    p.ns, p.name, p.uid, p.creation_unix, p.generation, p.labels, p.owners,
-    p.deleting, p.disrupted_by_preemption, p.scheduler_name,
-    p.priority_class_name, p.priority, p.preemption, p.node_name,
-    p.scheduling_gates, p.resource_claims, p.node_selector, p.affinity,
-    p.tolerations, p.topology_spread_constraints, p.containers,
-    p.init_containers, p.volumes, p.overhead, p.pod_level_requests, p.phase,
-    p.nominated_node_name, p.start_unix, p.container_resources,
-    p.resize_infeasible, p.requests, p.non_zero_requests, p.host_ports,
-    p.images, p.has_pod_affinity_terms, p.has_required_anti_affinity);
+    static_cast<const pod_core&>(p), p.creation_unix, p.generation, p.owners,
+    p.scheduler_name, p.priority_class_name, p.preemption, p.scheduling_gates,
+    p.resource_claims, p.node_selector, p.tolerations,
+    p.topology_spread_constraints, p.containers, p.init_containers, p.overhead,
+    p.pod_level_requests, p.container_resources, p.resize_infeasible,
+    p.non_zero_requests, p.images);
 }
 
 } // namespace
@@ -274,12 +301,12 @@ auto scheduling_fields(const pod& p) {
 bool equal_ignoring_binding_status(const pod& a, const pod& b) {
   // A new field changes the size: decide whether scheduling_fields lists it
   // (it should unless plugins never read it), then update the size.
-  static_assert(sizeof(pod) == 864,
+  static_assert(sizeof(pod) == 880,
                 "model::pod changed: update scheduling_fields");
   return scheduling_fields(a) == scheduling_fields(b);
 }
 
-bool pod::same_identity(const pod& other) const noexcept {
+bool pod_core::same_identity(const pod_core& other) const noexcept {
   // Preemption's dry runs remove pods they took from the node itself.
   if (this == &other)
     return true;

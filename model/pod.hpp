@@ -15,10 +15,13 @@
 ///   200Mi memory for a container that requests none), used only by scoring;
 ///   with pod-level requests a default applies only to a resource that no
 ///   container, pod-level entry or overhead names;
-/// - host ports (containers and sidecars), normalized image names, and
-///   affinity flags.
+/// - host ports (containers and sidecars), normalized image names, affinity
+///   flags, the controller flag and a fingerprint of the tolerations.
 /// Call `complete()` after changing spec fields; decoders and test builders do.
-/// Shared between actors as `pod_ptr` (`shared_ptr<const pod>`).
+/// Shared between actors as `pod_ptr` (`shared_ptr<const pod>`); the fields
+/// read of pods other than the one being scheduled form the base class
+/// `pod_core`, which the cache keeps for bound and assumed pods
+/// (`pod_core_ptr`).
 #pragma once
 
 #include "model/affinity.hpp"
@@ -155,82 +158,50 @@ struct pod_resource_claim {
     = default;
 };
 
-struct pod {
-  // metadata
+/// `pod_core`: the part of a pod that the scheduler reads of pods it is not
+/// scheduling (pods already on a node, preemption victims, the old object of
+/// a cache event). The cache keeps only this part of every bound or assumed
+/// pod, which is most of the scheduler's memory in large clusters; `pod`
+/// derives from it so that readers taking `const pod_core&` accept full pods
+/// too. Copy a pod's core with `pod_core{p}` (a deliberate slice). The class
+/// has no virtual destructor: never delete a `pod` through a `pod_core*`
+/// (shared_ptr keeps the deleter it was made with).
+struct pod_core {
   symbol ns;
+  symbol node_name;
+  symbol nominated_node_name;
+  /// spec.priority after admission (0 when absent).
+  std::int32_t priority = 0;
+  /// status.startTime in seconds since the epoch, when set.
+  std::optional<std::int64_t> start_unix;
   std::string name;
   std::string uid;
-  std::string resource_version;
-  /// Seconds since the epoch (creationTimestamp); 0 when absent.
-  std::int64_t creation_unix = 0;
-  std::int64_t generation = 0;
   label_set labels;
-  std::vector<owner_reference> owners;
+  /// The effective request (see the `pod` file comment).
+  resource_list requests;
+  /// Host ports of sidecars (restartable init containers, in order) then of
+  /// regular containers; only hostPort > 0, with ip / protocol defaulted.
+  std::vector<host_port> host_ports;
+  std::vector<volume> volumes;
+  boxed<affinity_spec> affinity;
+  /// cpu and memory of `pod::non_zero_requests`; every other resource there
+  /// equals `requests`, since the scoring defaults touch only these two.
+  std::int64_t non_zero_milli_cpu = 0;
+  std::int64_t non_zero_memory = 0;
+  /// A hash of spec.tolerations, so that a change of them is seen without
+  /// keeping them.
+  std::uint64_t tolerations_fingerprint = 0;
+  pod_phase phase = pod_phase::pending;
   /// metadata.deletionTimestamp is set.
   bool deleting = false;
   /// status.conditions has DisruptionTarget=True with reason
   /// PreemptionByScheduler: a preemption victim being terminated.
   bool disrupted_by_preemption = false;
-
-  // spec
-  symbol scheduler_name;
-  std::string priority_class_name;
-  /// spec.priority after admission (0 when absent).
-  std::int32_t priority = 0;
-  /// spec.priority was present in the decoded object (always so for pods
-  /// an API server admitted); `resolve_priority` keeps such a value.
-  bool priority_given = false;
-  preemption_policy preemption = preemption_policy::preempt_lower_priority;
-  symbol node_name;
-  /// spec.hostNetwork.
-  bool host_network = false;
-  /// spec.hostUsers (true when absent: the pod shares the host's user
-  /// namespace).
-  bool host_users = true;
-  std::vector<std::string> scheduling_gates;
-  /// spec.resourceClaims (dynamic resource allocation); tessera allocates
-  /// none, so DynamicResources refuses pods that have any.
-  std::vector<pod_resource_claim> resource_claims;
-  /// spec.nodeSelector as a label set (every pair must match node labels).
-  label_set node_selector;
-  boxed<affinity_spec> affinity;
-  std::vector<toleration> tolerations;
-  std::vector<topology_spread_constraint> topology_spread_constraints;
-  std::vector<container> containers;
-  std::vector<container> init_containers;
-  std::vector<volume> volumes;
-  boxed<resource_list> overhead;
-  /// spec.resources.requests (pod-level resources), when set. Only cpu,
-  /// memory and hugepages-* are used; a zero cpu or memory counts as absent.
-  optional_box<resource_list> pod_level_requests;
-
-  // status
-  pod_phase phase = pod_phase::pending;
-  symbol nominated_node_name;
-  /// status.startTime in seconds since the epoch, when set.
-  std::optional<std::int64_t> start_unix;
-  optional_box<pod_scheduled_condition> scheduled_condition;
-  /// Containers' reported resources (see container_resources_status).
-  std::vector<container_resources_status> container_resources;
-  /// status.conditions has PodResizePending with reason Infeasible: the
-  /// kubelet will not apply the desired requests.
-  bool resize_infeasible = false;
-
-  // derived by complete()
-  resource_list requests;
-  resource_list non_zero_requests;
-  /// Host ports of sidecars (restartable init containers, in order) then of
-  /// regular containers; only hostPort > 0, with ip / protocol defaulted.
-  std::vector<host_port> host_ports;
-  /// Normalized images (":latest" added to untagged names) of the regular
-  /// containers, then of the init containers, duplicates kept.
-  std::vector<symbol> images;
   /// Has any pod affinity or anti-affinity term (required or preferred).
   bool has_pod_affinity_terms = false;
   bool has_required_anti_affinity = false;
-
-  /// Recomputes the derived fields from the spec.
-  void complete();
+  /// Some owner reference has controller: true.
+  bool has_controller = false;
 
   /// "namespace/name".
   std::string key() const;
@@ -243,11 +214,75 @@ struct pod {
     return phase == pod_phase::succeeded || phase == pod_phase::failed;
   }
   /// Same identity: equal UIDs when both have one, else equal keys.
-  bool same_identity(const pod& other) const noexcept;
+  bool same_identity(const pod_core& other) const noexcept;
+
+  friend bool operator==(const pod_core&, const pod_core&) = default;
+};
+
+// The cache allocates one pod_core per bound pod with make_shared, which adds
+// a 16-byte control block: up to 368 bytes the pair fits jemalloc's 384-byte
+// size class, and the next class is 448.
+static_assert(sizeof(pod_core) <= 368,
+              "pod_core outgrew jemalloc's 384-byte size class");
+
+/// A pod as decoded: `pod_core` plus the fields only the pod being scheduled
+/// needs.
+struct pod : pod_core {
+  // metadata
+  std::string resource_version;
+  /// Seconds since the epoch (creationTimestamp); 0 when absent.
+  std::int64_t creation_unix = 0;
+  std::int64_t generation = 0;
+  std::vector<owner_reference> owners;
+
+  // spec
+  symbol scheduler_name;
+  std::string priority_class_name;
+  /// spec.priority was present in the decoded object (always so for pods
+  /// an API server admitted); `resolve_priority` keeps such a value.
+  bool priority_given = false;
+  preemption_policy preemption = preemption_policy::preempt_lower_priority;
+  /// spec.hostNetwork.
+  bool host_network = false;
+  /// spec.hostUsers (true when absent: the pod shares the host's user
+  /// namespace).
+  bool host_users = true;
+  std::vector<std::string> scheduling_gates;
+  /// spec.resourceClaims (dynamic resource allocation); tessera allocates
+  /// none, so DynamicResources refuses pods that have any.
+  std::vector<pod_resource_claim> resource_claims;
+  /// spec.nodeSelector as a label set (every pair must match node labels).
+  label_set node_selector;
+  std::vector<toleration> tolerations;
+  std::vector<topology_spread_constraint> topology_spread_constraints;
+  std::vector<container> containers;
+  std::vector<container> init_containers;
+  boxed<resource_list> overhead;
+  /// spec.resources.requests (pod-level resources), when set. Only cpu,
+  /// memory and hugepages-* are used; a zero cpu or memory counts as absent.
+  optional_box<resource_list> pod_level_requests;
+
+  // status
+  optional_box<pod_scheduled_condition> scheduled_condition;
+  /// Containers' reported resources (see container_resources_status).
+  std::vector<container_resources_status> container_resources;
+  /// status.conditions has PodResizePending with reason Infeasible: the
+  /// kubelet will not apply the desired requests.
+  bool resize_infeasible = false;
+
+  // derived by complete() (with the derived fields of pod_core)
+  resource_list non_zero_requests;
+  /// Normalized images (":latest" added to untagged names) of the regular
+  /// containers, then of the init containers, duplicates kept.
+  std::vector<symbol> images;
+
+  /// Recomputes the derived fields from the spec.
+  void complete();
 
   friend bool operator==(const pod&, const pod&) = default;
 };
 
+using pod_core_ptr = std::shared_ptr<const pod_core>;
 using pod_ptr = std::shared_ptr<const pod>;
 
 /// True when `a` and `b` are equal in every field except the two a binding

@@ -6,7 +6,7 @@
 
 namespace tessera::model {
 
-std::string pod_key(const pod& p) {
+std::string pod_key(const pod_core& p) {
   if (!p.uid.empty())
     return p.uid;
   std::string key{p.ns.view()};

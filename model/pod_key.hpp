@@ -14,6 +14,6 @@
 namespace tessera::model {
 
 /// The pod's UID, or `namespace/name` when the UID is empty.
-std::string pod_key(const pod& p);
+std::string pod_key(const pod_core& p);
 
 } // namespace tessera::model

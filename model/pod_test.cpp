@@ -243,6 +243,12 @@ TEST(pod, compute_pod_requests) {
     EXPECT_TRUE(tc.p.requests == want) << describe(tc.p.requests);
     EXPECT_TRUE(tc.p.non_zero_requests == want_non_zero)
       << describe(tc.p.non_zero_requests);
+    // pod_core keeps only cpu and memory of the non-zero request: the scoring
+    // defaults leave every other resource equal to the effective request.
+    auto rebuilt = tc.p.requests;
+    rebuilt.milli_cpu = tc.p.non_zero_milli_cpu;
+    rebuilt.memory = tc.p.non_zero_memory;
+    EXPECT_TRUE(rebuilt == tc.p.non_zero_requests) << describe(rebuilt);
   }
 }
 
@@ -406,6 +412,67 @@ TEST(pod, key_and_identity) {
   EXPECT_EQ(make_pod("web-1").build_value().uid, "uid-default-web-1");
 }
 
+TEST(pod, core_fields_derived_by_complete) {
+  struct test_case {
+    std::string name;
+    pod p;
+    bool has_controller;
+  };
+  const pod plain = make_pod("p").build_value();
+  const std::vector<test_case> cases = {
+    {"no owner", plain, false},
+    {"controller owner", make_pod("p").owner("ReplicaSet", "rs").build_value(),
+     true},
+    {"owner that is not the controller",
+     [] {
+       auto p = make_pod("p").owner("ReplicaSet", "rs").build_value();
+       p.owners.front().controller = false;
+       p.complete();
+       return p;
+     }(),
+     false},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    EXPECT_EQ(tc.p.has_controller, tc.has_controller);
+  }
+
+  // The fingerprint follows the tolerations and nothing else.
+  const pod tolerant
+    = make_pod("p").toleration("dedicated", "gpu", "NoSchedule").build_value();
+  const pod other_value
+    = make_pod("p").toleration("dedicated", "cpu", "NoSchedule").build_value();
+  const pod exists = make_pod("p").toleration_exists("dedicated").build_value();
+  EXPECT_NE(tolerant.tolerations_fingerprint, plain.tolerations_fingerprint);
+  EXPECT_NE(tolerant.tolerations_fingerprint,
+            other_value.tolerations_fingerprint);
+  EXPECT_NE(tolerant.tolerations_fingerprint, exists.tolerations_fingerprint);
+  EXPECT_EQ(tolerant.tolerations_fingerprint,
+            make_pod("p")
+              .toleration("dedicated", "gpu", "NoSchedule")
+              .build_value()
+              .tolerations_fingerprint);
+  EXPECT_EQ(make_pod("q").cpu("1").build_value().tolerations_fingerprint,
+            plain.tolerations_fingerprint);
+}
+
+TEST(pod, core_is_a_slice_of_the_pod) {
+  const pod p = make_pod("p")
+                  .ns("shop")
+                  .cpu("1")
+                  .label("app", "web")
+                  .node("n1")
+                  .owner("ReplicaSet", "rs")
+                  .build_value();
+  const pod_core core{p};
+  EXPECT_TRUE(core == p);
+  EXPECT_EQ(core.key(), "shop/p");
+  EXPECT_TRUE(core.same_identity(p));
+  EXPECT_TRUE(p.same_identity(core));
+  EXPECT_TRUE(core.is_bound());
+  EXPECT_TRUE(core.has_controller);
+}
+
 TEST(pod, equal_ignoring_binding_status) {
   const pod base = make_pod("p").cpu("1").node("n1").build_value();
   struct test_case {
@@ -436,6 +503,18 @@ TEST(pod, equal_ignoring_binding_status) {
     {"start time", [](pod& p) { p.start_unix = 1700000000; }, false},
     {"nomination", [](pod& p) { p.nominated_node_name = symbol{"n3"}; }, false},
     {"deleting", [](pod& p) { p.deleting = true; }, false},
+    {"tolerations",
+     [](pod& p) {
+       p.tolerations.push_back(toleration{});
+       p.complete();
+     },
+     false},
+    {"image",
+     [](pod& p) {
+       p.containers.front().image = "other";
+       p.complete();
+     },
+     false},
   };
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
