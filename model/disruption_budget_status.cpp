@@ -17,6 +17,11 @@ bool has_controller(const pod& p) {
                      [](const owner_reference& o) { return o.controller; });
 }
 
+// A core keeps only the flag complete() derived from the owners.
+bool has_controller(const pod_core& p) {
+  return p.has_controller;
+}
+
 // intstr's scaled value with rounding up: a percentage of `total`.
 std::int64_t scaled_up(const int_or_percent& v, std::int64_t total) {
   if (!v.percent)
@@ -28,7 +33,7 @@ std::int64_t scaled_up(const int_or_percent& v, std::int64_t total) {
 } // namespace
 
 bool pdb_lists_as_disrupted(const disruption_budget& budget,
-                            const pod& p) noexcept {
+                            const pod_core& p) noexcept {
   return std::find(budget.disrupted_pods.begin(), budget.disrupted_pods.end(),
                    p.name)
          != budget.disrupted_pods.end();
@@ -41,10 +46,9 @@ std::int32_t clamp32(std::int64_t v) {
     std::clamp<std::int64_t>(v, INT32_MIN, INT32_MAX));
 }
 
-} // namespace
-
-pdb_status_counts pdb_status(const disruption_budget& budget,
-                             std::span<const pod_ptr> pods,
+template <class PodPtr>
+pdb_status_counts counts_for(const disruption_budget& budget,
+                             std::span<const PodPtr> pods,
                              std::optional<std::int64_t> controllers_scale) {
   std::int64_t matching = 0;
   std::int64_t controlled = 0;
@@ -86,8 +90,27 @@ pdb_status_counts pdb_status(const disruption_budget& budget,
   return out;
 }
 
+} // namespace
+
+pdb_status_counts pdb_status(const disruption_budget& budget,
+                             std::span<const pod_ptr> pods,
+                             std::optional<std::int64_t> controllers_scale) {
+  return counts_for(budget, pods, controllers_scale);
+}
+
+pdb_status_counts pdb_status(const disruption_budget& budget,
+                             std::span<const pod_core_ptr> pods,
+                             std::optional<std::int64_t> controllers_scale) {
+  return counts_for(budget, pods, controllers_scale);
+}
+
 std::int32_t pdb_disruptions_allowed(const disruption_budget& budget,
                                      std::span<const pod_ptr> pods) {
+  return pdb_status(budget, pods).disruptions_allowed;
+}
+
+std::int32_t pdb_disruptions_allowed(const disruption_budget& budget,
+                                     std::span<const pod_core_ptr> pods) {
   return pdb_status(budget, pods).disruptions_allowed;
 }
 

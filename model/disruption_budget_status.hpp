@@ -20,7 +20,7 @@ namespace tessera::model {
 /// True when `p` is in the budget's status.disruptedPods (the API server
 /// already counted its eviction).
 bool pdb_lists_as_disrupted(const disruption_budget& budget,
-                            const pod& p) noexcept;
+                            const pod_core& p) noexcept;
 
 /// The counts the disruption controller writes into a budget's status.
 struct pdb_status_counts {
@@ -38,6 +38,10 @@ struct pdb_status_counts {
 pdb_status_counts
 pdb_status(const disruption_budget& budget, std::span<const pod_ptr> pods,
            std::optional<std::int64_t> controllers_scale = std::nullopt);
+/// The same over pod cores (the cache's bound and assumed pods).
+pdb_status_counts
+pdb_status(const disruption_budget& budget, std::span<const pod_core_ptr> pods,
+           std::optional<std::int64_t> controllers_scale = std::nullopt);
 
 /// The disruption controller's disruptionsAllowed for `budget` given every
 /// pod of the cluster (`pods`, any namespace):
@@ -54,5 +58,8 @@ pdb_status(const disruption_budget& budget, std::span<const pod_ptr> pods,
 ///   (also when neither minAvailable nor maxUnavailable is set).
 std::int32_t pdb_disruptions_allowed(const disruption_budget& budget,
                                      std::span<const pod_ptr> pods);
+/// The same over pod cores (the cache's bound and assumed pods).
+std::int32_t pdb_disruptions_allowed(const disruption_budget& budget,
+                                     std::span<const pod_core_ptr> pods);
 
 } // namespace tessera::model

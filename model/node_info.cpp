@@ -12,7 +12,7 @@ namespace {
 // Removes the pod with `p`'s identity by moving the last element into its
 // slot, as kube-scheduler's NodeInfo does (so pod order after a removal
 // matches upstream's).
-bool swap_remove(std::vector<pod_ptr>& pods, const pod& p) {
+bool swap_remove(std::vector<pod_core_ptr>& pods, const pod_core& p) {
   for (std::size_t i = 0; i < pods.size(); ++i) {
     if (!pods[i]->same_identity(p))
       continue;
@@ -43,6 +43,15 @@ void drop_zero_scalars(resource_list& r) {
   r = std::move(kept);
 }
 
+// pod::non_zero_requests rebuilt from the core, which keeps only the two
+// resources the scoring defaults change.
+resource_list non_zero_requests_of(const pod_core& p) {
+  resource_list out = p.requests;
+  out.milli_cpu = p.non_zero_milli_cpu;
+  out.memory = p.non_zero_memory;
+  return out;
+}
+
 } // namespace
 
 node_info::node_info(node_ptr n) {
@@ -64,7 +73,7 @@ void node_info::clear_node() {
   image_sizes_.clear();
 }
 
-void node_info::add_pod(pod_ptr p) {
+void node_info::add_pod(pod_core_ptr p) {
   if (!p)
     return;
   if (name_.empty())
@@ -78,13 +87,14 @@ void node_info::add_pod(pod_ptr p) {
   pods_.push_back(std::move(p));
 }
 
-bool node_info::remove_pod(const pod& p) {
-  auto it = std::find_if(pods_.begin(), pods_.end(),
-                         [&](const pod_ptr& q) { return q->same_identity(p); });
+bool node_info::remove_pod(const pod_core& p) {
+  auto it
+    = std::find_if(pods_.begin(), pods_.end(),
+                   [&](const pod_core_ptr& q) { return q->same_identity(p); });
   if (it == pods_.end())
     return false;
   // Subtract what was added: the stored pod, not the caller's version.
-  pod_ptr stored = *it;
+  pod_core_ptr stored = *it;
   // The digests follow pods_ through the same swap-remove.
   remove_digest(static_cast<std::size_t>(it - pods_.begin()));
   swap_remove(pods_, *stored);
@@ -94,7 +104,7 @@ bool node_info::remove_pod(const pod& p) {
   return true;
 }
 
-bool node_info::update_pod(pod_ptr p) {
+bool node_info::update_pod(pod_core_ptr p) {
   // Remove then append, as the scheduler cache does: the updated pod moves
   // to the end of the list.
   if (!p || !remove_pod(*p))
@@ -143,7 +153,7 @@ void node_info::index_images() {
   }
 }
 
-void node_info::add_digest(const pod& p) {
+void node_info::add_digest(const pod_core& p) {
   const label_set& labels = p.labels;
   pod_digests_.push_back({p.ns, p.deleting,
                           static_cast<std::uint32_t>(pod_labels_.size()),
@@ -164,17 +174,18 @@ void node_info::remove_digest(std::size_t index) {
   pod_digests_.pop_back();
 }
 
-void node_info::account(const pod& p, int sign) {
+void node_info::account(const pod_core& p, int sign) {
+  const resource_list non_zero = non_zero_requests_of(p);
   if (sign > 0) {
     requested_.add(p.requests);
-    non_zero_requested_.add(p.non_zero_requests);
+    non_zero_requested_.add(non_zero);
     used_ports_.insert(used_ports_.end(), p.host_ports.begin(),
                        p.host_ports.end());
     pod_volume_count_ += p.volumes.size();
   } else {
     pod_volume_count_ -= std::min(pod_volume_count_, p.volumes.size());
     requested_.subtract(p.requests);
-    non_zero_requested_.subtract(p.non_zero_requests);
+    non_zero_requested_.subtract(non_zero);
     for (const auto& hp : p.host_ports) {
       auto it = std::find(used_ports_.begin(), used_ports_.end(), hp);
       if (it != used_ports_.end())

@@ -2,7 +2,9 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `node_info`: kube-scheduler's NodeInfo. A node together with the pods bound
-/// or assumed on it and the aggregates Filter and Score read:
+/// or assumed on it (as `pod_core_ptr`: readers of pods already on a node need
+/// no more, and full pods are accepted too) and the aggregates Filter and
+/// Score read:
 /// - `requested`: sum of the pods' effective requests;
 /// - `non_zero_requested`: the same with the scoring defaults;
 /// - `used_ports`: host ports in use;
@@ -81,14 +83,14 @@ public:
   /// Clears the node object (node deleted while pods remain).
   void clear_node();
   /// Adds a pod and updates every aggregate.
-  void add_pod(pod_ptr p);
-  /// Removes the pod with the same identity (see pod::same_identity),
+  void add_pod(pod_core_ptr p);
+  /// Removes the pod with the same identity (see pod_core::same_identity),
   /// subtracting the stored version; returns false when it is not here.
-  bool remove_pod(const pod& p);
+  bool remove_pod(const pod_core& p);
   /// Replaces the pod with the same identity; false when it is not here.
-  bool update_pod(pod_ptr p);
+  bool update_pod(pod_core_ptr p);
 
-  const std::vector<pod_ptr>& pods() const noexcept {
+  const std::vector<pod_core_ptr>& pods() const noexcept {
     return pods_;
   }
   /// One digest per pod, aligned with pods(): pod_digests()[i] describes
@@ -105,10 +107,10 @@ public:
   std::size_t pod_label_count() const noexcept {
     return pod_labels_.size();
   }
-  const std::vector<pod_ptr>& pods_with_affinity() const noexcept {
+  const std::vector<pod_core_ptr>& pods_with_affinity() const noexcept {
     return pods_with_affinity_;
   }
-  const std::vector<pod_ptr>&
+  const std::vector<pod_core_ptr>&
   pods_with_required_anti_affinity() const noexcept {
     return pods_with_required_anti_affinity_;
   }
@@ -149,18 +151,18 @@ public:
 
 private:
   void index_images();
-  void account(const pod& p, int sign);
-  void add_digest(const pod& p);
+  void account(const pod_core& p, int sign);
+  void add_digest(const pod_core& p);
   void remove_digest(std::size_t index);
 
   node_ptr node_;
   symbol name_;
-  std::vector<pod_ptr> pods_;
+  std::vector<pod_core_ptr> pods_;
   std::vector<pod_digest> pod_digests_;
   /// The pods' labels back to back; a digest's range may sit anywhere.
   std::vector<label> pod_labels_;
-  std::vector<pod_ptr> pods_with_affinity_;
-  std::vector<pod_ptr> pods_with_required_anti_affinity_;
+  std::vector<pod_core_ptr> pods_with_affinity_;
+  std::vector<pod_core_ptr> pods_with_required_anti_affinity_;
   resource_list requested_;
   resource_list non_zero_requested_;
   std::vector<host_port> used_ports_;

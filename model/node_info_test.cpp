@@ -28,14 +28,16 @@ symbol sym(std::string_view s) {
   return symbol{s};
 }
 
-std::vector<std::string> names_of(const std::vector<pod_ptr>& pods) {
+template <class PodPtr>
+std::vector<std::string> names_of(const std::vector<PodPtr>& pods) {
   std::vector<std::string> out;
   for (const auto& p : pods)
     out.push_back(p->name);
   return out;
 }
 
-std::vector<std::string> sorted_names(const std::vector<pod_ptr>& pods) {
+template <class PodPtr>
+std::vector<std::string> sorted_names(const std::vector<PodPtr>& pods) {
   auto out = names_of(pods);
   std::sort(out.begin(), out.end());
   return out;
@@ -56,7 +58,7 @@ void expect_digests_match_pods(const node_info& info) {
   ASSERT_EQ(info.pod_digests().size(), info.pods().size());
   std::size_t labels = 0;
   for (std::size_t i = 0; i < info.pods().size(); ++i) {
-    const pod& p = *info.pods()[i];
+    const pod_core& p = *info.pods()[i];
     const pod_digest& d = info.pod_digests()[i];
     SCOPED_TRACE(p.name);
     EXPECT_EQ(d.ns, p.ns);
@@ -446,6 +448,32 @@ TEST(node_info, random_add_remove_round_trips) {
     EXPECT_TRUE(info.non_zero_requested() == empty.non_zero_requested())
       << describe(info.non_zero_requested());
     EXPECT_TRUE(info.used_ports().empty());
+  }
+}
+
+// The non-zero request a node sums from its pods' cores (cpu and memory
+// kept, the rest taken from the effective request) is the sum of the full
+// pods' non_zero_requests.
+TEST(node_info, non_zero_requested_from_cores_matches_full_pods) {
+  for (unsigned seed : {3u, 11u, 2027u}) {
+    SCOPED_TRACE("seed " + std::to_string(seed));
+    std::mt19937 rng{seed};
+    node_info info;
+    resource_list want;
+    for (int i = 0; i < 40; ++i) {
+      pod_ptr p = random_pod(rng, i);
+      info.add_pod(std::make_shared<const pod_core>(*p));
+      want.add(p->non_zero_requests);
+    }
+    const resource_list& got = info.non_zero_requested();
+    EXPECT_EQ(got.milli_cpu, want.milli_cpu);
+    EXPECT_EQ(got.memory, want.memory);
+    EXPECT_EQ(got.ephemeral_storage, want.ephemeral_storage);
+    EXPECT_EQ(got.pods, want.pods);
+    for (const auto& s : want.scalars())
+      EXPECT_EQ(got.scalar(s.name), s.value) << s.name.view();
+    for (const auto& s : got.scalars())
+      EXPECT_EQ(want.scalar(s.name), s.value) << s.name.view();
   }
 }
 

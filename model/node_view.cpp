@@ -10,7 +10,7 @@ bool node_view::port_in_use(const host_port& port) const noexcept {
   if (base_->port_in_use(port))
     return true;
   auto added = extra();
-  return std::any_of(added.begin(), added.end(), [&](const pod* q) {
+  return std::any_of(added.begin(), added.end(), [&](const pod_core* q) {
     return std::any_of(
       q->host_ports.begin(), q->host_ports.end(),
       [&](const host_port& used) { return conflicts(port, used); });
@@ -24,7 +24,7 @@ void node_overlay::reset(const node_info& base) {
   extra_volumes_ = 0;
 }
 
-void node_overlay::add(const pod& p) {
+void node_overlay::add(const pod_core& p) {
   extra_.push_back(&p);
   extra_volumes_ += p.volumes.size();
   // node_info drops scalar entries that sum to zero; readers of a view see

@@ -61,21 +61,21 @@ public:
   /// True when `port` conflicts with a host port of any pod here.
   bool port_in_use(const host_port& port) const noexcept;
   /// The pods on top of the node_info (empty for a plain node).
-  inline std::span<const pod* const> extra() const noexcept;
-  /// True when `pred(const pod&)` holds for a pod here: the node's pods in
+  inline std::span<const pod_core* const> extra() const noexcept;
+  /// True when `pred(const pod_core&)` holds for a pod here: the node's pods in
   /// node_info order, then the extra ones in the order they were added.
   template <class Pred> bool any_pod(Pred&& pred) const {
     for (const auto& q : base_->pods())
       if (pred(*q))
         return true;
-    for (const pod* q : extra())
+    for (const pod_core* q : extra())
       if (pred(*q))
         return true;
     return false;
   }
-  /// Calls `f(const pod&)` for every pod here, in any_pod's order.
+  /// Calls `f(const pod_core&)` for every pod here, in any_pod's order.
   template <class F> void for_each_pod(F&& f) const {
-    any_pod([&](const pod& q) {
+    any_pod([&](const pod_core& q) {
       f(q);
       return false;
     });
@@ -95,7 +95,7 @@ public:
   /// Starts over on `base` with no extra pods.
   void reset(const node_info& base);
   /// Counts `p` as running on the node; `p` must outlive the views.
-  void add(const pod& p);
+  void add(const pod_core& p);
   /// True when no pod was added since reset.
   bool empty() const noexcept {
     return extra_.empty();
@@ -108,7 +108,7 @@ public:
 private:
   friend class node_view;
   const node_info* base_ = nullptr;
-  std::vector<const pod*> extra_;
+  std::vector<const pod_core*> extra_;
   resource_list requested_;
   std::size_t extra_volumes_ = 0;
 };
@@ -131,7 +131,7 @@ inline std::size_t node_view::pod_volume_count() const noexcept {
          + (overlay_ != nullptr ? overlay_->extra_volumes_ : 0);
 }
 
-inline std::span<const pod* const> node_view::extra() const noexcept {
+inline std::span<const pod_core* const> node_view::extra() const noexcept {
   if (overlay_ == nullptr)
     return {};
   return overlay_->extra_;

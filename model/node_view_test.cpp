@@ -56,7 +56,7 @@ reading read(node_view v) {
   out.pod_volume_count = v.pod_volume_count();
   for (const auto& p : probes())
     out.ports_in_use.push_back(v.port_in_use(p));
-  v.for_each_pod([&](const pod& p) { out.pods.push_back(p.name); });
+  v.for_each_pod([&](const pod_core& p) { out.pods.push_back(p.name); });
   out.name = std::string{v.name().view()};
   out.has_node = v.get_node() != nullptr;
   return out;
@@ -139,7 +139,7 @@ TEST(node_view, any_pod_stops_at_the_first_match) {
   for (const auto& tc : cases) {
     SCOPED_TRACE(tc.name);
     std::vector<std::string> visited;
-    bool found = overlay.view().any_pod([&](const pod& p) {
+    bool found = overlay.view().any_pod([&](const pod_core& p) {
       visited.push_back(p.name);
       return p.name == tc.target;
     });

@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <string_view>
-#include <tuple>
 
 namespace tessera::model {
 
@@ -273,6 +272,12 @@ void pod::complete() {
   tolerations_fingerprint = fingerprint(tolerations);
 }
 
+pod_ptr make_pod_stub(const pod_core& core) {
+  auto out = std::make_shared<pod>();
+  static_cast<pod_core&>(*out) = core;
+  return out;
+}
+
 std::string pod_core::key() const {
   std::string out;
   out.reserve(ns.view().size() + 1 + name.size());
@@ -280,30 +285,6 @@ std::string pod_core::key() const {
   out += '/';
   out += name;
   return out;
-}
-
-namespace {
-
-// The core and every field of pod but resource_version,
-// scheduled_condition, priority_given, host_network and host_users.
-auto scheduling_fields(const pod& p) {
-  return std::tie(
-    static_cast<const pod_core&>(p), p.creation_unix, p.generation, p.owners,
-    p.scheduler_name, p.priority_class_name, p.preemption, p.scheduling_gates,
-    p.resource_claims, p.node_selector, p.tolerations,
-    p.topology_spread_constraints, p.containers, p.init_containers, p.overhead,
-    p.pod_level_requests, p.container_resources, p.resize_infeasible,
-    p.non_zero_requests, p.images);
-}
-
-} // namespace
-
-bool equal_ignoring_binding_status(const pod& a, const pod& b) {
-  // A new field changes the size: decide whether scheduling_fields lists it
-  // (it should unless plugins never read it), then update the size.
-  static_assert(sizeof(pod) == 880,
-                "model::pod changed: update scheduling_fields");
-  return scheduling_fields(a) == scheduling_fields(b);
 }
 
 bool pod_core::same_identity(const pod_core& other) const noexcept {

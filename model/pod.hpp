@@ -282,15 +282,14 @@ struct pod : pod_core {
   friend bool operator==(const pod&, const pod&) = default;
 };
 
-using pod_core_ptr = std::shared_ptr<const pod_core>;
 using pod_ptr = std::shared_ptr<const pod>;
+using pod_core_ptr = std::shared_ptr<const pod_core>;
 
-/// True when `a` and `b` are equal in every field except the two a binding
-/// writes besides spec.nodeName: metadata.resourceVersion and the
-/// PodScheduled condition. Neither is read by a plugin, so the cache keeps
-/// the NodeInfo it built when it assumed a pod once the API server echoes the
-/// binding with nothing else changed.
-bool equal_ignoring_binding_status(const pod& a, const pod& b);
+/// A pod with `core`'s fields and every other field empty, for the readers
+/// that take a full pod (API sinks, queueing hints) of a pod the cache keeps
+/// only as a core. Not completed: `non_zero_requests` and `images` stay
+/// empty, and complete() would recompute `requests` from no containers.
+pod_ptr make_pod_stub(const pod_core& core);
 
 /// The effective request of a set of containers, as kube-scheduler computes
 /// it (see the file comment); `non_zero` applies the scoring defaults per

@@ -473,58 +473,6 @@ TEST(pod, core_is_a_slice_of_the_pod) {
   EXPECT_TRUE(core.has_controller);
 }
 
-TEST(pod, equal_ignoring_binding_status) {
-  const pod base = make_pod("p").cpu("1").node("n1").build_value();
-  struct test_case {
-    std::string name;
-    void (*change)(pod&);
-    bool equal;
-  };
-  const std::vector<test_case> cases = {
-    {"unchanged", [](pod&) {}, true},
-    {"resourceVersion", [](pod& p) { p.resource_version = "7"; }, true},
-    {"PodScheduled condition",
-     [](pod& p) {
-       p.scheduled_condition = pod_scheduled_condition{"True", "", ""};
-     },
-     true},
-    {"both binding fields",
-     [](pod& p) {
-       p.resource_version = "8";
-       p.scheduled_condition = pod_scheduled_condition{"True", "", ""};
-     },
-     true},
-    {"node", [](pod& p) { p.node_name = symbol{"n2"}; }, false},
-    {"labels", [](pod& p) { p.labels.set(symbol{"tier"}, symbol{"web"}); },
-     false},
-    {"requests", [](pod& p) { p.requests.milli_cpu = 2000; }, false},
-    {"priority", [](pod& p) { p.priority = 10; }, false},
-    {"phase", [](pod& p) { p.phase = pod_phase::running; }, false},
-    {"start time", [](pod& p) { p.start_unix = 1700000000; }, false},
-    {"nomination", [](pod& p) { p.nominated_node_name = symbol{"n3"}; }, false},
-    {"deleting", [](pod& p) { p.deleting = true; }, false},
-    {"tolerations",
-     [](pod& p) {
-       p.tolerations.push_back(toleration{});
-       p.complete();
-     },
-     false},
-    {"image",
-     [](pod& p) {
-       p.containers.front().image = "other";
-       p.complete();
-     },
-     false},
-  };
-  for (const auto& tc : cases) {
-    SCOPED_TRACE(tc.name);
-    pod changed = base;
-    tc.change(changed);
-    EXPECT_EQ(equal_ignoring_binding_status(base, changed), tc.equal);
-    EXPECT_EQ(equal_ignoring_binding_status(changed, base), tc.equal);
-  }
-}
-
 TEST(pod, phase_names_and_predicates) {
   struct test_case {
     pod_phase phase;

@@ -120,16 +120,20 @@ assume_reply cache_state::assume(const assume_request& req) {
   }
   if (storage_.dirty())
     view_dirty_ = true;
+  // The cache keeps the core; the binder gets a full pod, which goes when
+  // the binding ends.
+  auto core = std::make_shared<model::pod_core>(*req.pod);
+  core->node_name = req.node;
+  model::pod_core_ptr stored = std::move(core);
+  add_pod_to_node(stored);
+  if (stored->has_required_anti_affinity)
+    last_new_anti_affinity_generation_ = generation_;
+  pods_.emplace(key, pod_entry{stored, pod_phase_in_cache::assumed, false, {}});
+  ++assumed_count_;
   auto assumed = std::make_shared<model::pod>(*req.pod);
   assumed->node_name = req.node;
-  model::pod_ptr shared = std::move(assumed);
-  add_pod_to_node(shared);
-  if (shared->has_required_anti_affinity)
-    last_new_anti_affinity_generation_ = generation_;
-  pods_.emplace(key, pod_entry{shared, pod_phase_in_cache::assumed, false, {}});
-  ++assumed_count_;
   reply.ok = true;
-  reply.assumed = shared;
+  reply.assumed = std::move(assumed);
   reply.generation = generation_;
   if (req.rescore)
     rescore(req, reply);
@@ -162,23 +166,23 @@ void cache_state::finish_binding(const model::pod& p) {
     it->second.deadline = clock_.now() + cfg_.assumed_ttl;
 }
 
-void cache_state::forget(const model::pod& p) {
+void cache_state::forget(const model::pod_core& p) {
   auto it = pods_.find(model::pod_key(p));
   if (it == pods_.end() || it->second.phase != pod_phase_in_cache::assumed)
     return;
-  model::pod_ptr old = it->second.pod;
-  remove_pod_from_node(*old);
+  model::pod_core_ptr old = it->second.pod;
+  remove_pod_from_node(old);
   storage_.forget(it->first);
   view_dirty_ = view_dirty_ || storage_.dirty();
   pods_.erase(it);
   --assumed_count_;
   // Upstream treats a forgotten pod as an assigned pod being deleted.
-  emit_event(plugins::event_resource::pod, action::remove, old, {}, true,
-             false);
+  emit_event(plugins::event_resource::pod, action::remove,
+             model::make_pod_stub(*old), {}, true, false);
 }
 
 void cache_state::expire(time_point now) {
-  std::vector<model::pod_ptr> expired;
+  std::vector<model::pod_core_ptr> expired;
   for (const auto& [key, entry] : pods_)
     if (entry.phase == pod_phase_in_cache::assumed && entry.binding_finished
         && entry.deadline && *entry.deadline <= now)

@@ -39,17 +39,17 @@ action node_changes(const model::node& a, const model::node& b) {
   return out;
 }
 
-action pod_changes(const model::pod& a, const model::pod& b) {
+// What changed between a bound pod's stored core `a` and its new version
+// `b`. A bound pod has no scheduling gates, so none can be eliminated.
+action pod_changes(const model::pod_core& a, const model::pod& b) {
   action out = action::none;
   if (!(a.labels == b.labels))
     out = out | action::update_pod_label;
   if (b.requests.milli_cpu < a.requests.milli_cpu
       || b.requests.memory < a.requests.memory)
     out = out | action::update_pod_scale_down;
-  if (!(a.tolerations == b.tolerations))
+  if (a.tolerations_fingerprint != b.tolerations_fingerprint)
     out = out | action::update_pod_toleration;
-  if (!a.scheduling_gates.empty() && b.scheduling_gates.empty())
-    out = out | action::update_pod_scheduling_gates_eliminated;
   if (out == action::none)
     out = action::update_other;
   return out;
@@ -104,13 +104,13 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
   bool gone = type == object_event::kind::deleted || p->is_terminal();
   if (gone) {
     if (auto it = pods_.find(key); it != pods_.end()) {
-      model::pod_ptr old = it->second.pod;
-      remove_pod_from_node(*old);
+      model::pod_core_ptr old = it->second.pod;
+      remove_pod_from_node(old);
       if (it->second.phase == pod_phase_in_cache::assumed)
         --assumed_count_;
       pods_.erase(it);
-      emit_event(plugins::event_resource::pod, action::remove, old, {}, true,
-                 false);
+      emit_event(plugins::event_resource::pod, action::remove,
+                 model::make_pod_stub(*old), {}, true, false);
     }
     if (auto it = pending_.find(key); it != pending_.end()) {
       left_pending(it->second);
@@ -132,46 +132,50 @@ void cache_state::apply_pod(object_event::kind type, const model::pod_ptr& p) {
       pending_.erase(pit);
     }
     if (it == pods_.end()) {
-      add_pod_to_node(p);
+      // The cache keeps the core only; the informer's object goes.
+      auto core = std::make_shared<const model::pod_core>(*p);
+      add_pod_to_node(core);
       if (p->has_required_anti_affinity)
         last_new_anti_affinity_generation_ = generation_;
-      pods_.emplace(key, pod_entry{p, pod_phase_in_cache::bound, false, {}});
+      pods_.emplace(
+        key, pod_entry{std::move(core), pod_phase_in_cache::bound, false, {}});
       emit_event(plugins::event_resource::pod, action::add, {}, p, false, true);
       return;
     }
     pod_entry& entry = it->second;
-    model::pod_ptr old = entry.pod;
+    model::pod_core_ptr old = entry.pod;
     bool was_assumed = entry.phase == pod_phase_in_cache::assumed;
-    const bool same_for_scheduling
-      = model::equal_ignoring_binding_status(*old, *p);
+    // The core holds every field a plugin reads of a pod on a node (a
+    // fingerprint stands for the tolerations).
+    const bool same_for_scheduling = *old == *p;
+    model::pod_core_ptr core;
+    if (!same_for_scheduling)
+      core = std::make_shared<const model::pod_core>(*p);
     if (same_for_scheduling) {
       // Usually the API server echoing our binding of an assumed pod. The
-      // NodeInfo keeps the pod object it has: no plugin reads the fields
-      // that differ, and a new NodeInfo would mean a copy, a shard delta and
-      // a change that every in-flight assume on the node has to re-check.
-      // The entry keeps it too, so that one object per pod stays in memory
-      // rather than two (the echo differs in its resourceVersion and
-      // PodScheduled condition, which nothing here reads).
+      // NodeInfo keeps the core it has: a new NodeInfo would mean a shard
+      // delta and a change that every in-flight assume on the node has to
+      // re-check.
     } else if (old->node_name == p->node_name) {
-      draft(p->node_name).update_pod(p);
+      draft(p->node_name).update_pod(core);
       count_affinity(*old, -1);
-      count_affinity(*p, +1);
+      count_affinity(*core, +1);
       log_change(change::kind::pod_removed, old, old->node_name);
-      log_change(change::kind::pod_added, p, p->node_name);
+      log_change(change::kind::pod_added, core, p->node_name);
     } else {
-      remove_pod_from_node(*old);
-      add_pod_to_node(p);
+      remove_pod_from_node(old);
+      add_pod_to_node(core);
     }
     if (!same_for_scheduling)
-      entry.pod = p;
+      entry.pod = std::move(core);
     if (was_assumed) {
       entry.phase = pod_phase_in_cache::bound;
       entry.deadline.reset();
       --assumed_count_;
       emit_event(plugins::event_resource::pod, action::add, {}, p, false, true);
     } else {
-      emit_event(plugins::event_resource::pod, pod_changes(*old, *p), old, p,
-                 true, true);
+      emit_event(plugins::event_resource::pod, pod_changes(*old, *p),
+                 model::make_pod_stub(*old), p, true, true);
     }
     return;
   }
@@ -376,7 +380,7 @@ model::node_info& cache_state::draft(model::symbol node) {
   return *entry.draft;
 }
 
-void cache_state::add_pod_to_node(const model::pod_ptr& p) {
+void cache_state::add_pod_to_node(const model::pod_core_ptr& p) {
   draft(p->node_name).add_pod(p);
   if (statusless_budgets_ > 0)
     view_dirty_ = true;
@@ -388,7 +392,8 @@ void cache_state::add_pod_to_node(const model::pod_ptr& p) {
   log_change(change::kind::pod_added, p, p->node_name);
 }
 
-void cache_state::remove_pod_from_node(const model::pod& p) {
+void cache_state::remove_pod_from_node(const model::pod_core_ptr& stored) {
+  const model::pod_core& p = *stored;
   auto it = nodes_.find(p.node_name);
   if (it == nodes_.end())
     return;
@@ -401,8 +406,7 @@ void cache_state::remove_pod_from_node(const model::pod& p) {
     view_dirty_ = view_dirty_ || storage_.dirty();
   }
   count_affinity(p, -1);
-  log_change(change::kind::pod_removed, std::make_shared<const model::pod>(p),
-             p.node_name);
+  log_change(change::kind::pod_removed, stored, p.node_name);
   if (info.get_node() == nullptr && info.pods().empty()) {
     // The last pod of a deleted node: the placeholder goes too.
     dirty_nodes_.erase(p.node_name);
@@ -410,7 +414,7 @@ void cache_state::remove_pod_from_node(const model::pod& p) {
   }
 }
 
-void cache_state::count_affinity(const model::pod& p, int sign) {
+void cache_state::count_affinity(const model::pod_core& p, int sign) {
   if (p.has_pod_affinity_terms) {
     pods_with_affinity_ += sign;
     view_dirty_ = true;
@@ -435,7 +439,7 @@ void cache_state::count_images(const model::node* n, int sign) {
       }
 }
 
-void cache_state::log_change(change::kind type, const model::pod_ptr& p,
+void cache_state::log_change(change::kind type, const model::pod_core_ptr& p,
                              model::symbol node) {
   auto it = nodes_.find(node);
   std::uint32_t shard = it == nodes_.end()

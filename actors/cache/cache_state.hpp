@@ -88,7 +88,7 @@ public:
   /// The pod's binding finished (success); starts its TTL.
   void finish_binding(const model::pod& p);
   /// Drops an assumed pod (binding failed).
-  void forget(const model::pod& p);
+  void forget(const model::pod_core& p);
   /// Drops assumed pods whose binding finished longer than the TTL ago.
   void expire(time_point now);
   /// Takes everything produced since the last call.
@@ -105,8 +105,11 @@ public:
 
 private:
   enum class pod_phase_in_cache : std::uint8_t { assumed, bound };
+  /// Bound and assumed pods are kept as cores: nothing reads the rest of a
+  /// pod that is not being scheduled, and at a million pods the rest is
+  /// most of the scheduler's memory.
   struct pod_entry {
-    model::pod_ptr pod;
+    model::pod_core_ptr pod;
     pod_phase_in_cache phase = pod_phase_in_cache::bound;
     bool binding_finished = false;
     std::optional<time_point> deadline;
@@ -121,7 +124,7 @@ private:
     enum class kind : std::uint8_t { pod_added, pod_removed, node_changed };
     std::uint64_t generation = 0;
     kind type = kind::pod_added;
-    model::pod_ptr pod;
+    model::pod_core_ptr pod;
     model::symbol node;
     std::uint32_t shard = 0;
   };
@@ -137,15 +140,15 @@ private:
   void apply_workload(object_event::kind type, const model::workload_ptr& w);
   void apply_storage(object_event::kind type, const model::object& o);
 
-  void add_pod_to_node(const model::pod_ptr& p);
-  void remove_pod_from_node(const model::pod& p);
+  void add_pod_to_node(const model::pod_core_ptr& p);
+  void remove_pod_from_node(const model::pod_core_ptr& p);
   /// The index of the profile whose schedulerName the pod names, if any.
   std::optional<std::uint32_t> profile_of(const model::pod& p) const;
   const model::node_info* current(model::symbol node) const;
   model::node_info& draft(model::symbol node);
-  void log_change(change::kind type, const model::pod_ptr& p,
+  void log_change(change::kind type, const model::pod_core_ptr& p,
                   model::symbol node);
-  void count_affinity(const model::pod& p, int sign);
+  void count_affinity(const model::pod_core& p, int sign);
   void count_images(const model::node* n, int sign);
   void emit_event(plugins::event_resource r, plugins::action a,
                   model::object old_obj, model::object new_obj, bool has_old,

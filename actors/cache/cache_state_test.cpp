@@ -777,17 +777,55 @@ TEST(CacheState, TheBoundPodEventConfirmsAnAssumedPod) {
     std::string other = tc.bound_to == "n1" ? "n2" : "n1";
     EXPECT_EQ(w.cpu_on(other), 0);
     EXPECT_EQ(w.take_queue(), std::vector<std::string>{"event PodAdd"});
-    // An echo that changes nothing plugins read is not kept beside the
-    // assumed pod (one object per bound pod, not two); one that does
-    // replaces it.
+    // The cache keeps a core of the pod, never the informer's object.
     out = {};
-    EXPECT_EQ(bound.use_count() == 1, !tc.new_node_info)
-      << "use count " << bound.use_count();
+    EXPECT_EQ(bound.use_count(), 1) << "use count " << bound.use_count();
     // Confirmed pods are never expired or forgotten.
     w.cache_.expire(w.clock_.now() + 24h);
     w.cache_.forget(*reply.assumed);
     EXPECT_EQ(w.cache_.stats().pods, 1u);
   }
+}
+
+// Bound and assumed pods are kept as cores: neither the pod a cycle assumed,
+// nor the copy handed to the binder, nor the informer's object of a bound
+// pod stays alive in the cache.
+TEST(CacheState, KeepsOnlyTheCoreOfBoundAndAssumedPods) {
+  world w;
+  w.add(node("n1"));
+  w.publish();
+  std::weak_ptr<const model::pod> pending;
+  std::weak_ptr<const model::pod> assumed;
+  std::weak_ptr<const model::pod> informer;
+  {
+    auto p = test::make_pod("p").cpu("1").label("app", "web").build();
+    pending = p;
+    auto reply = w.assume(w.prepare(p, "n1"));
+    ASSERT_TRUE(reply.ok);
+    assumed = reply.assumed;
+    EXPECT_EQ(reply.assumed->node_name.str(), "n1");
+    auto q = test::make_pod("q").cpu("2").node("n1").build();
+    informer = q;
+    w.add(model::pod_ptr{q});
+    w.publish();
+    w.take_queue();
+  }
+  EXPECT_TRUE(pending.expired());
+  EXPECT_TRUE(assumed.expired());
+  EXPECT_TRUE(informer.expired());
+  EXPECT_EQ(w.cpu_on("n1"), 3000);
+  const auto& pods = w.shards_[0].find(model::symbol{"n1"})->pods();
+  ASSERT_EQ(pods.size(), 2u);
+  for (const auto& core : pods) {
+    SCOPED_TRACE(core->name);
+    EXPECT_EQ(core->node_name.str(), "n1");
+    if (core->name == "p") {
+      const model::symbol* app = core->labels.find(model::symbol{"app"});
+      ASSERT_NE(app, nullptr);
+      EXPECT_EQ(app->str(), "web");
+    }
+  }
+  EXPECT_EQ(w.cache_.stats().pods, 2u);
 }
 
 // The nomination patch of a pod's previous cycle can land after the pod was

@@ -63,7 +63,7 @@ cache_outputs cache_state::take_outputs() {
     ctx->node_count = static_cast<std::int64_t>(tree_.size());
     ctx->image_node_counts = image_counts_;
     ctx->namespaces = namespaces_;
-    std::vector<model::pod_ptr> all_pods;
+    std::vector<model::pod_core_ptr> all_pods;
     for (const auto& [key, b] : budgets_) {
       if (b->disruptions_allowed) {
         ctx->disruption_budgets.push_back(b);

@@ -59,7 +59,7 @@ bool read_write_once_pod(const model::persistent_volume_claim& c) {
 
 } // namespace
 
-bool storage_book::uses_claims(const model::pod& p) noexcept {
+bool storage_book::uses_claims(const model::pod_core& p) noexcept {
   for (const auto& v : p.volumes)
     if (!v.claim_name.empty())
       return true;
@@ -181,7 +181,7 @@ void storage_book::sync_users(const std::string& claim) {
   }
 }
 
-void storage_book::pod_added(const model::pod& p) {
+void storage_book::pod_added(const model::pod_core& p) {
   for (const auto& v : p.volumes) {
     if (v.claim_name.empty())
       continue;
@@ -191,7 +191,7 @@ void storage_book::pod_added(const model::pod& p) {
   }
 }
 
-void storage_book::pod_removed(const model::pod& p) {
+void storage_book::pod_removed(const model::pod_core& p) {
   for (const auto& v : p.volumes) {
     if (v.claim_name.empty())
       continue;

@@ -43,8 +43,8 @@ public:
 
   /// A pod (bound or assumed) appeared in or left the cluster: counts the
   /// users of its claims.
-  void pod_added(const model::pod& p);
-  void pod_removed(const model::pod& p);
+  void pod_added(const model::pod_core& p);
+  void pod_removed(const model::pod_core& p);
 
   /// The assume check for `p` on `node`: empty when the pod's claims can be
   /// had there, with `plan` set to what PreBind must write; else why not.
@@ -64,7 +64,7 @@ public:
   model::storage_view_ptr view();
 
   /// True when `p` uses any claim (only such pods need the assume check).
-  static bool uses_claims(const model::pod& p) noexcept;
+  static bool uses_claims(const model::pod_core& p) noexcept;
 
 private:
   void sync_users(const std::string& claim);

@@ -291,7 +291,7 @@ void coordinator_state::preempt(cycle& c,
     // A victim already being deleted needs no second deletion; the
     // preemptor still waits for it to go.
     if (!v->deleting)
-      e->victims.push_back(v);
+      e->victims.push_back(model::make_pod_stub(*v));
     TLOG_V(2, "preemptor pod preempted victim pod", "preemptor",
            c.item.pod->key(), "victim", v->key(), "node",
            chosen.nominated_node.view());

@@ -170,7 +170,7 @@ model::pod_ptr victim(const std::string& name, std::int32_t priority,
 }
 
 preemption_candidate candidate(const char* node,
-                               std::vector<model::pod_ptr> victims,
+                               std::vector<model::pod_core_ptr> victims,
                                std::int32_t violations = 0) {
   return {model::symbol{node}, std::move(victims), violations};
 }

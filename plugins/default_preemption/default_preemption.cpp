@@ -16,11 +16,11 @@ namespace {
 
 // A missing status.startTime means "not started yet", i.e. now: later than
 // every recorded start.
-std::int64_t start_time_of(const model::pod& p) noexcept {
+std::int64_t start_time_of(const model::pod_core& p) noexcept {
   return p.start_unix.value_or(std::numeric_limits<std::int64_t>::max());
 }
 
-bool terminating_by_preemption(const model::pod& p) noexcept {
+bool terminating_by_preemption(const model::pod_core& p) noexcept {
   return p.deleting && p.disrupted_by_preemption;
 }
 
@@ -36,8 +36,8 @@ default_preemption::default_preemption(
     reason_no_candidate_("no candidate node for preemption") {
 }
 
-bool default_preemption::more_important(const model::pod& a,
-                                        const model::pod& b) noexcept {
+bool default_preemption::more_important(const model::pod_core& a,
+                                        const model::pod_core& b) noexcept {
   if (a.priority != b.priority)
     return a.priority > b.priority;
   return start_time_of(a) < start_time_of(b);
@@ -85,16 +85,16 @@ default_preemption::node_victims default_preemption::select_victims_on_node(
   if (prof.extensions_active(state))
     own_state.emplace(state);
   const cycle_state& st = own_state ? *own_state : state;
-  auto remove = [&](const model::pod_ptr& v) {
+  auto remove = [&](const model::pod_core_ptr& v) {
     info.remove_pod(*v);
     return own_state ? prof.run_remove_pod(*own_state, p, *v, info) : status{};
   };
-  auto add = [&](const model::pod_ptr& v) {
+  auto add = [&](const model::pod_core_ptr& v) {
     info.add_pod(v);
     return own_state ? prof.run_add_pod(*own_state, p, *v, info) : status{};
   };
 
-  std::vector<model::pod_ptr> potential;
+  std::vector<model::pod_core_ptr> potential;
   for (const auto& q : info.pods())
     if (q && q->priority < p.priority)
       potential.push_back(q);
@@ -116,15 +116,16 @@ default_preemption::node_victims default_preemption::select_victims_on_node(
     return out;
   }
 
-  std::stable_sort(potential.begin(), potential.end(),
-                   [](const model::pod_ptr& a, const model::pod_ptr& b) {
-                     return more_important(*a, *b);
-                   });
+  std::stable_sort(
+    potential.begin(), potential.end(),
+    [](const model::pod_core_ptr& a, const model::pod_core_ptr& b) {
+      return more_important(*a, *b);
+    });
   pdb_split groups = split_by_pdb_violation(potential, budgets);
 
   // Re-adds `v`; it stays a victim (and is removed again) when the pod no
   // longer fits. An Error from the filters counts as "does not fit".
-  auto reprieve = [&](const model::pod_ptr& v, bool& fits) -> status {
+  auto reprieve = [&](const model::pod_core_ptr& v, bool& fits) -> status {
     if (status s = add(v); !s.ok())
       return s;
     fits = prof.run_filters_with_nominated(st, p, info, node.nominated).ok();
@@ -155,10 +156,11 @@ default_preemption::node_victims default_preemption::select_victims_on_node(
   }
   // Violating victims were collected first: restore importance order.
   if (!groups.violating.empty() && !groups.non_violating.empty())
-    std::stable_sort(out.victims.begin(), out.victims.end(),
-                     [](const model::pod_ptr& a, const model::pod_ptr& b) {
-                       return more_important(*a, *b);
-                     });
+    std::stable_sort(
+      out.victims.begin(), out.victims.end(),
+      [](const model::pod_core_ptr& a, const model::pod_core_ptr& b) {
+        return more_important(*a, *b);
+      });
   return out;
 }
 

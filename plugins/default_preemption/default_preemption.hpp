@@ -87,7 +87,7 @@ public:
   /// Error from an AddPod / RemovePod extension).
   struct node_victims {
     status result;
-    std::vector<model::pod_ptr> victims;
+    std::vector<model::pod_core_ptr> victims;
     std::int32_t pdb_violations = 0;
   };
 
@@ -139,7 +139,8 @@ public:
 
   /// Upstream's MoreImportantPod: higher priority, then earlier start time
   /// (a missing start time counts as now, i.e. latest).
-  static bool more_important(const model::pod& a, const model::pod& b) noexcept;
+  static bool more_important(const model::pod_core& a,
+                             const model::pod_core& b) noexcept;
 
 private:
   config::default_preemption_args args_;

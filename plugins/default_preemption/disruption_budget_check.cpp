@@ -9,7 +9,7 @@
 namespace tessera::plugins {
 
 bool pdb_applies_to(const model::disruption_budget& budget,
-                    const model::pod& p) noexcept {
+                    const model::pod_core& p) noexcept {
   if (p.labels.empty() || budget.ns != p.ns)
     return false;
   if (budget.selector.is_nothing() || budget.selector.is_everything())
@@ -18,7 +18,7 @@ bool pdb_applies_to(const model::disruption_budget& budget,
 }
 
 pdb_split
-split_by_pdb_violation(std::span<const model::pod_ptr> pods,
+split_by_pdb_violation(std::span<const model::pod_core_ptr> pods,
                        std::span<const model::disruption_budget_ptr> budgets) {
   std::vector<std::int64_t> allowed;
   allowed.reserve(budgets.size());

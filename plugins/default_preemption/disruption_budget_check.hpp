@@ -29,18 +29,18 @@ namespace tessera::plugins {
 
 struct pdb_split {
   /// Pods whose deletion would take a budget below zero, in input order.
-  std::vector<model::pod_ptr> violating;
+  std::vector<model::pod_core_ptr> violating;
   /// The others, in input order.
-  std::vector<model::pod_ptr> non_violating;
+  std::vector<model::pod_core_ptr> non_violating;
 };
 
 /// True when `budget` applies to `p` under the preemption rules above.
 bool pdb_applies_to(const model::disruption_budget& budget,
-                    const model::pod& p) noexcept;
+                    const model::pod_core& p) noexcept;
 
 /// Groups `pods` (most important first) by PDB violation, keeping order.
 pdb_split
-split_by_pdb_violation(std::span<const model::pod_ptr> pods,
+split_by_pdb_violation(std::span<const model::pod_core_ptr> pods,
                        std::span<const model::disruption_budget_ptr> budgets);
 
 } // namespace tessera::plugins

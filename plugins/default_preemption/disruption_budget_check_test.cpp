@@ -19,7 +19,7 @@ using test::make_pod;
 using test::budget_spec;
 using test::make_budget;
 
-std::vector<std::string> names(const std::vector<model::pod_ptr>& pods) {
+std::vector<std::string> names(const std::vector<model::pod_core_ptr>& pods) {
   std::vector<std::string> out;
   for (const auto& p : pods)
     out.push_back(p->name);
@@ -33,7 +33,7 @@ model::pod_ptr web(const std::string& name, const char* ns = "default") {
 TEST(pdb_split, split_by_pdb_violation) {
   struct test_case {
     std::string name;
-    std::vector<model::pod_ptr> pods;
+    std::vector<model::pod_core_ptr> pods;
     std::vector<budget_spec> budgets;
     std::vector<std::string> want_violating;
     std::vector<std::string> want_non_violating;

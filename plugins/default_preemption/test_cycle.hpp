@@ -106,7 +106,8 @@ prepare(const profile_ptr& prof, const model::pod& p,
 
 using plugin_testing::describe;
 
-inline std::vector<std::string> names(const std::vector<model::pod_ptr>& pods) {
+template <class PodPtr>
+inline std::vector<std::string> names(const std::vector<PodPtr>& pods) {
   std::vector<std::string> out;
   for (const auto& p : pods)
     out.push_back(p->name);

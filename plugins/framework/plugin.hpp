@@ -139,13 +139,14 @@ public:
   }
   /// Updates this plugin's slot as if `added` (on `node`) were in the cluster.
   virtual status add_pod(cycle_state& state, const model::pod& to_schedule,
-                         const model::pod& added, model::node_view node) const {
+                         const model::pod_core& added,
+                         model::node_view node) const {
     (void)state, (void)to_schedule, (void)added, (void)node;
     return {};
   }
   /// Updates this plugin's slot as if `removed` (on `node`) were gone.
   virtual status remove_pod(cycle_state& state, const model::pod& to_schedule,
-                            const model::pod& removed,
+                            const model::pod_core& removed,
                             model::node_view node) const {
     (void)state, (void)to_schedule, (void)removed, (void)node;
     return {};
@@ -160,11 +161,12 @@ public:
     return true;
   }
   status add_pod(cycle_state& state, const model::pod& to_schedule,
-                 const model::pod& added, model::node_view node) const final {
+                 const model::pod_core& added,
+                 model::node_view node) const final {
     return update_with_pod(state, to_schedule, added, node, 1);
   }
   status remove_pod(cycle_state& state, const model::pod& to_schedule,
-                    const model::pod& removed,
+                    const model::pod_core& removed,
                     model::node_view node) const final {
     return update_with_pod(state, to_schedule, removed, node, -1);
   }
@@ -174,7 +176,7 @@ protected:
   /// times.
   virtual status update_with_pod(cycle_state& state,
                                  const model::pod& to_schedule,
-                                 const model::pod& changed,
+                                 const model::pod_core& changed,
                                  model::node_view node,
                                  std::int64_t delta) const = 0;
 };
@@ -238,7 +240,7 @@ struct dry_run_node {
 struct preemption_candidate {
   model::symbol node;
   /// Most important first (higher priority, then earlier start).
-  std::vector<model::pod_ptr> victims;
+  std::vector<model::pod_core_ptr> victims;
   std::int32_t pdb_violations = 0;
 };
 
@@ -261,7 +263,7 @@ struct dry_run_result {
 struct post_filter_outcome {
   status result;
   model::symbol nominated_node;
-  std::vector<model::pod_ptr> victims;
+  std::vector<model::pod_core_ptr> victims;
 };
 
 /// PostFilter, shaped for sharding: eligibility and selection run in the

@@ -234,14 +234,14 @@ public:
     return pre_filter_->has_extensions();
   }
   status add_pod(cycle_state& state, const model::pod& to_schedule,
-                 const model::pod& added,
+                 const model::pod_core& added,
                  model::node_view node) const override {
     return timed(metric_extension_point::pre_filter_add_pod, [&] {
       return pre_filter_->add_pod(state, to_schedule, added, node);
     });
   }
   status remove_pod(cycle_state& state, const model::pod& to_schedule,
-                    const model::pod& removed,
+                    const model::pod_core& removed,
                     model::node_view node) const override {
     return timed(metric_extension_point::pre_filter_remove_pod, [&] {
       return pre_filter_->remove_pod(state, to_schedule, removed, node);

@@ -348,7 +348,7 @@ bool profile::extensions_active(const cycle_state& state) const {
 }
 
 status profile::run_add_pod(cycle_state& state, const model::pod& to_schedule,
-                            const model::pod& added,
+                            const model::pod_core& added,
                             model::node_view node) const {
   for (const auto* pf : pre_filter_) {
     if (!pf->has_extensions() || state.skip_filter.test(pf->slot()))
@@ -364,7 +364,7 @@ status profile::run_add_pod(cycle_state& state, const model::pod& to_schedule,
 
 status profile::run_remove_pod(cycle_state& state,
                                const model::pod& to_schedule,
-                               const model::pod& removed,
+                               const model::pod_core& removed,
                                model::node_view node) const {
   for (const auto* pf : pre_filter_) {
     if (!pf->has_extensions() || state.skip_filter.test(pf->slot()))

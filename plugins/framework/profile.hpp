@@ -178,9 +178,10 @@ public:
   /// Calls AddPod / RemovePod of every PreFilter plugin with extensions that
   /// was not skipped; the first failure is returned.
   status run_add_pod(cycle_state& state, const model::pod& to_schedule,
-                     const model::pod& added, model::node_view node) const;
+                     const model::pod_core& added, model::node_view node) const;
   status run_remove_pod(cycle_state& state, const model::pod& to_schedule,
-                        const model::pod& removed, model::node_view node) const;
+                        const model::pod_core& removed,
+                        model::node_view node) const;
 
   /// Events registered by the plugins, with the name of the registering
   /// plugin (the queue asks only the hints of the plugins that rejected a

@@ -5,7 +5,7 @@
 namespace tessera::plugins::inter_pod_affinity_detail {
 
 resolved_term resolve_term(const model::pod_affinity_term& term,
-                           const model::pod& owner,
+                           const model::pod_core& owner,
                            const cluster_context& cluster,
                            std::int32_t weight) {
   resolved_term out;
@@ -35,7 +35,7 @@ resolved_term resolve_term(const model::pod_affinity_term& term,
 
 std::vector<resolved_term>
 resolve_required(const std::optional<model::pod_affinity>& terms,
-                 const model::pod& owner, const cluster_context& cluster) {
+                 const model::pod_core& owner, const cluster_context& cluster) {
   std::vector<resolved_term> out;
   if (!terms)
     return out;
@@ -47,7 +47,8 @@ resolve_required(const std::optional<model::pod_affinity>& terms,
 
 std::vector<resolved_term>
 resolve_preferred(const std::optional<model::pod_affinity>& terms,
-                  const model::pod& owner, const cluster_context& cluster) {
+                  const model::pod_core& owner,
+                  const cluster_context& cluster) {
   std::vector<resolved_term> out;
   if (!terms)
     return out;
@@ -58,7 +59,7 @@ resolve_preferred(const std::optional<model::pod_affinity>& terms,
 }
 
 bool matches_all(const std::vector<resolved_term>& terms,
-                 const model::pod& p) noexcept {
+                 const model::pod_core& p) noexcept {
   return matches_all(terms, p.labels.view(), p.ns);
 }
 
@@ -72,8 +73,8 @@ bool matches_all(const std::vector<resolved_term>& terms,
   return true;
 }
 
-bool term_matches(const model::pod_affinity_term& term, const model::pod& owner,
-                  const model::pod& target,
+bool term_matches(const model::pod_affinity_term& term,
+                  const model::pod_core& owner, const model::pod_core& target,
                   const model::label_set& target_namespace_labels) noexcept {
   if (!term.selector.matches(target.labels))
     return false;

@@ -50,7 +50,7 @@ struct resolved_term {
   /// True when `p` is in one of the namespaces and matches the selector.
   /// The selector is checked first: most pods fail it, and the pod's labels
   /// are then the only memory the check touches.
-  bool matches(const model::pod& p) const noexcept {
+  bool matches(const model::pod_core& p) const noexcept {
     return matches(p.labels.view(), p.ns);
   }
   /// The same for a pod known by its labels and namespace (a node_info's
@@ -66,32 +66,32 @@ struct resolved_term {
 
 /// Resolves `term` of `owner` against the namespaces in `cluster`.
 resolved_term resolve_term(const model::pod_affinity_term& term,
-                           const model::pod& owner,
+                           const model::pod_core& owner,
                            const cluster_context& cluster,
                            std::int32_t weight = 0);
 
 /// Resolves every required term of `terms` (may be absent).
 std::vector<resolved_term>
 resolve_required(const std::optional<model::pod_affinity>& terms,
-                 const model::pod& owner, const cluster_context& cluster);
+                 const model::pod_core& owner, const cluster_context& cluster);
 
 /// Resolves every preferred term of `terms` (may be absent), with weights.
 std::vector<resolved_term>
 resolve_preferred(const std::optional<model::pod_affinity>& terms,
-                  const model::pod& owner, const cluster_context& cluster);
+                  const model::pod_core& owner, const cluster_context& cluster);
 
 /// True when `p` matches every term; false for no terms (upstream's
 /// podMatchesAllAffinityTerms).
 bool matches_all(const std::vector<resolved_term>& terms,
-                 const model::pod& p) noexcept;
+                 const model::pod_core& p) noexcept;
 /// The same for a pod known by its labels and namespace.
 bool matches_all(const std::vector<resolved_term>& terms,
                  model::label_view labels, model::symbol ns) noexcept;
 
 /// Whether `term`, owned by `owner`, matches `target`, whose namespace
 /// carries `target_namespace_labels` (empty when the namespace is unknown).
-bool term_matches(const model::pod_affinity_term& term, const model::pod& owner,
-                  const model::pod& target,
+bool term_matches(const model::pod_affinity_term& term,
+                  const model::pod_core& owner, const model::pod_core& target,
                   const model::label_set& target_namespace_labels) noexcept;
 
 } // namespace tessera::plugins::inter_pod_affinity_detail

@@ -56,7 +56,7 @@ inter_pod_affinity::pre_filter(cycle_state& state, const model::pod& p,
 
 status inter_pod_affinity::update_with_pod(cycle_state& state,
                                            const model::pod& to_schedule,
-                                           const model::pod& changed,
+                                           const model::pod_core& changed,
                                            model::node_view node,
                                            std::int64_t multiplier) const {
   using namespace inter_pod_affinity_detail;

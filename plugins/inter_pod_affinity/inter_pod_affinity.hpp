@@ -222,7 +222,7 @@ private:
   /// AddPod / RemovePod keep the filter maps in step with nominated pods,
   /// preemption victims and pods assumed since the cycle's snapshot.
   status update_with_pod(cycle_state& state, const model::pod& to_schedule,
-                         const model::pod& changed, model::node_view node,
+                         const model::pod_core& changed, model::node_view node,
                          std::int64_t multiplier) const override;
 
   config::inter_pod_affinity_args args_;

@@ -41,7 +41,7 @@ void score_term(scan_sums& out, const model::node& n, model::symbol key,
 // Upstream's processExistingPod: what one existing pod adds to the map.
 void score_existing_pod(const inter_pod_affinity::score_input& in,
                         std::int32_t hard_weight, const model::pod& incoming,
-                        const model::pod& existing, const model::node& n,
+                        const model::pod_core& existing, const model::node& n,
                         scan_sums& out) {
   for (const auto& t : in.preferred_affinity)
     if (t.matches(existing))

@@ -51,7 +51,7 @@ pod_topology_spread::pre_filter(cycle_state& state, const model::pod& p,
 
 status pod_topology_spread::update_with_pod(cycle_state& state,
                                             const model::pod& to_schedule,
-                                            const model::pod& changed,
+                                            const model::pod_core& changed,
                                             model::node_view node,
                                             std::int64_t delta) const {
   using namespace pod_topology_spread_detail;

@@ -251,7 +251,7 @@ private:
   /// AddPod / RemovePod keep the domain counts in step with nominated pods,
   /// preemption victims and pods assumed since the cycle's snapshot.
   status update_with_pod(cycle_state& state, const model::pod& to_schedule,
-                         const model::pod& changed, model::node_view node,
+                         const model::pod_core& changed, model::node_view node,
                          std::int64_t delta) const override;
   bool ignored(const score_input& in, const model::node& n) const noexcept;
 

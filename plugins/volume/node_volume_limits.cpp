@@ -158,7 +158,7 @@ node_volume_limits::pre_filter(cycle_state& cs, const model::pod& p,
 }
 
 status
-node_volume_limits::attachable_volumes(const model::pod& p,
+node_volume_limits::attachable_volumes(const model::pod_core& p,
                                        const model::storage_view& storage,
                                        bool new_pod, volume_set& out) {
   for (const auto& v : p.volumes) {
@@ -238,7 +238,7 @@ status node_volume_limits::filter(const cycle_state& cs, const model::pod& p,
   volume_set wanted = own;
   volume_set in_use;
   status in_use_status;
-  node.any_pod([&](const model::pod& other) {
+  node.any_pod([&](const model::pod_core& other) {
     in_use_status = attachable_volumes(other, storage, false, in_use);
     return !in_use_status.ok();
   });

@@ -106,7 +106,7 @@ public:
   /// Adds the attachable volumes of `p` to `out`. For the pod being
   /// scheduled (`new_pod`), a missing claim is UnschedulableAndUnresolvable;
   /// for a pod on the node it is skipped.
-  static status attachable_volumes(const model::pod& p,
+  static status attachable_volumes(const model::pod_core& p,
                                    const model::storage_view& storage,
                                    bool new_pod, volume_set& out);
 

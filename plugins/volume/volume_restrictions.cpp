@@ -53,7 +53,7 @@ bool same_disk_conflicts(disk_kind kind, const model::volume& a,
 }
 
 bool volume_conflicts(const model::volume& wanted,
-                      const model::pod& existing) noexcept {
+                      const model::pod_core& existing) noexcept {
   disk_kind kind = kind_of(wanted);
   if (kind == disk_kind::none)
     return false;
@@ -72,7 +72,8 @@ bool has_inline_disk(const model::pod& p) noexcept {
 
 /// How many of `claims` (names in `to_schedule`'s namespace) `other` uses.
 std::int32_t uses_of(const volume_restrictions::state& s,
-                     const model::pod& to_schedule, const model::pod& other) {
+                     const model::pod& to_schedule,
+                     const model::pod_core& other) {
   // Upstream compares claim names only; a claim is namespaced, so a pod of
   // another namespace never uses the same one.
   if (other.ns != to_schedule.ns)
@@ -88,7 +89,7 @@ std::int32_t uses_of(const volume_restrictions::state& s,
 }
 
 status shift_count(cycle_state& cs, std::size_t slot,
-                   const model::pod& to_schedule, const model::pod& other,
+                   const model::pod& to_schedule, const model::pod_core& other,
                    std::int32_t sign) {
   const auto* current = cs.read<volume_restrictions::state>(slot);
   if (current == nullptr)
@@ -111,8 +112,8 @@ volume_restrictions::volume_restrictions()
       "ReadWriteOncePod access mode") {
 }
 
-bool volume_restrictions::disks_conflict(const model::pod& wanted,
-                                         const model::pod& existing) noexcept {
+bool volume_restrictions::disks_conflict(
+  const model::pod& wanted, const model::pod_core& existing) noexcept {
   return std::any_of(
     wanted.volumes.begin(), wanted.volumes.end(),
     [&](const model::volume& v) { return volume_conflicts(v, existing); });
@@ -175,7 +176,7 @@ volume_restrictions::pre_filter(cycle_state& cs, const model::pod& p,
 
 status volume_restrictions::update_with_pod(cycle_state& cs,
                                             const model::pod& to_schedule,
-                                            const model::pod& changed,
+                                            const model::pod_core& changed,
                                             model::node_view,
                                             std::int64_t delta) const {
   return shift_count(cs, slot(), to_schedule, changed,
@@ -184,7 +185,7 @@ status volume_restrictions::update_with_pod(cycle_state& cs,
 
 status volume_restrictions::filter(const cycle_state& cs, const model::pod& p,
                                    model::node_view node) const {
-  if (has_inline_disk(p) && node.any_pod([&](const model::pod& existing) {
+  if (has_inline_disk(p) && node.any_pod([&](const model::pod_core& existing) {
         return disks_conflict(p, existing);
       }))
     return {code::unschedulable, reason_disk_conflict_};

@@ -96,13 +96,13 @@ public:
   /// True when a volume of `wanted` conflicts with a volume of `existing`
   /// under the disk rules of the file comment.
   static bool disks_conflict(const model::pod& wanted,
-                             const model::pod& existing) noexcept;
+                             const model::pod_core& existing) noexcept;
 
 private:
   /// Moves the conflict count by `delta` times `changed`'s uses of the pod's
   /// ReadWriteOncePod claims.
   status update_with_pod(cycle_state& state, const model::pod& to_schedule,
-                         const model::pod& changed, model::node_view node,
+                         const model::pod_core& changed, model::node_view node,
                          std::int64_t delta) const override;
 
   model::symbol reason_disk_conflict_;

@@ -158,7 +158,7 @@ void reference_scheduler::place(const model::pod& p, const std::string& node) {
   placements_[p.key()] = node;
 }
 
-void reference_scheduler::remove(const model::pod_ptr& victim) {
+void reference_scheduler::remove(const model::pod_core_ptr& victim) {
   if (slot* s = find(std::string{victim->node_name.view()})) {
     auto copy = std::make_shared<model::node_info>(*s->info);
     copy->remove_pod(*victim);

@@ -96,7 +96,7 @@ private:
     std::string node;
     std::string message;
     std::string nominated;
-    std::vector<model::pod_ptr> victims;
+    std::vector<model::pod_core_ptr> victims;
     std::vector<std::pair<std::string, std::int64_t>> totals;
     std::map<std::string, std::string> rejected;
   };
@@ -115,7 +115,7 @@ private:
   void place(const model::pod& p, const std::string& node);
   void bind_claims(const model::pod& p, const model::node& node);
   void count_claim_users(const model::pod& p, model::storage_view& view) const;
-  void remove(const model::pod_ptr& victim);
+  void remove(const model::pod_core_ptr& victim);
   slot* find(const std::string& node);
 
   plugins::profile_ptr prof_;
