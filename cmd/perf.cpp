@@ -200,8 +200,8 @@ int perf_main(const args& a) {
             "does");
   flags.add("fake-kubelet", f.fake_kubelet,
             "embedded targets: run kwok's fake kubelet (bound pods turn "
-            "Running); default: on for embedded-http, off for inprocess "
-            "(upstream's scheduler_perf runs no kubelet)");
+            "Running); default off, as upstream's scheduler_perf runs no "
+            "kubelet");
   flags.add("metrics", f.metrics,
             "record the scheduler's Prometheus metrics while it runs, as "
             "`tessera run` does, and write them to --output-dir; "
@@ -259,9 +259,7 @@ int perf_main(const args& a) {
     return usage_error("perf", "--timeout must be positive");
   to.qps = f.qps;
   to.record_events = f.record_events;
-  to.fake_kubelet = flags.was_set("fake-kubelet")
-                      ? f.fake_kubelet
-                      : to.kind == perf::target_kind::embedded_http;
+  to.fake_kubelet = f.fake_kubelet;
   if (flags.was_set("fake-kubelet") && !f.kubeconfig.empty())
     return usage_error("perf",
                        "--fake-kubelet applies to the embedded targets only");

@@ -59,7 +59,7 @@ struct target_options {
   /// turn Running — one more pod write and watch event each — and
   /// terminating pods are deleted at once). Off, the cluster is what
   /// upstream's scheduler_perf runs against: an API server, no kubelet.
-  bool fake_kubelet = true;
+  bool fake_kubelet = false;
   /// Parallel create calls (kubeconfig target).
   int create_workers = 8;
   /// Seed of the embedded store's UIDs and names (0 = random).
