@@ -9,11 +9,14 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <fcntl.h>
 #include <filesystem>
 #include <fstream>
 #include <poll.h>
+#include <random>
 #include <signal.h>
 #include <spawn.h>
 #include <sstream>
@@ -74,7 +77,49 @@ test_pki::test_pki(const temp_dir& d) {
         "extendedKeyUsage=clientAuth");
 }
 
+namespace {
+
+// The low end of the kernel's ephemeral port range (32768 by default).
+int ephemeral_low() {
+  std::ifstream f{"/proc/sys/net/ipv4/ip_local_port_range"};
+  int low = 0;
+  if (!(f >> low) || low <= 2048)
+    return 32768;
+  return low;
+}
+
+// True when nothing holds `port` on loopback right now.
+bool bindable(int port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  if (fd < 0)
+    return false;
+  int one = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+  sockaddr_in a{};
+  a.sin_family = AF_INET;
+  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  a.sin_port = htons(static_cast<std::uint16_t>(port));
+  bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return ok;
+}
+
+} // namespace
+
 int free_port() {
+  // A port below the ephemeral range: the kernel never hands it to another
+  // socket on its own (an outgoing connection, a bind to port 0), so a
+  // server that is restarted on it — while other suites run beside — finds
+  // it free again. Only another explicit pick can collide, and the range is
+  // wide.
+  thread_local std::mt19937 rng{std::random_device{}()};
+  const int high = ephemeral_low();
+  const int low = std::max(1025, high - 12000);
+  std::uniform_int_distribution<int> pick{low, high - 1};
+  for (int attempt = 0; attempt < 200; ++attempt)
+    if (int port = pick(rng); bindable(port))
+      return port;
+  // Fallback: whatever the kernel gives now.
   int fd = ::socket(AF_INET, SOCK_STREAM, 0);
   sockaddr_in a{};
   a.sin_family = AF_INET;

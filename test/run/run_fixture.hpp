@@ -34,8 +34,9 @@ bool wait_until(const std::function<bool()>& pred,
 
 std::string read_text(const std::string& path);
 
-/// A loopback port free right now (the run's port flags take a number; 0
-/// means off).
+/// A loopback port free right now, below the kernel's ephemeral range so
+/// that no other socket gets it by chance later (the run's port flags take
+/// a number; 0 means off).
 int free_port();
 
 /// A CA, a server certificate for 127.0.0.1 and client certificates, made
