@@ -12,6 +12,7 @@
 #include <chrono>
 #include <map>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace tessera::apiserver {
@@ -179,6 +180,43 @@ TEST_F(HandlerTest, NamespaceDeletionGoesThroughTerminating) {
     201);
   EXPECT_EQ(send("POST", "/api/v1/namespaces/shop/pods", pod("p3")).status,
             201);
+}
+
+// The namespace controller learns of Terminating namespaces from a watch.
+// When the store refuses that watch and nothing is Terminating yet, the
+// controller has no feed to wake it: it must poll until a watch opens, or a
+// namespace deleted later stays Terminating for ever.
+TEST(NamespaceControllerTest, RecoversFromARefusedWatch) {
+  store_config sc;
+  sc.seed = 5;
+  sc.refuse_watches = 1;
+  store st{sc};
+  api_handler handler{st, {}};
+  auto send = [&](std::string_view method, std::string_view target,
+                  std::string_view body = {}) {
+    http_request_view r;
+    r.method = method;
+    r.target = target;
+    r.body = body;
+    r.content_type = "application/json";
+    r.accept = "application/json";
+    return handler.handle(r);
+  };
+  ASSERT_EQ(
+    send("POST", "/api/v1/namespaces", R"({"metadata":{"name":"shop"}})")
+      .status,
+    201);
+  namespace_controller ctl{st, {.resync = 20ms, .content_delay = 0ms}};
+  // The controller's first pass asks for the watch at once and is refused:
+  // the refusal is used up, so this watch opens.
+  std::this_thread::sleep_for(100ms);
+  ASSERT_TRUE(
+    st.watch(primary_resource(storage_kind::namespace_), "", {}).has_value())
+    << "the controller did not ask for its watch first";
+  EXPECT_EQ(send("DELETE", "/api/v1/namespaces/shop").status, 200);
+  EXPECT_TRUE(test::eventually(
+    [&] { return send("GET", "/api/v1/namespaces/shop").status == 404; }));
+  EXPECT_EQ(ctl.finalized(), 1u);
 }
 
 /// The Warning header values of a reply.

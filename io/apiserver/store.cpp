@@ -328,6 +328,7 @@ store_state::store_state(store_config c) : cfg(std::move(c)) {
     seed
       = std::random_device{}() ^ (std::uint64_t{std::random_device{}()} << 32);
   rng.seed(seed);
+  watches_to_refuse = cfg.refuse_watches;
   rv = cfg.initial_resource_version;
   if (rv == 0)
     rv = static_cast<std::uint64_t>(

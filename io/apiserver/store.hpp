@@ -82,6 +82,10 @@ struct store_config {
   /// Refuse `sendInitialEvents` with the 422 a server without the WatchList
   /// feature returns (tests client fallback).
   bool refuse_watch_list = false;
+  /// Refuse this many watch requests (of any kind, counted from the start)
+  /// with 429 TooManyRequests, as an overloaded kube-apiserver does: tests
+  /// that clients and the embedded controllers recover from a refused watch.
+  std::size_t refuse_watches = 0;
   /// Paginated list snapshots kept for `continue` tokens; older tokens get
   /// 410 Expired.
   std::size_t list_snapshots = 64;

@@ -14,6 +14,7 @@
 #include "io/apiserver/store.hpp"
 
 #include <array>
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -64,6 +65,8 @@ struct store_state : std::enable_shared_from_this<store_state> {
 
   store_config cfg;
   const clock* clk = nullptr;
+  /// Watch requests still to refuse (`store_config::refuse_watches`).
+  std::atomic<std::size_t> watches_to_refuse{0};
 
   mutable std::mutex mu;
   std::uint64_t rv = 0;

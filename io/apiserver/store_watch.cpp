@@ -143,6 +143,10 @@ api_result<std::shared_ptr<watcher>> store::watch(const resource_info& res,
                                                   std::string_view ns,
                                                   const watch_options& opts) {
   auto& st = *state_;
+  for (auto left = st.watches_to_refuse.load(); left > 0;)
+    if (st.watches_to_refuse.compare_exchange_weak(left, left - 1))
+      return status::too_many_requests(
+        "the server is refusing this watch (store_config::refuse_watches)", 1);
   std::vector<status_cause> causes;
   const auto& match = opts.resource_version_match;
   if (opts.send_initial_events) {

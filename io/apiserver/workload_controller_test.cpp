@@ -91,6 +91,32 @@ protected:
   workload_controller controller_{st_, {.resync = 50ms}};
 };
 
+// The controller learns of owner objects from watches. When the store
+// refuses them all and nothing is pending, no feed can wake it: it must
+// poll until its watches open, or a Deployment created later never gets
+// its ReplicaSet.
+TEST(WorkloadControllerRefusedWatch, PollsUntilItsWatchesOpen) {
+  store_config sc;
+  // The five owner kinds' watches of the first pass.
+  sc.refuse_watches = 5;
+  store st{sc};
+  workload_controller controller{st, {.resync = 50ms}};
+  std::this_thread::sleep_for(150ms);
+  ASSERT_TRUE(
+    st.watch(primary_resource(storage_kind::deployment), "", {}).has_value())
+    << "the controller did not ask for its five watches first";
+  ASSERT_TRUE(st.create(primary_resource(storage_kind::deployment), "default",
+                        R"({"metadata":{"name":"web"},"spec":{"replicas":1,)"
+                        R"("selector":{"matchLabels":{"app":"web"}},)"
+                        R"("template":{"metadata":{"labels":{"app":"web"}},)"
+                        R"("spec":{"containers":[{"name":"c",)"
+                        R"("image":"nginx"}]}}}})"));
+  EXPECT_TRUE(test::eventually([&] {
+    auto l = st.list(primary_resource(storage_kind::replica_set), "default");
+    return l && l->items.size() == 1;
+  }));
+}
+
 TEST_F(WorkloadControllerTest, NoPodWatchWithoutWorkloadObjects) {
   for (int i = 0; i < 20; ++i)
     create(storage_kind::pod, R"({"metadata":{"name":"p)" + std::to_string(i)
