@@ -13,6 +13,7 @@
 #include <map>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace tessera::apiserver {
@@ -24,7 +25,8 @@ using namespace std::chrono_literals;
 /// One request to an api_handler over a fresh store, without sockets.
 class HandlerTest : public ::testing::Test {
 protected:
-  HandlerTest() : st_(store_config{.seed = 5}), handler_(st_, {}) {
+  explicit HandlerTest(store_config sc = {.seed = 5})
+    : st_(std::move(sc)), handler_(st_, {}) {
   }
 
   http_reply send(std::string_view method, std::string_view target,
@@ -186,32 +188,29 @@ TEST_F(HandlerTest, NamespaceDeletionGoesThroughTerminating) {
 // When the store refuses that watch and nothing is Terminating yet, the
 // controller has no feed to wake it: it must poll until a watch opens, or a
 // namespace deleted later stays Terminating for ever.
-TEST(NamespaceControllerTest, RecoversFromARefusedWatch) {
-  store_config sc;
-  sc.seed = 5;
-  sc.refuse_watches = 1;
-  store st{sc};
-  api_handler handler{st, {}};
-  auto send = [&](std::string_view method, std::string_view target,
-                  std::string_view body = {}) {
-    http_request_view r;
-    r.method = method;
-    r.target = target;
-    r.body = body;
-    r.content_type = "application/json";
-    r.accept = "application/json";
-    return handler.handle(r);
-  };
+class RefusedWatchTest : public HandlerTest {
+protected:
+  RefusedWatchTest() : HandlerTest(refusing_one_watch()) {
+  }
+  static store_config refusing_one_watch() {
+    store_config sc;
+    sc.seed = 5;
+    sc.refuse_watches = 1;
+    return sc;
+  }
+};
+
+TEST_F(RefusedWatchTest, NamespaceControllerPollsUntilItsWatchOpens) {
   ASSERT_EQ(
     send("POST", "/api/v1/namespaces", R"({"metadata":{"name":"shop"}})")
       .status,
     201);
-  namespace_controller ctl{st, {.resync = 20ms, .content_delay = 0ms}};
+  namespace_controller ctl{st_, {.resync = 20ms, .content_delay = 0ms}};
   // The controller's first pass asks for the watch at once and is refused:
   // the refusal is used up, so this watch opens.
   std::this_thread::sleep_for(100ms);
   ASSERT_TRUE(
-    st.watch(primary_resource(storage_kind::namespace_), "", {}).has_value())
+    st_.watch(primary_resource(storage_kind::namespace_), "", {}).has_value())
     << "the controller did not ask for its watch first";
   EXPECT_EQ(send("DELETE", "/api/v1/namespaces/shop").status, 200);
   EXPECT_TRUE(test::eventually(
