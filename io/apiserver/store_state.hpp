@@ -2,15 +2,16 @@
 // SPDX-License-Identifier: Apache-2.0
 
 /// `store_state`: the shared state behind `store` and its watchers (internal
-/// to io/apiserver). The current objects live in one ordered map per storage
-/// kind (keys `ns/name` sort like etcd keys, so lists come out in upstream's
-/// order); every write appends a `history_record` to one global ring and is
-/// fanned out to the registered watchers under the same lock, which is what
-/// makes "all events with RV > N, in order" hold. Watchers keep their own
+/// to io/apiserver). The current objects live in one `object_index` per
+/// storage kind (keys `ns/name` sort like etcd keys, so lists come out in
+/// upstream's order); every write appends a `history_record` to one global ring
+/// and is fanned out to the registered watchers under the same lock, which is
+/// what makes "all events with RV > N, in order" hold. Watchers keep their own
 /// queue and lock, so consumers drain without taking the store lock.
 #pragma once
 
 #include "io/apiserver/admission.hpp"
+#include "io/apiserver/object_index.hpp"
 #include "io/apiserver/store.hpp"
 
 #include <array>
@@ -71,9 +72,7 @@ struct store_state : std::enable_shared_from_this<store_state> {
   mutable std::mutex mu;
   std::uint64_t rv = 0;
   std::uint64_t compacted = 0;
-  std::array<std::map<std::string, current_object, std::less<>>,
-             storage_kind_count>
-    objects;
+  std::array<object_index<current_object>, storage_kind_count> objects;
   std::array<std::vector<watcher*>, storage_kind_count> watchers;
   std::deque<history_record> history;
   mutable std::deque<list_snapshot> snapshots;
