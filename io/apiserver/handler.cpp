@@ -609,18 +609,6 @@ http_reply api_handler::dispatch(const http_request_view& request) {
     if (req.authorization != want)
       return status_reply(status::unauthorized());
   }
-  // kubectl's typed client writes protobuf; the rest of the server reads
-  // the same object as JSON.
-  if (is_protobuf_media_type(req.content_type)
-      && (req.method == "POST" || req.method == "PUT"
-          || req.method == "DELETE")) {
-    auto decoded = protobuf_body_to_json(req.body);
-    if (!decoded)
-      return status_reply(decoded.err());
-    decoded_body = std::move(*decoded);
-    req.body = decoded_body;
-    req.content_type = "application/json";
-  }
   auto seg = split_path(path);
   if (is_get && (path == "/version" || path == "/version/"))
     return json_reply(200, version_document(config_.git_version));
@@ -687,6 +675,19 @@ http_reply api_handler::dispatch(const http_request_view& request) {
     return status_reply(status::path_not_found());
   const resource_info& res = *rp->resource;
   const std::string& ns = rp->ns;
+  // kubectl's typed client writes protobuf; the rest of the server reads
+  // the same object as JSON. Decoded once the path names a resource, so a
+  // wrong path is a 404 whatever its body.
+  if (is_protobuf_media_type(req.content_type)
+      && (req.method == "POST" || req.method == "PUT"
+          || req.method == "DELETE")) {
+    auto decoded = protobuf_body_to_json(req.body);
+    if (!decoded)
+      return status_reply(decoded.err());
+    decoded_body = std::move(*decoded);
+    req.body = decoded_body;
+    req.content_type = "application/json";
+  }
   if (auto review = review_of(res.name)) {
     if (req.method != "POST" || !rp->name.empty())
       return status_reply(status::method_not_allowed(req.method, res.name));
