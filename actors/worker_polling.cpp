@@ -2,6 +2,8 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/worker_polling.hpp"
 
+#include "support/thread_name.hpp"
+
 #include <caf/actor_system_config.hpp>
 #include <caf/thread_hook.hpp>
 #include <caf/timespan.hpp>
@@ -11,18 +13,22 @@ namespace tessera::actors {
 
 namespace {
 
-// Linux rounds a thread's sleeps up by its timer slack (50 µs by default),
-// which would make a 10 µs sleep a 60 µs one.
-class timer_slack_hook : public caf::thread_hook {
+// Names CAF's threads "actors" (its workers, timer and helpers alike) and,
+// when asked, sets their timer slack: Linux rounds a thread's sleeps up by
+// its timer slack (50 µs by default), which would make a 10 µs sleep a 60 µs
+// one.
+class actor_thread_hook : public caf::thread_hook {
 public:
-  explicit timer_slack_hook(std::chrono::nanoseconds slack) : slack_(slack) {
+  explicit actor_thread_hook(std::chrono::nanoseconds slack) : slack_(slack) {
   }
   void init(caf::actor_system&) override {
   }
   void thread_started() override {
+    set_thread_name("actors");
     // A hint: on failure the thread keeps the system's slack.
-    prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(slack_.count()), 0, 0,
-          0);
+    if (slack_.count() > 0)
+      prctl(PR_SET_TIMERSLACK, static_cast<unsigned long>(slack_.count()), 0, 0,
+            0);
   }
   void thread_terminates() override {
   }
@@ -55,8 +61,7 @@ void apply_worker_polling(caf::actor_system_config& cfg,
   cfg.set("work-stealing.relaxed-steal-interval", std::size_t{1});
   cfg.set("work-stealing.relaxed-sleep-duration",
           caf::timespan{p.relaxed_sleep});
-  if (p.timer_slack.count() > 0)
-    cfg.add_thread_hook<timer_slack_hook>(p.timer_slack);
+  cfg.add_thread_hook<actor_thread_hook>(p.timer_slack);
 }
 
 } // namespace tessera::actors

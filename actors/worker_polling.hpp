@@ -48,8 +48,8 @@ struct worker_polling {
   static worker_polling eager() noexcept;
 };
 
-/// Writes `p` into CAF's work-stealing settings and, when it sets a timer
-/// slack, installs a thread hook that applies it to each scheduler thread.
+/// Writes `p` into CAF's work-stealing settings and installs a thread hook
+/// that names CAF's threads "actors" and applies `p`'s timer slack (if any).
 /// Call before the actor_system is constructed.
 void apply_worker_polling(caf::actor_system_config& cfg,
                           const worker_polling& p);

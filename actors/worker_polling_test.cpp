@@ -2,6 +2,7 @@
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/pipeline.hpp"
 #include "actors/worker_polling.hpp"
+#include "support/thread_name.hpp"
 
 #include <caf/all.hpp>
 #include <caf/defaults.hpp>
@@ -27,6 +28,21 @@ long slack_seen_by_an_actor(caf::actor_system& sys) {
   self->request(probe, std::chrono::seconds(10), caf::get_atom::value)
     .receive([&](std::int64_t v) { seen = static_cast<long>(v); },
              [](const caf::error&) {});
+  self->send_exit(probe, caf::exit_reason::user_shutdown);
+  return seen;
+}
+
+// The name of the scheduler thread that runs an actor.
+std::string thread_name_seen_by_an_actor(caf::actor_system& sys) {
+  auto probe = sys.spawn(
+    [](int) -> caf::behavior {
+      return {[](caf::get_atom) { return thread_name(); }};
+    },
+    0);
+  std::string seen;
+  caf::scoped_actor self{sys};
+  self->request(probe, std::chrono::seconds(10), caf::get_atom::value)
+    .receive([&](const std::string& v) { seen = v; }, [](const caf::error&) {});
   self->send_exit(probe, caf::exit_reason::user_shutdown);
   return seen;
 }
@@ -83,6 +99,18 @@ TEST(worker_polling, default_scheduler_threads_keep_the_inherited_slack) {
   configure_scheduler(cfg, 2);
   caf::actor_system sys{cfg};
   EXPECT_EQ(slack_seen_by_an_actor(sys), main_slack);
+}
+
+TEST(worker_polling, scheduler_threads_are_named_actors) {
+  std::string main_name = thread_name();
+  ASSERT_NE(main_name, "actors");
+  for (const auto& polling : {worker_polling{}, worker_polling::eager()}) {
+    caf::actor_system_config cfg;
+    configure_scheduler(cfg, 2, polling);
+    caf::actor_system sys{cfg};
+    EXPECT_EQ(thread_name_seen_by_an_actor(sys), "actors");
+  }
+  EXPECT_EQ(thread_name(), main_name);
 }
 
 } // namespace

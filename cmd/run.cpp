@@ -14,6 +14,7 @@
 #include "io/rest_client.hpp"
 #include "support/flags.hpp"
 #include "support/log.hpp"
+#include "support/thread_name.hpp"
 #include "support/version.hpp"
 
 #include <arpa/inet.h>
@@ -371,6 +372,7 @@ public:
 
   void start() {
     thread_ = std::thread{[this] {
+      set_thread_name("leader");
       auto outcome = io::leader_elector::outcome::lost;
       // An exception must not end the process from this thread; without
       // an elector the lease counts as lost, so the scheduler stops.
@@ -424,7 +426,10 @@ class stop_watchdog {
 public:
   stop_watchdog(run_control& control, std::chrono::milliseconds grace)
     : control_(control), grace_(grace) {
-    thread_ = std::thread{[this] { watch(); }};
+    thread_ = std::thread{[this] {
+      set_thread_name("stop-watchdog");
+      watch();
+    }};
   }
   ~stop_watchdog() {
     done_.store(true);
@@ -708,6 +713,7 @@ int run_main(const args& a) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   static run_control control;
   std::thread{[stop_signals] {
+    set_thread_name("signals");
     int sig = 0;
     sigset_t set = stop_signals;
     sigwait(&set, &sig);

@@ -4,6 +4,7 @@
 
 #include "io/rest_client.hpp"
 #include "support/log.hpp"
+#include "support/thread_name.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -68,7 +69,10 @@ void event_recorder::start() {
     return;
   stopping_ = false;
   for (std::size_t i = 0; i < std::max<std::size_t>(config_.writers, 1); ++i)
-    writers_.emplace_back([this] { writer_loop(); });
+    writers_.emplace_back([this] {
+      set_thread_name("events");
+      writer_loop();
+    });
 }
 
 void event_recorder::stop(std::chrono::milliseconds drain) {

@@ -3,6 +3,7 @@
 #include "io/http_server.hpp"
 
 #include "support/log.hpp"
+#include "support/thread_name.hpp"
 
 #include <boost/asio/as_tuple.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -548,6 +549,7 @@ void http_server::run() {
   int n = std::max(1, impl_->cfg.threads);
   for (int t = 0; t < n; ++t)
     impl_->threads.emplace_back([p = impl_.get()] {
+      set_thread_name("http:" + p->cfg.name);
       for (;;) {
         try {
           p->ioc.run();

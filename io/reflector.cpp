@@ -4,6 +4,7 @@
 
 #include "model/decode.hpp"
 #include "support/log.hpp"
+#include "support/thread_name.hpp"
 
 #include <random>
 
@@ -78,7 +79,10 @@ void reflector::start() {
   if (thread_.joinable())
     return;
   stopping_.store(false);
-  thread_ = std::thread{[this] { run_guarded(); }};
+  thread_ = std::thread{[this] {
+    set_thread_name("watch:" + config_.name);
+    run_guarded();
+  }};
 }
 
 void reflector::request_stop() {

@@ -5,6 +5,7 @@
 #include "model/decode.hpp"
 #include "model/volume_writes.hpp"
 #include "support/log.hpp"
+#include "support/thread_name.hpp"
 
 #include <algorithm>
 
@@ -26,7 +27,10 @@ volume_binder::volume_binder(volume_binder_api api, volume_binder_config config)
   : api_(std::move(api)), config_(config) {
   std::size_t n = std::max<std::size_t>(config_.threads, 1);
   for (std::size_t i = 0; i < n; ++i)
-    threads_.emplace_back([this] { loop(); });
+    threads_.emplace_back([this] {
+      set_thread_name("volumes");
+      loop();
+    });
 }
 
 volume_binder::~volume_binder() {

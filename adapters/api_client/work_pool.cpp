@@ -3,6 +3,7 @@
 #include "adapters/api_client/work_pool.hpp"
 
 #include "support/log.hpp"
+#include "support/thread_name.hpp"
 
 #include <algorithm>
 
@@ -11,7 +12,10 @@ namespace tessera::adapters {
 work_pool::work_pool(std::string name, std::size_t threads)
   : name_(std::move(name)) {
   for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i)
-    threads_.emplace_back([this] { loop(); });
+    threads_.emplace_back([this] {
+      set_thread_name(name_);
+      loop();
+    });
 }
 
 work_pool::~work_pool() {

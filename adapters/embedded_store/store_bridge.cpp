@@ -9,6 +9,7 @@
 #include "io/volume_binder.hpp"
 #include "support/log.hpp"
 #include "support/text.hpp"
+#include "support/thread_name.hpp"
 
 #include <algorithm>
 #include <array>
@@ -89,7 +90,10 @@ struct store_bridge::impl {
 
   impl(apiserver::store& s, store_bridge_config c) : st(s), cfg(std::move(c)) {
     if (cfg.record_events)
-      recorder = std::thread([this] { record_loop(); });
+      recorder = std::thread([this] {
+        set_thread_name("bridge:events");
+        record_loop();
+      });
     io::volume_binder_api api;
     api.get = [this](model::object_kind kind, std::string_view ns,
                      std::string_view name) -> expected<std::string> {
@@ -477,7 +481,10 @@ void store_bridge::start(receiver r) {
     impl_->stopping = false;
     impl_->signalled = false;
   }
-  impl_->thread = std::thread([this] { impl_->run(); });
+  impl_->thread = std::thread([this] {
+    set_thread_name("bridge:watch");
+    impl_->run();
+  });
 }
 
 void store_bridge::stop() {

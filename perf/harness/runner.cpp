@@ -8,6 +8,7 @@
 #include "perf/harness/resource_usage.hpp"
 #include "perf/harness/templates.hpp"
 #include "support/log.hpp"
+#include "support/thread_name.hpp"
 
 #include <atomic>
 #include <condition_variable>
@@ -131,7 +132,10 @@ public:
           remove_fn remove, cpu_meter& meter)
     : op_(op), templates_(templates), create_(std::move(create)),
       remove_(std::move(remove)), meter_(meter) {
-    thread_ = std::thread([this] { run(); });
+    thread_ = std::thread([this] {
+      set_thread_name("perf:churn");
+      run();
+    });
   }
   ~churner() {
     {
@@ -621,6 +625,7 @@ private:
     };
     if (op.skip_wait) {
       deleters_.emplace_back([this, remove_all] {
+        set_thread_name("perf:delete");
         meter_.exclude_this_thread();
         remove_all();
         meter_.thread_exiting();
