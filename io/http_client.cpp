@@ -240,17 +240,26 @@ struct http_client::connection {
   error connect_unguarded() {
     close();
     beast::error_code ec;
-    tcp::resolver resolver{ioc};
     tcp::resolver::results_type endpoints;
-    resolver.async_resolve(
-      cfg.host, std::to_string(cfg.port),
-      [&](beast::error_code e, tcp::resolver::results_type r) {
-        ec = e;
-        endpoints = std::move(r);
-      });
-    run();
-    if (ec)
-      return net_error("resolve " + cfg.host, ec);
+    // An address needs no lookup, and skipping the resolver spares each
+    // connection's io_context the thread Asio starts for its lookups.
+    auto address = net::ip::make_address(cfg.host, ec);
+    if (!ec) {
+      endpoints = tcp::resolver::results_type::create(
+        tcp::endpoint{address, cfg.port}, cfg.host, std::to_string(cfg.port));
+    } else {
+      ec = {};
+      tcp::resolver resolver{ioc};
+      resolver.async_resolve(
+        cfg.host, std::to_string(cfg.port),
+        [&](beast::error_code e, tcp::resolver::results_type r) {
+          ec = e;
+          endpoints = std::move(r);
+        });
+      run();
+      if (ec)
+        return net_error("resolve " + cfg.host, ec);
+    }
     if (cfg.tls.enabled) {
       if (!tls_ctx)
         if (auto e = make_tls_context())

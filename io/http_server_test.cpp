@@ -170,6 +170,28 @@ TEST(http_server, answers_each_kind_of_reply) {
   EXPECT_EQ(*cache, "no-cache, private");
 }
 
+// An address connects without a lookup; a name still goes through the
+// resolver; a name that does not resolve is an error naming it.
+TEST(http_server, client_reaches_it_by_address_and_by_name) {
+  served s;
+  for (const char* host : {"127.0.0.1", "localhost"}) {
+    SCOPED_TRACE(host);
+    auto cc = s.client();
+    cc.host = host;
+    http_client c{cc};
+    auto got = c.post("/echo", "hi", "text/plain");
+    ASSERT_TRUE(got) << got.err().message;
+    EXPECT_EQ(got->body, "hi");
+  }
+  auto cc = s.client();
+  cc.host = "no-such-host.invalid";
+  http_client c{cc};
+  auto got = c.get("/echo");
+  ASSERT_FALSE(got);
+  EXPECT_NE(got.err().message.find("no-such-host.invalid"), std::string::npos)
+    << got.err().message;
+}
+
 TEST(http_server, stop_is_idempotent_and_ends_periodic_tasks) {
   served s;
   std::atomic<int> ticks{0};
