@@ -38,7 +38,7 @@ struct queue_entry {
   }
 
   plugins::queued_pod position() const {
-    return {pod, timestamp_ns, sequence};
+    return {pod.get(), timestamp_ns, sequence};
   }
 
   /// Counts a pop as attempt and cycle `cycle`; what the coordinator gets.

@@ -151,7 +151,7 @@ bool settling_queue_state::settle() {
       continue;
     bool missed = false;
     for (std::size_t i = e->popped_placed; i < placed_.size() && !missed; ++i) {
-      missed = pops_before(sort_, placed_[i], e->position());
+      missed = pops_before(sort_, placed_[i].position, e->position());
     }
     if (missed)
       again.push_back(e.get());
@@ -180,7 +180,7 @@ void settling_queue_state::on_outcome(const cycle_outcome& out) {
   using kind = cycle_outcome::kind;
   switch (out.type) {
   case kind::assumed:
-    placed_.push_back(e.position());
+    placed_.push_back({e.pod, e.position()});
     e.at = where::binding;
     ++binding_;
     break;

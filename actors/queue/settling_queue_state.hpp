@@ -122,8 +122,12 @@ private:
   std::uint64_t sequence_ = 0;
   std::uint64_t cycle_ = 0;
   /// The queue position of every pod placed so far, in the order their
-  /// assumes were reported.
-  std::vector<plugins::queued_pod> placed_;
+  /// assumes were reported (holding the pod its position points into).
+  struct placed_pod {
+    model::pod_ptr pod;
+    plugins::queued_pod position;
+  };
+  std::vector<placed_pod> placed_;
   /// The keys of pods deleted while pods were in flight.
   inflight_window<std::string> deletions_;
 };

@@ -6,16 +6,20 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <deque>
 #include <string>
 #include <vector>
 
 namespace tessera::plugins::priority_sort_test {
 
+// A queued pod's position points into the pod: the pods live as long as
+// the test binary.
 queued_pod queued(std::int32_t priority, std::int64_t timestamp_ns,
                   std::uint64_t sequence) {
-  return {
-    test::make_pod("p" + std::to_string(sequence)).priority(priority).build(),
-    timestamp_ns, sequence};
+  static std::deque<model::pod_ptr> pods;
+  pods.push_back(
+    test::make_pod("p" + std::to_string(sequence)).priority(priority).build());
+  return {pods.back().get(), timestamp_ns, sequence};
 }
 
 TEST(priority_sort, less) {
