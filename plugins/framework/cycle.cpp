@@ -291,11 +291,13 @@ expected<std::size_t> select_host(const profile& prof, const cycle_state& state,
     // No scoring at all: every node scores 1 and the pick is uniform.
     std::fill(table.totals.begin(), table.totals.end(), 1);
   }
-  std::vector<node_score> buffer(n);
+  // Filled only for the plugins that normalize.
+  std::vector<node_score> buffer;
   for (std::size_t k = 0; k < table.plugins.size(); ++k) {
     const auto& entry = prof.score()[table.plugins[k]];
     std::int64_t* row = table.scores.data() + k * n;
     if (entry.plugin->has_normalize()) {
+      buffer.resize(n);
       for (std::size_t i = 0; i < n; ++i)
         buffer[i] = {table.nodes[i], row[i]};
       status s = entry.plugin->normalize_scores(state, p, buffer);

@@ -31,21 +31,25 @@ std::vector<std::size_t> split_quota(std::size_t total,
 void stitch_scores(score_table& table, std::span<const std::size_t> plugins,
                    std::span<const shard_rows> rows) {
   const std::size_t n = table.nodes.size();
-  const std::size_t first = table.plugins.size();
+  assert(table.scores.size() == table.plugins.size() * n
+         && "the table's rows do not match its plugins");
   table.plugins.insert(table.plugins.end(), plugins.begin(), plugins.end());
-  table.scores.resize(table.plugins.size() * n, 0);
-  std::size_t offset = 0;
-  for (const shard_rows& r : rows) {
-    assert(r.scores.size() >= plugins.size() * r.nodes
-           && "a shard returned fewer scores than plugins x nodes");
-    for (std::size_t k = 0; k < plugins.size(); ++k)
-      std::copy_n(r.scores.begin() + static_cast<std::ptrdiff_t>(k * r.nodes),
-                  r.nodes,
-                  table.scores.begin()
-                    + static_cast<std::ptrdiff_t>((first + k) * n + offset));
-    offset += r.nodes;
+  // Appended plugin by plugin, shard by shard: each row lands where the
+  // table's layout puts it, written once (no zero fill first).
+  table.scores.reserve(table.plugins.size() * n);
+  for (std::size_t k = 0; k < plugins.size(); ++k) {
+    std::size_t covered = 0;
+    for (const shard_rows& r : rows) {
+      assert(r.scores.size() >= plugins.size() * r.nodes
+             && "a shard returned fewer scores than plugins x nodes");
+      auto row = r.scores.begin() + static_cast<std::ptrdiff_t>(k * r.nodes);
+      table.scores.insert(table.scores.end(), row,
+                          row + static_cast<std::ptrdiff_t>(r.nodes));
+      covered += r.nodes;
+    }
+    assert(covered == n && "the shards' rows do not cover the table's nodes");
+    (void)covered;
   }
-  assert(offset == n && "the shards' rows do not cover the table's nodes");
 }
 
 } // namespace tessera::plugins
