@@ -136,6 +136,9 @@ struct queued_pod_info {
   std::int64_t initial_ns = 0;
   /// The pod's profile (queue_input::profile).
   std::uint32_t profile = 0;
+  /// The leftover timeout once moved it out of the unschedulable pool
+  /// (scheduler_pod_scheduled_after_flush_total counts it when bound).
+  bool flushed = false;
 };
 struct work_batch {
   std::vector<queued_pod_info> pods;
@@ -346,6 +349,8 @@ struct assume_reply {
   /// and if so its raw local scores there (score_plan().local order).
   bool fits_again = false;
   std::vector<std::int64_t> scores;
+  /// How long that filtering and scoring took.
+  std::chrono::nanoseconds rescore_time{0};
 };
 using assume_reply_ptr = std::shared_ptr<const assume_reply>;
 
@@ -362,6 +367,7 @@ struct bind_request {
   /// for the metrics recorded when binding ends.
   std::int32_t attempts = 0;
   std::int64_t initial_ns = 0;
+  bool flushed = false;
   /// The volume writes PreBind must make (from the assume; null: none).
   model::volume_binding_plan_ptr volumes;
 };

@@ -78,6 +78,12 @@ scheduler_metrics::scheduler_metrics()
                             "Number of attempts to successfully schedule a "
                             "pod.",
                             {}, exponential_buckets(1, 2, 5)),
+    pod_scheduled_after_flush(
+      "scheduler_pod_scheduled_after_flush_total",
+      "Number of pods that were successfully scheduled after being flushed "
+      "from unschedulablePods due to timeout. This metric helps detect "
+      "potential queueing hint misconfigurations or event handling issues.",
+      MetricType::Counter, {}),
     extension_point_duration(
       "scheduler_framework_extension_point_duration_seconds",
       "Latency for running all plugins of a specific extension point.",
@@ -147,6 +153,19 @@ scheduler_metrics::scheduler_metrics()
       "scheduler_batch_rescore_attempts_total",
       "Counts of rescore attempts during opportunistic batching.",
       MetricType::Counter, {"profile"}),
+    // Upstream's buckets for the three: 10 µs doubling to about 20 ms.
+    get_node_hint_duration("scheduler_get_node_hint_duration_seconds",
+                           "Latency for getting a node hint.",
+                           {"hinted", "profile"},
+                           exponential_buckets(0.00001, 2, 12)),
+    store_schedule_results_duration(
+      "scheduler_store_schedule_results_duration_seconds",
+      "Latency for storing scheduling results.", {"profile"},
+      exponential_buckets(0.00001, 2, 12)),
+    batch_rescore_duration(
+      "scheduler_batch_rescore_duration_seconds",
+      "Latency for rescoring a node during opportunistic batching.",
+      {"profile"}, exponential_buckets(0.00001, 2, 12)),
     rest_requests("rest_client_requests_total",
                   "Number of HTTP requests, partitioned by status code, "
                   "method, and host.",
@@ -193,6 +212,7 @@ scheduler_metrics::scheduler_metrics()
     preemptions(preemption_attempts.only()), victims(preemption_victims.only()),
     algorithm(algorithm_duration.only()),
     pod_attempts(pod_scheduling_attempts.only()),
+    scheduled_after_flush(pod_scheduled_after_flush.only()),
     instance_id(next_instance_id()) {
 }
 
@@ -204,6 +224,7 @@ std::vector<prometheus::MetricFamily> scheduler_metrics::collect() const {
   out.push_back(pending_pods.collect());
   out.push_back(pod_sli_duration.collect());
   out.push_back(pod_scheduling_attempts.collect());
+  out.push_back(pod_scheduled_after_flush.collect());
   out.push_back(extension_point_duration.collect());
   out.push_back(plugin_execution_duration.collect());
   out.push_back(queue_incoming_pods.collect());
@@ -221,6 +242,9 @@ std::vector<prometheus::MetricFamily> scheduler_metrics::collect() const {
   out.push_back(batch_attempts.collect());
   out.push_back(batch_cache_flushed.collect());
   out.push_back(batch_rescore_attempts.collect());
+  out.push_back(get_node_hint_duration.collect());
+  out.push_back(store_schedule_results_duration.collect());
+  out.push_back(batch_rescore_duration.collect());
   out.push_back(rest_requests.collect());
   out.push_back(rest_request_duration.collect());
   out.push_back(assume_conflicts.collect());

@@ -72,6 +72,9 @@ public:
   family<gauge> pending_pods;                ///< {queue}
   family<histogram> pod_sli_duration;        ///< {attempts}
   family<histogram> pod_scheduling_attempts; ///< no labels
+  /// Pods bound after the leftover timeout moved them out of the
+  /// unschedulable pool: many suggest an event no queueing hint heard.
+  family<counter> pod_scheduled_after_flush; ///< no labels
   family<histogram>
     extension_point_duration; ///< {extension_point, status, profile}
   family<histogram>
@@ -97,6 +100,12 @@ public:
   family<counter> batch_attempts;         ///< {profile, result}
   family<counter> batch_cache_flushed;    ///< {profile, reason}
   family<counter> batch_rescore_attempts; ///< {profile}
+  /// The batch's decisions, timed: whether a pod takes a hint, the head's
+  /// leaving or extending the batch, and the cache's scoring of a batched
+  /// node again for the next replica.
+  family<histogram> get_node_hint_duration;          ///< {hinted, profile}
+  family<histogram> store_schedule_results_duration; ///< {profile}
+  family<histogram> batch_rescore_duration;          ///< {profile}
   // ---- client-go's REST client families ---------------------------------
   family<counter> rest_requests;           ///< {code, method, host}
   family<histogram> rest_request_duration; ///< {verb, host}
@@ -126,6 +135,7 @@ public:
   histogram& victims;
   histogram& algorithm;
   histogram& pod_attempts;
+  counter& scheduled_after_flush;
 
   /// Run before every render.
   scrape_hooks hooks;

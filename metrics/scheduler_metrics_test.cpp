@@ -75,6 +75,7 @@ std::vector<family_spec> expected_families() {
      {"plugin", "profile"},
      {}},
     {"scheduler_cache_size", MetricType::Gauge, {"type"}, {}},
+    {"scheduler_pod_scheduled_after_flush_total", MetricType::Counter, {}, {}},
     {"scheduler_batch_attempts_total",
      MetricType::Counter,
      {"profile", "result"},
@@ -87,6 +88,18 @@ std::vector<family_spec> expected_families() {
      MetricType::Counter,
      {"profile"},
      {}},
+    {"scheduler_get_node_hint_duration_seconds",
+     MetricType::Histogram,
+     {"hinted", "profile"},
+     exp(0.00001, 2, 12)},
+    {"scheduler_store_schedule_results_duration_seconds",
+     MetricType::Histogram,
+     {"profile"},
+     exp(0.00001, 2, 12)},
+    {"scheduler_batch_rescore_duration_seconds",
+     MetricType::Histogram,
+     {"profile"},
+     exp(0.00001, 2, 12)},
     {"rest_client_requests_total",
      MetricType::Counter,
      {"code", "method", "host"},
@@ -161,6 +174,9 @@ TEST(scheduler_metrics, families_have_upstream_names_types_labels_buckets) {
   m.batch_attempts.with({"default-scheduler", "hint_used"}).inc();
   m.batch_cache_flushed.with({"default-scheduler", "expired"}).inc();
   m.batch_rescore_attempts.with({"default-scheduler"}).inc();
+  m.get_node_hint_duration.with({"hint", "default-scheduler"}).observe(2e-5);
+  m.store_schedule_results_duration.with({"default-scheduler"}).observe(3e-5);
+  m.batch_rescore_duration.with({"default-scheduler"}).observe(4e-5);
 
   auto families = m.collect();
   auto specs = expected_families();

@@ -22,6 +22,8 @@ void count_binding_end(metrics::scheduler_metrics* m, const bind_request& req,
   if (!bound)
     return;
   m->pod_attempts.observe(req.attempts);
+  if (req.flushed)
+    m->scheduled_after_flush.inc();
   auto now_ns = std::chrono::duration_cast<std::chrono::nanoseconds>(
                   std::chrono::steady_clock::now().time_since_epoch())
                   .count();

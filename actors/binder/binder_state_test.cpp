@@ -352,6 +352,29 @@ TEST(BinderState, LimitsBindsInFlight) {
   EXPECT_EQ(bindings.value(), 0);
 }
 
+// scheduler_pod_scheduled_after_flush_total counts the bound pods the
+// leftover timeout once moved, not the others nor a failed binding.
+TEST(BinderState, CountsBoundPodsTheLeftoverTimeoutMoved) {
+  journal j;
+  auto prof = binding_profile(&j);
+  recording_ports ports{&j};
+  metrics::scheduler_metrics m;
+  binder_state b{binder_config{4, &m}, ports};
+  auto flushed = [&](const char* name) {
+    auto r = std::make_shared<bind_request>(
+      *request(prof, test::make_pod(name).build()));
+    r->flushed = true;
+    return r;
+  };
+  b.on_request(flushed("a"));
+  b.on_request(request(prof, test::make_pod("b").build()));
+  b.on_request(flushed("c"));
+  b.on_done(1, {});
+  b.on_done(2, {});
+  b.on_done(3, error{ec::unavailable, "timeout"});
+  EXPECT_EQ(m.scheduled_after_flush.value(), 1u);
+}
+
 // A preemption's writes leave from the binder, beside the bindings in
 // flight. When every victim is gone the preemptor just waits for its next
 // cycle; when a deletion fails, its nomination is cleared and the queue

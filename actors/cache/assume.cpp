@@ -147,14 +147,16 @@ void cache_state::rescore(const assume_request& req,
   const model::node_info* node = current(req.node);
   if (node == nullptr)
     return;
+  const auto began = std::chrono::steady_clock::now();
   const auto& prof = *req.profile;
   const auto& state = *req.state;
-  if (!prof.run_filters(state, *req.pod, *node, true).ok())
-    return;
-  reply.fits_again = true;
-  for (std::size_t i : plugins::score_plan(prof, state).local)
-    reply.scores.push_back(
-      prof.score()[i].plugin->score(state, *req.pod, *node));
+  bool fits = prof.run_filters(state, *req.pod, *node, true).ok();
+  if (fits)
+    for (std::size_t i : plugins::score_plan(prof, state).local)
+      reply.scores.push_back(
+        prof.score()[i].plugin->score(state, *req.pod, *node));
+  reply.fits_again = fits;
+  reply.rescore_time = std::chrono::steady_clock::now() - began;
 }
 
 void cache_state::finish_binding(const model::pod& p) {

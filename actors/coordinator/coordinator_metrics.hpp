@@ -49,6 +49,14 @@ public:
   void batch_attempt(std::size_t profile, batcher::attempt result);
   void batch_flushed(std::size_t profile, batcher::flush_reason why);
   void batch_rescored(std::size_t profile);
+  /// How long deciding whether a pod takes a hint took (upstream's
+  /// GetNodeHint), and whether it got one.
+  void node_hint(std::size_t profile, bool hinted, time_point began);
+  /// How long the head's leaving or extending the batch took (upstream's
+  /// StoreScheduleResults).
+  void stored_results(std::size_t profile, time_point began);
+  /// How long the cache's scoring of a batched node again took.
+  void rescore_duration(std::size_t profile, std::chrono::nanoseconds took);
 
 private:
   /// Adds one to the counter of `family` labelled {profile} or, with a
@@ -68,6 +76,9 @@ private:
   metrics::series_cache<metrics::counter> batch_attempt_series_;
   metrics::series_cache<metrics::counter> batch_flush_series_;
   metrics::series_cache<metrics::counter> batch_rescore_series_;
+  metrics::series_cache<metrics::histogram> node_hint_series_;
+  metrics::series_cache<metrics::histogram> stored_results_series_;
+  metrics::series_cache<metrics::histogram> rescore_duration_series_;
 };
 
 } // namespace tessera::actors

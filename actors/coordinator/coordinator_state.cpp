@@ -280,6 +280,7 @@ void coordinator_state::after_assume(cycle& c) {
   bind->feasible_nodes = c.table.nodes.size();
   bind->attempts = c.item.attempts;
   bind->initial_ns = c.item.initial_ns;
+  bind->flushed = c.item.flushed;
   bind->volumes = r->volumes;
   if (cfg_.explain)
     ports_.sink().explained(c.item.pod, explain_cycle(c));
@@ -377,9 +378,15 @@ void coordinator_state::finish(cycle& c, std::shared_ptr<cycle_outcome> out) {
     e.state = c.state.get();
     e.pod = c.item.pod.get();
     e.now = std::chrono::steady_clock::now();
-    metrics_.batch_attempt(c.item.profile, batcher_.on_end(std::move(e)));
-    if (batcher_.rescored())
+    const auto storing = e.now;
+    auto result = batcher_.on_end(std::move(e));
+    metrics_.stored_results(c.item.profile, storing);
+    metrics_.batch_attempt(c.item.profile, result);
+    if (batcher_.rescored()) {
       metrics_.batch_rescored(c.item.profile);
+      if (c.assumed)
+        metrics_.rescore_duration(c.item.profile, c.assumed->rescore_time);
+    }
   }
   // The nominator learns the cycle's decision before any later cycle
   // begins, as after a serial cycle.

@@ -143,7 +143,8 @@ private:
   void after_probe(cycle& c);
   // Opportunistic batching (cycle_batching.cpp).
   void batch_or_filter(cycle& c);
-  void take_hint(cycle& c);
+  /// Tries the batch's hint (none: a full cycle).
+  void use_hint(cycle& c, const std::optional<model::symbol>& hint);
   /// Cycles parked behind the batch's head go on, in order.
   void resume_parked();
   void filter_all(cycle& c);

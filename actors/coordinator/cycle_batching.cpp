@@ -27,12 +27,18 @@ void coordinator_state::batch_or_filter(cycle& c) {
   cand.now = std::chrono::steady_clock::now();
   switch (batcher_.on_filter(cand)) {
   case batcher::plan::park:
+    // Decided when the head ends: timed then.
     c.step = cycle_step::waiting_for_batch;
     return;
-  case batcher::plan::use:
-    take_hint(c);
+  case batcher::plan::use: {
+    auto hint = batcher_.take_hint();
+    metrics_.node_hint(c.item.profile, hint.has_value(), cand.now);
+    use_hint(c, hint);
     return;
+  }
   case batcher::plan::full:
+    if (batcher_.enabled())
+      metrics_.node_hint(c.item.profile, false, cand.now);
     // The head counts its attempt when it ends; any other pod got no hint.
     if (batcher_.head() != c.id)
       metrics_.batch_attempt(c.item.profile, batcher::attempt::no_hint);
@@ -41,8 +47,8 @@ void coordinator_state::batch_or_filter(cycle& c) {
   }
 }
 
-void coordinator_state::take_hint(cycle& c) {
-  auto hint = batcher_.take_hint();
+void coordinator_state::use_hint(cycle& c,
+                                 const std::optional<model::symbol>& hint) {
   if (!hint) {
     filter_all(c);
     return;

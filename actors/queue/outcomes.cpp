@@ -153,6 +153,7 @@ void queue_state::flush(time_point now) {
     leftovers.begin(), leftovers.end(),
     [](const entry* a, const entry* b) { return a->sequence < b->sequence; });
   for (entry* e : leftovers) {
+    e->flushed = true;
     detach(*e);
     to_backoff_or_active(*e);
     count_incoming(e->at == where::backoff ? "backoff" : "active",

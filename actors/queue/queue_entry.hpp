@@ -29,6 +29,8 @@ struct queue_entry {
   std::uint32_t profile = 0;
   /// The queue's cycle number at its last pop.
   std::uint64_t popped_cycle = 0;
+  /// The leftover timeout once moved it out of the unschedulable pool.
+  bool flushed = false;
 
   /// A first arrival at `now_ns` as the queue's `sequence`th pod.
   void arrive(std::uint64_t seq, std::int64_t now_ns) {
@@ -45,7 +47,7 @@ struct queue_entry {
   queued_pod_info popped(std::uint64_t cycle) {
     ++attempts;
     popped_cycle = cycle;
-    return {pod, attempts, popped_cycle, initial_ns, profile};
+    return {pod, attempts, popped_cycle, initial_ns, profile, flushed};
   }
 };
 

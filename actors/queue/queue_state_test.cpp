@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <functional>
+#include <map>
 
 namespace tessera::actors {
 namespace {
@@ -648,6 +649,48 @@ TEST_F(queue_state_test, UnschedulablePodsGaugeFollowsThePool) {
       EXPECT_EQ(gauge("NodeAffinity"), 1);
     }
   }
+}
+
+// A pod the leftover timeout moved out of the unschedulable pool pops marked
+// as flushed (the binder counts it in scheduler_pod_scheduled_after_flush_
+// total when bound), and stays marked; one only an event moved does not.
+TEST_F(queue_state_test, LeftoverFlushMarksThePodsItMoves) {
+  auto park = [](queue_state& q, const model::pod_ptr& p) {
+    ASSERT_EQ(pop_name(q), p->name);
+    q.on_outcome(*outcome(p, kind::unschedulable, {"NodeResourcesFit"}));
+  };
+  auto move_by_event = [this](queue_state& q) {
+    node_added(
+      q, test::make_node("big").cpu("8").memory("32Gi").pods(110).build());
+    clock_.advance(1h); // past any backoff
+    q.flush(clock_.now());
+  };
+
+  auto q = make();
+  auto left = test::make_pod("left").cpu("2").build();
+  q.add(left, 0);
+  park(q, left);
+  clock_.advance(6min);
+  q.flush(clock_.now()); // the leftover timeout
+  clock_.advance(1h);
+  q.flush(clock_.now());
+  auto popped = q.pop();
+  ASSERT_TRUE(popped.has_value());
+  EXPECT_TRUE(popped->flushed);
+  q.on_outcome(*outcome(left, kind::unschedulable, {"NodeResourcesFit"}));
+  move_by_event(q);
+  popped = q.pop();
+  ASSERT_TRUE(popped.has_value());
+  EXPECT_TRUE(popped->flushed) << "the mark is kept once set";
+
+  auto fresh = make();
+  auto p = test::make_pod("p").cpu("2").build();
+  fresh.add(p, 0);
+  park(fresh, p);
+  move_by_event(fresh);
+  popped = fresh.pop();
+  ASSERT_TRUE(popped.has_value());
+  EXPECT_FALSE(popped->flushed);
 }
 
 } // namespace

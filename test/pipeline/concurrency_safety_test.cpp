@@ -260,6 +260,25 @@ TEST(ConcurrencySafety, FinalPlacementsBreakNoHardRule) {
         if (tc.max_replicas > 1) {
           EXPECT_GT(hinted, tc.pods / 10) << "batching did not bite";
         }
+        // The batching timings count what the counters count: a hint
+        // decision per attempt, a rescore duration per rescore.
+        const std::string profile = "default-scheduler";
+        auto attempts = [&](const char* result) {
+          return recorded.batch_attempts.with({profile, result}).value();
+        };
+        EXPECT_EQ(
+          recorded.get_node_hint_duration.with({"hint", profile}).count(),
+          attempts("hint_used") + attempts("hint_not_used"));
+        EXPECT_EQ(
+          recorded.get_node_hint_duration.with({"no_hint", profile}).count(),
+          attempts("no_hint"));
+        EXPECT_EQ(recorded.batch_rescore_duration.with({profile}).count(),
+                  recorded.batch_rescore_attempts.with({profile}).value());
+        if (hinted > 0) {
+          EXPECT_GT(
+            recorded.store_schedule_results_duration.with({profile}).count(),
+            0u);
+        }
         std::printf("[ safety   ] %-10s %5s %5zu %6zu %6zu %8zu %9zu %9zu %8zu "
                     "%9llu %8llu %8.2f %9.0f\n",
                     tc.name.c_str(), live ? "live" : "once", tc.pods, g.shards,
