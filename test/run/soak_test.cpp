@@ -278,9 +278,17 @@ private:
       if (!code)
         continue;
       // Expected ends: 0 after SIGTERM, 1 for a lost lease (or an API
-      // server gone past the renew deadline), 137 after kill -9.
+      // server gone past the renew deadline), 137 after kill -9; and 143
+      // after a SIGTERM that came before the process turned the stop
+      // signals into a graceful stop (it had not logged its first line):
+      // a freshly replaced scheduler may be picked at once.
+      bool before_start
+        = slot.proc->stderr_text().find("connecting to the API server")
+          == std::string::npos;
       bool expected = *code == 1 || (*code == 0 && slot.signalled == SIGTERM)
-                      || (*code == 128 + SIGKILL && slot.signalled == SIGKILL);
+                      || (*code == 128 + SIGKILL && slot.signalled == SIGKILL)
+                      || (*code == 128 + SIGTERM && slot.signalled == SIGTERM
+                          && before_start);
       log("scheduler " + std::to_string(i) + " exited with "
           + std::to_string(*code) + "; starting a new one");
       slot.previous_stderr = tail(slot.proc->stderr_text());
