@@ -164,46 +164,44 @@ void coordinator_metrics::batch_rescored(std::size_t profile) {
         profile_name(profiles_, profile), {});
 }
 
-void coordinator_metrics::node_hint(std::size_t profile, bool hinted,
-                                    time_point began) {
+void coordinator_metrics::time(
+  metrics::series_cache<metrics::histogram>& cache, std::size_t key,
+  metrics::family<metrics::histogram> metrics::scheduler_metrics::*family,
+  std::string_view profile, std::string_view label, double seconds) {
   auto* m = metrics_;
   if (m == nullptr)
     return;
-  node_hint_series_
-    .get(*m, profile * 2 + (hinted ? 1 : 0),
+  cache
+    .get(*m, key,
          [&](metrics::scheduler_metrics& into) -> metrics::histogram& {
-           return into.get_node_hint_duration.with(
-             {hinted ? "hint" : "no_hint", profile_name(profiles_, profile)});
+           if (label.empty())
+             return (into.*family).with({profile});
+           return (into.*family).with({label, profile});
          })
-    .observe(metrics::seconds_since(began));
+    .observe(seconds);
+}
+
+void coordinator_metrics::node_hint(std::size_t profile, bool hinted,
+                                    time_point began) {
+  time(node_hint_series_, profile * 2 + (hinted ? 1 : 0),
+       &metrics::scheduler_metrics::get_node_hint_duration,
+       profile_name(profiles_, profile), hinted ? "hint" : "no_hint",
+       metrics::seconds_since(began));
 }
 
 void coordinator_metrics::stored_results(std::size_t profile,
                                          time_point began) {
-  auto* m = metrics_;
-  if (m == nullptr)
-    return;
-  stored_results_series_
-    .get(*m, profile,
-         [&](metrics::scheduler_metrics& into) -> metrics::histogram& {
-           return into.store_schedule_results_duration.with(
-             {profile_name(profiles_, profile)});
-         })
-    .observe(metrics::seconds_since(began));
+  time(stored_results_series_, profile,
+       &metrics::scheduler_metrics::store_schedule_results_duration,
+       profile_name(profiles_, profile), {}, metrics::seconds_since(began));
 }
 
 void coordinator_metrics::rescore_duration(std::size_t profile,
                                            std::chrono::nanoseconds took) {
-  auto* m = metrics_;
-  if (m == nullptr)
-    return;
-  rescore_duration_series_
-    .get(*m, profile,
-         [&](metrics::scheduler_metrics& into) -> metrics::histogram& {
-           return into.batch_rescore_duration.with(
-             {profile_name(profiles_, profile)});
-         })
-    .observe(std::chrono::duration<double>(took).count());
+  time(rescore_duration_series_, profile,
+       &metrics::scheduler_metrics::batch_rescore_duration,
+       profile_name(profiles_, profile), {},
+       std::chrono::duration<double>(took).count());
 }
 
 } // namespace tessera::actors

@@ -65,6 +65,12 @@ private:
   count(metrics::series_cache<metrics::counter>& cache, std::size_t key,
         metrics::family<metrics::counter> metrics::scheduler_metrics::*family,
         std::string_view profile, std::string_view label);
+  /// Observes `seconds` in the histogram of `family` labelled {profile} or,
+  /// with a `label`, {label, profile} (upstream's order for the hint's).
+  void
+  time(metrics::series_cache<metrics::histogram>& cache, std::size_t key,
+       metrics::family<metrics::histogram> metrics::scheduler_metrics::*family,
+       std::string_view profile, std::string_view label, double seconds);
   /// Index of `prof` (or of the profile it is a timed copy of).
   std::size_t profile_index(const plugins::profile& prof) const;
 
