@@ -363,8 +363,8 @@ struct bind_request {
   /// Nodes evaluated / feasible, for the V(2) log line.
   std::size_t evaluated_nodes = 0;
   std::size_t feasible_nodes = 0;
-  /// The pod's scheduling attempts and first-enqueue time (queued_pod_info),
-  /// for the metrics recorded when binding ends.
+  /// The pod's scheduling attempts, first-enqueue time and leftover-flush
+  /// mark (queued_pod_info), for the metrics recorded when binding ends.
   std::int32_t attempts = 0;
   std::int64_t initial_ns = 0;
   bool flushed = false;

@@ -124,84 +124,72 @@ const std::string& profile_name(const std::vector<plugins::profile_ptr>& all,
 
 } // namespace
 
-void coordinator_metrics::count(
-  metrics::series_cache<metrics::counter>& cache, std::size_t key,
-  metrics::family<metrics::counter> metrics::scheduler_metrics::*family,
-  std::string_view profile, std::string_view label) {
+template <class Series>
+Series* coordinator_metrics::series(
+  metrics::series_cache<Series>& cache, std::size_t key,
+  metrics::family<Series> metrics::scheduler_metrics::*family,
+  std::initializer_list<std::string_view> labels) {
   auto* m = metrics_;
   if (m == nullptr)
-    return;
-  cache
-    .get(*m, key,
-         [&](metrics::scheduler_metrics& into) -> metrics::counter& {
-           if (label.empty())
-             return (into.*family).with({profile});
-           return (into.*family).with({profile, label});
-         })
-    .inc();
+    return nullptr;
+  return &cache.get(*m, key, [&](metrics::scheduler_metrics& into) -> Series& {
+    return (into.*family).with(labels);
+  });
 }
 
 void coordinator_metrics::batch_attempt(std::size_t profile,
                                         batcher::attempt result) {
   constexpr std::size_t results = 3;
-  count(batch_attempt_series_,
-        profile * results + static_cast<std::size_t>(result),
-        &metrics::scheduler_metrics::batch_attempts,
-        profile_name(profiles_, profile), batcher::to_string(result));
+  if (auto* c
+      = series(batch_attempt_series_,
+               profile * results + static_cast<std::size_t>(result),
+               &metrics::scheduler_metrics::batch_attempts,
+               {profile_name(profiles_, profile), batcher::to_string(result)}))
+    c->inc();
 }
 
 void coordinator_metrics::batch_flushed(std::size_t profile,
                                         batcher::flush_reason why) {
   constexpr std::size_t reasons = 8;
-  count(batch_flush_series_, profile * reasons + static_cast<std::size_t>(why),
+  if (auto* c = series(
+        batch_flush_series_, profile * reasons + static_cast<std::size_t>(why),
         &metrics::scheduler_metrics::batch_cache_flushed,
-        profile_name(profiles_, profile), batcher::to_string(why));
+        {profile_name(profiles_, profile), batcher::to_string(why)}))
+    c->inc();
 }
 
 void coordinator_metrics::batch_rescored(std::size_t profile) {
-  count(batch_rescore_series_, profile,
-        &metrics::scheduler_metrics::batch_rescore_attempts,
-        profile_name(profiles_, profile), {});
-}
-
-void coordinator_metrics::time(
-  metrics::series_cache<metrics::histogram>& cache, std::size_t key,
-  metrics::family<metrics::histogram> metrics::scheduler_metrics::*family,
-  std::string_view profile, std::string_view label, double seconds) {
-  auto* m = metrics_;
-  if (m == nullptr)
-    return;
-  cache
-    .get(*m, key,
-         [&](metrics::scheduler_metrics& into) -> metrics::histogram& {
-           if (label.empty())
-             return (into.*family).with({profile});
-           return (into.*family).with({label, profile});
-         })
-    .observe(seconds);
+  if (auto* c = series(batch_rescore_series_, profile,
+                       &metrics::scheduler_metrics::batch_rescore_attempts,
+                       {profile_name(profiles_, profile)}))
+    c->inc();
 }
 
 void coordinator_metrics::node_hint(std::size_t profile, bool hinted,
                                     time_point began) {
-  time(node_hint_series_, profile * 2 + (hinted ? 1 : 0),
-       &metrics::scheduler_metrics::get_node_hint_duration,
-       profile_name(profiles_, profile), hinted ? "hint" : "no_hint",
-       metrics::seconds_since(began));
+  // Upstream's label order: {hinted, profile}.
+  if (auto* h
+      = series(node_hint_series_, profile * 2 + (hinted ? 1 : 0),
+               &metrics::scheduler_metrics::get_node_hint_duration,
+               {hinted ? "hint" : "no_hint", profile_name(profiles_, profile)}))
+    h->observe(metrics::seconds_since(began));
 }
 
 void coordinator_metrics::stored_results(std::size_t profile,
                                          time_point began) {
-  time(stored_results_series_, profile,
-       &metrics::scheduler_metrics::store_schedule_results_duration,
-       profile_name(profiles_, profile), {}, metrics::seconds_since(began));
+  if (auto* h
+      = series(stored_results_series_, profile,
+               &metrics::scheduler_metrics::store_schedule_results_duration,
+               {profile_name(profiles_, profile)}))
+    h->observe(metrics::seconds_since(began));
 }
 
 void coordinator_metrics::rescore_duration(std::size_t profile,
                                            std::chrono::nanoseconds took) {
-  time(rescore_duration_series_, profile,
-       &metrics::scheduler_metrics::batch_rescore_duration,
-       profile_name(profiles_, profile), {},
-       std::chrono::duration<double>(took).count());
+  if (auto* h = series(rescore_duration_series_, profile,
+                       &metrics::scheduler_metrics::batch_rescore_duration,
+                       {profile_name(profiles_, profile)}))
+    h->observe(std::chrono::duration<double>(took).count());
 }
 
 } // namespace tessera::actors

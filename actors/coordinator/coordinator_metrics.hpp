@@ -18,6 +18,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <initializer_list>
 #include <string_view>
 #include <vector>
 
@@ -59,18 +60,12 @@ public:
   void rescore_duration(std::size_t profile, std::chrono::nanoseconds took);
 
 private:
-  /// Adds one to the counter of `family` labelled {profile} or, with a
-  /// `label`, {profile, label}; `key` names the series in `cache`.
-  void
-  count(metrics::series_cache<metrics::counter>& cache, std::size_t key,
-        metrics::family<metrics::counter> metrics::scheduler_metrics::*family,
-        std::string_view profile, std::string_view label);
-  /// Observes `seconds` in the histogram of `family` labelled {profile} or,
-  /// with a `label`, {label, profile} (upstream's order for the hint's).
-  void
-  time(metrics::series_cache<metrics::histogram>& cache, std::size_t key,
-       metrics::family<metrics::histogram> metrics::scheduler_metrics::*family,
-       std::string_view profile, std::string_view label, double seconds);
+  /// The series of `family` with `labels`, resolved once per `key` of
+  /// `cache`; null when recording is off.
+  template <class Series>
+  Series* series(metrics::series_cache<Series>& cache, std::size_t key,
+                 metrics::family<Series> metrics::scheduler_metrics::*family,
+                 std::initializer_list<std::string_view> labels);
   /// Index of `prof` (or of the profile it is a timed copy of).
   std::size_t profile_index(const plugins::profile& prof) const;
 

@@ -9,7 +9,6 @@
 #include <gtest/gtest.h>
 
 #include <functional>
-#include <map>
 
 namespace tessera::actors {
 namespace {
