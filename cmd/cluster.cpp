@@ -46,6 +46,9 @@ expected<std::string> read_node_template(const std::string& path) {
   return (*docs)[0];
 }
 
+constexpr int max_nodes = 1000000;
+constexpr int max_threads = 1024;
+
 } // namespace
 
 int cluster_main(const args& a) {
@@ -86,7 +89,8 @@ int cluster_main(const args& a) {
   flags.add("token-file", token_file,
             "like --token, read from this file (keeps the token out of the "
             "process list)");
-  flags.add("nodes", node_count, "fake nodes to create at start");
+  flags.add("nodes", node_count,
+            "fake nodes to create at start (at most 1000000)");
   flags.add("node-template", node_template,
             "Node (YAML or JSON) to create the fake nodes from; default: 4 "
             "cpu, 32Gi, 110 pods");
@@ -126,7 +130,7 @@ int cluster_main(const args& a) {
   flags.add("refuse-watch-list", store_cfg.refuse_watch_list,
             "answer sendInitialEvents with 422, as a server without the "
             "WatchList feature");
-  flags.add("threads", server.threads, "HTTP I/O threads");
+  flags.add("threads", server.threads, "HTTP I/O threads (at most 1024)");
   flags.add("max-body-bytes", body_limit, "largest accepted request body");
   flags.add("fault-drop-watches-every", server.fault_drop_watches_every,
             "fault injection: abort every watch connection this often");
@@ -147,6 +151,14 @@ int cluster_main(const args& a) {
     return usage_error("cluster",
                        "--nodes, --history-size, --watch-queue-limit, "
                        "--max-body-bytes and --threads must be positive");
+  // Both are made up front: beyond these bounds the process would run out
+  // of memory or threads before it served anything.
+  if (node_count > max_nodes)
+    return usage_error("cluster",
+                       "--nodes: must be at most " + std::to_string(max_nodes));
+  if (server.threads > max_threads)
+    return usage_error("cluster", "--threads: must be at most "
+                                    + std::to_string(max_threads));
   if (bind_error_rate < 0 || bind_error_rate > 1)
     return usage_error("cluster", "--fault-bind-error-rate must be in 0..1");
   if (logging_format != "text" && logging_format != "json")

@@ -64,6 +64,8 @@ void run_status::set_identity(std::string id) {
 
 namespace {
 
+constexpr int max_bind_threads = 1024;
+
 /// Upstream's front-proxy authentication flags, which tessera refuses.
 constexpr std::array<const char*, 6> requestheader_flags
   = {"requestheader-client-ca-file",       "requestheader-allowed-names",
@@ -161,8 +163,10 @@ void add_flags(flag_set& flags, run_options& f) {
             "accepted for compatibility; tessera always sends JSON");
   flags.add("shutdown-grace-period", f.shutdown_grace,
             "on SIGTERM, how long in-flight bindings may take to finish");
-  flags.add("bind-threads", f.bind_threads,
-            "io threads issuing bindings (default: min(bind concurrency, 16))");
+  flags.add(
+    "bind-threads", f.bind_threads,
+    "io threads issuing bindings (default: min(bind concurrency, 16); at "
+    "most 1024)");
   flags.add("authentication-kubeconfig", f.authentication_kubeconfig,
             "kubeconfig of the API server that reviews the secure port's "
             "bearer tokens (TokenReview; default: the scheduler's own "
@@ -273,8 +277,10 @@ std::string check_options(const run_options& f) {
              + " is not in 0..65535";
   if (f.shutdown_grace.count() < 0)
     return "--shutdown-grace-period: must not be negative";
-  if (f.bind_threads < 0)
-    return "--bind-threads: must not be negative";
+  // Each binding thread is an OS thread with its own connection: past a
+  // few hundred they only cost memory and descriptors.
+  if (f.bind_threads < 0 || f.bind_threads > max_bind_threads)
+    return "--bind-threads: must be in 0.." + std::to_string(max_bind_threads);
   for (std::size_t i = 0; i < requestheader_flags.size(); ++i)
     if (!f.requestheader[i].empty())
       return std::string{"--"} + requestheader_flags[i]
