@@ -3,6 +3,7 @@
 #include "io/kubeconfig.hpp"
 
 #include "io/pem_check.hpp"
+#include "model/document_file.hpp"
 #include "support/base64.hpp"
 
 #include <yaml-cpp/yaml.h>
@@ -144,6 +145,12 @@ expected<parsed_file> parse_file(std::string_view text,
                                  const std::string& path) {
   parsed_file pf;
   pf.path = path;
+  // The checks every other file the command line takes goes through: a
+  // deep nesting fails before yaml-cpp builds it, and a key given twice is
+  // refused as kubectl refuses it instead of silently taking one value.
+  for (auto check : {model::check_document_text, model::check_duplicate_keys})
+    if (error e = check(text))
+      return problem(path, "", e.message);
   YAML::Node root;
   try {
     root = YAML::Load(std::string{text});

@@ -121,6 +121,15 @@ TEST(Kubeconfig, ErrorsNameTheFileTheFieldAndTheProblem) {
      "",
      {"line ", "column"}},
     {"not a mapping", "- a\n- b\n", "", {"must be a mapping"}},
+    // As kubectl, which refuses a key given twice rather than pick one.
+    {"a key twice",
+     "clusters:\n- name: a\n  cluster: {server: http://x}\n  name: b\n",
+     "",
+     {"line 4", "clusters[0]", "key \"name\" already defined at line 2"}},
+    {"nesting too deep",
+     "clusters: " + std::string(100000, '['),
+     "",
+     {"line 1", "nesting deeper than"}},
     {"wrong kind", "kind: Pod\n", "", {"kind", "must be Config"}},
     {"missing cluster",
      "clusters: []\nusers: []\ncontexts:\n- name: c\n  context: {cluster: "
