@@ -4,6 +4,8 @@
 
 #include "model/pod_key.hpp"
 
+#include <algorithm>
+
 namespace tessera::actors {
 
 memory_cluster::memory_cluster(std::vector<model::object> objects)
@@ -12,13 +14,25 @@ memory_cluster::memory_cluster(std::vector<model::object> objects)
     const auto* p = std::get_if<model::pod_ptr>(&o);
     if (p == nullptr || !*p)
       continue;
-    std::string key = model::pod_key(**p);
-    pods_[key] = *p;
-    if (!(*p)->is_bound() && !(*p)->is_terminal()) {
-      pending_order_.push_back(key);
-      results_[key].pod = *p;
+    stored_pod& stored = pods_[model::pod_key(**p)];
+    stored.pod = *p;
+    if ((*p)->is_bound() || (*p)->is_terminal())
+      continue;
+    // A later pending object of the same key replaces the earlier one.
+    if (stored.result) {
+      results_[*stored.result].pod = *p;
+    } else {
+      stored.result = results_.size();
+      results_.emplace_back().pod = *p;
     }
   }
+}
+
+memory_cluster::pod_result* memory_cluster::result_of(const model::pod& pod) {
+  auto it = pods_.find(model::pod_key(pod));
+  if (it == pods_.end() || !it->second.result)
+    return nullptr;
+  return &results_[*it->second.result];
 }
 
 void memory_cluster::start(receiver r) {
@@ -47,9 +61,9 @@ void memory_cluster::apply(object_event ev) {
   if (const auto* p = std::get_if<model::pod_ptr>(&ev.obj); p && *p) {
     std::string key = model::pod_key(**p);
     if (ev.type == object_event::kind::deleted)
-      pods_.erase(key);
+      forget_pod(key);
     else
-      pods_[key] = *p;
+      pods_[key].pod = *p;
   }
   emit(std::move(ev));
 }
@@ -77,33 +91,33 @@ void memory_cluster::bind(const model::pod_ptr& pod, model::symbol node,
   error outcome;
   {
     std::lock_guard guard{mutex_};
-    std::string key = model::pod_key(*pod);
-    auto it = pods_.find(key);
-    if (it == pods_.end()) {
+    auto it = pods_.find(model::pod_key(*pod));
+    if (it == pods_.end() || !it->second.pod) {
       outcome
         = make_error(ec::not_found, "pods \"" + pod->name + "\" not found");
-    } else if (it->second->is_bound()) {
+    } else if (it->second.pod->is_bound()) {
       outcome = make_error(
         ec::conflict, "Operation cannot be fulfilled on pods/binding \""
                         + pod->name + "\": pod " + pod->name
                         + " is already assigned to node \""
-                        + std::string{it->second->node_name.view()} + "\"");
+                        + std::string{it->second.pod->node_name.view()} + "\"");
     } else {
       // As the API server's binding: nodeName set, nomination kept, one
       // MODIFIED event.
-      auto bound = std::make_shared<model::pod>(*it->second);
+      auto bound = std::make_shared<model::pod>(*it->second.pod);
       bound->node_name = node;
       bound->resource_version = std::to_string(++resource_version_);
       bound->scheduled_condition
         = model::pod_scheduled_condition{"True", "", ""};
-      it->second = bound;
+      it->second.pod = bound;
       ++bindings_;
-      if (auto r = results_.find(key); r != results_.end()) {
-        r->second.state = pod_result::status::scheduled;
-        r->second.node = node;
-        r->second.message.clear();
-        r->second.reason.clear();
-        ++r->second.attempts;
+      if (it->second.result) {
+        pod_result& r = results_[*it->second.result];
+        r.state = pod_result::status::scheduled;
+        r.node = node;
+        r.message.clear();
+        r.reason.clear();
+        ++r.attempts;
       }
       emit({object_event::kind::modified, model::pod_ptr{bound}});
     }
@@ -131,26 +145,28 @@ std::size_t memory_cluster::batched() const {
 void memory_cluster::unschedulable(const model::pod_ptr& pod,
                                    const failure_report& report) {
   std::lock_guard guard{mutex_};
-  std::string key = model::pod_key(*pod);
-  if (auto r = results_.find(key); r != results_.end()) {
-    if (r->second.state != pod_result::status::scheduled)
-      r->second.state = pod_result::status::unschedulable;
-    r->second.message = report.message;
-    r->second.reason = report.reason;
-    ++r->second.attempts;
-    if (!report.nominated_node.empty())
-      r->second.nominated_node = report.nominated_node;
-  }
-  auto it = pods_.find(key);
+  auto it = pods_.find(model::pod_key(*pod));
   if (it == pods_.end())
     return;
-  auto updated = std::make_shared<model::pod>(*it->second);
+  if (it->second.result) {
+    pod_result& r = results_[*it->second.result];
+    if (r.state != pod_result::status::scheduled)
+      r.state = pod_result::status::unschedulable;
+    r.message = report.message;
+    r.reason = report.reason;
+    ++r.attempts;
+    if (!report.nominated_node.empty())
+      r.nominated_node = report.nominated_node;
+  }
+  if (!it->second.pod)
+    return;
+  auto updated = std::make_shared<model::pod>(*it->second.pod);
   updated->scheduled_condition
     = model::pod_scheduled_condition{"False", report.reason, report.message};
   if (report.update_nomination)
     updated->nominated_node_name = report.nominated_node;
   updated->resource_version = std::to_string(++resource_version_);
-  it->second = updated;
+  it->second.pod = updated;
   if (report.update_nomination)
     emit({object_event::kind::modified, model::pod_ptr{updated}});
 }
@@ -166,12 +182,12 @@ void memory_cluster::preempt(const model::pod_ptr& victim,
               && deletions_asked_ % fail_every_nth_deletion_ == 0;
     deletions_refused_ += refused ? 1 : 0;
     if (!refused) {
-      if (auto r = results_.find(model::pod_key(*preemptor));
-          r != results_.end())
-        r->second.victims.push_back(victim);
-      if (auto it = pods_.find(model::pod_key(*victim)); it != pods_.end()) {
-        model::pod_ptr gone = it->second;
-        pods_.erase(it);
+      if (pod_result* r = result_of(*preemptor))
+        r->victims.push_back(victim);
+      if (auto it = pods_.find(model::pod_key(*victim));
+          it != pods_.end() && it->second.pod) {
+        model::pod_ptr gone = it->second.pod;
+        forget_pod(it->first);
         emit({object_event::kind::deleted, gone});
       }
     }
@@ -197,37 +213,53 @@ std::size_t memory_cluster::refused_deletions() const {
 void memory_cluster::clear_nomination(const model::pod_ptr& pod) {
   std::lock_guard guard{mutex_};
   auto it = pods_.find(model::pod_key(*pod));
-  if (it == pods_.end() || it->second->nominated_node_name.empty())
+  if (it == pods_.end() || !it->second.pod
+      || it->second.pod->nominated_node_name.empty())
     return;
-  auto updated = std::make_shared<model::pod>(*it->second);
+  auto updated = std::make_shared<model::pod>(*it->second.pod);
   updated->nominated_node_name = {};
   updated->resource_version = std::to_string(++resource_version_);
-  it->second = updated;
+  it->second.pod = updated;
   emit({object_event::kind::modified, model::pod_ptr{updated}});
 }
 
 void memory_cluster::explained(const model::pod_ptr& pod,
                                const cycle_explanation& explanation) {
   std::lock_guard guard{mutex_};
-  if (auto r = results_.find(model::pod_key(*pod)); r != results_.end())
-    r->second.explanation = explanation;
+  if (pod_result* r = result_of(*pod))
+    r->explanation = explanation;
 }
 
 std::vector<memory_cluster::pod_result> memory_cluster::results() const {
   std::lock_guard guard{mutex_};
-  std::vector<pod_result> out;
-  out.reserve(pending_order_.size());
-  for (const auto& key : pending_order_)
-    out.push_back(results_.at(key));
-  return out;
+  return results_;
 }
 
 std::vector<model::pod_ptr> memory_cluster::pods() const {
   std::lock_guard guard{mutex_};
+  std::vector<std::pair<std::string_view, model::pod_ptr>> keyed;
+  for (const auto& [key, stored] : pods_)
+    if (stored.pod)
+      keyed.emplace_back(key, stored.pod);
+  std::sort(keyed.begin(), keyed.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
   std::vector<model::pod_ptr> out;
-  for (const auto& [key, p] : pods_)
-    out.push_back(p);
+  out.reserve(keyed.size());
+  for (auto& [key, p] : keyed)
+    out.push_back(std::move(p));
   return out;
+}
+
+void memory_cluster::forget_pod(const std::string& key) {
+  // A pod pending at start keeps its entry (without a pod) so that its
+  // outcome can still be found; the others go.
+  auto it = pods_.find(key);
+  if (it == pods_.end())
+    return;
+  if (it->second.result)
+    it->second.pod = nullptr;
+  else
+    pods_.erase(it);
 }
 
 std::size_t memory_cluster::bindings() const {

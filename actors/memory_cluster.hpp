@@ -16,10 +16,10 @@
 #include "actors/source.hpp"
 
 #include <cstdint>
-#include <map>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 namespace tessera::actors {
@@ -99,12 +99,24 @@ public:
 private:
   void emit(object_event ev);
 
+  /// A pod in the cluster, and where its outcome is kept if it was pending
+  /// at start.
+  struct stored_pod {
+    model::pod_ptr pod;
+    std::optional<std::size_t> result;
+  };
+  /// The outcome of `pod`'s key, or null when it was not pending at start.
+  pod_result* result_of(const model::pod& pod);
+  /// Removes a pod from the cluster.
+  void forget_pod(const std::string& key);
+
   mutable std::mutex mutex_;
   std::size_t batched_ = 0;
   std::vector<model::object> initial_;
-  std::map<std::string, model::pod_ptr> pods_;
-  std::vector<std::string> pending_order_;
-  std::map<std::string, pod_result> results_;
+  // Hashed: every binding looks its pod up, and keys share long prefixes.
+  std::unordered_map<std::string, stored_pod> pods_;
+  /// Outcomes of the pods pending at start, in input order.
+  std::vector<pod_result> results_;
   std::optional<receiver> receiver_;
   std::uint64_t resource_version_ = 1;
   std::size_t bindings_ = 0;
