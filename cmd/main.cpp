@@ -61,6 +61,10 @@ int main(int argc, char** argv) {
       std::fprintf(stderr, "tessera %s: internal error: %s\n", argv[1],
                    e.what());
       return tessera::cmd::exit_failure;
+    } catch (...) {
+      std::fprintf(stderr, "tessera %s: internal error: unknown exception\n",
+                   argv[1]);
+      return tessera::cmd::exit_failure;
     }
   }
   std::fprintf(stderr,

@@ -14,6 +14,7 @@
 #include "io/rest_client.hpp"
 #include "support/flags.hpp"
 #include "support/log.hpp"
+#include "support/thread_body.hpp"
 #include "support/thread_name.hpp"
 #include "support/version.hpp"
 
@@ -382,11 +383,9 @@ public:
       auto outcome = io::leader_elector::outcome::lost;
       // An exception must not end the process from this thread; without
       // an elector the lease counts as lost, so the scheduler stops.
-      try {
+      (void)run_thread_body("leader", [&] {
         outcome = elector_->run([this] { status_.set_leading(true); });
-      } catch (const std::exception& e) {
-        TLOG_ERROR("leader election failed", "error", e.what());
-      }
+      });
       status_.set_leading(false);
       if (outcome == io::leader_elector::outcome::lost)
         lost_.store(true);
@@ -434,7 +433,9 @@ public:
     : control_(control), grace_(grace) {
     thread_ = std::thread{[this] {
       set_thread_name("stop-watchdog");
-      watch();
+      // The backstop that lets a stuck stop end: without it a stop request
+      // could hang for ever, so its failure ends the process.
+      run_vital_thread_body("stop-watchdog", [this] { watch(); });
     }};
   }
   ~stop_watchdog() {
@@ -720,14 +721,18 @@ int run_main(const args& a) {
   static run_control control;
   std::thread{[stop_signals] {
     set_thread_name("signals");
-    int sig = 0;
-    sigset_t set = stop_signals;
-    sigwait(&set, &sig);
-    TLOG_INFO("received signal; shutting down", "signal", sig);
-    control.request_stop();
-    sigwait(&set, &sig);
-    // A second signal: exit at once, as kube-scheduler does.
-    std::_Exit(exit_failure);
+    // Every other thread blocks the stop signals: without this one no
+    // SIGTERM could stop the process, so its failure ends the process.
+    run_vital_thread_body("signals", [&stop_signals] {
+      int sig = 0;
+      sigset_t set = stop_signals;
+      sigwait(&set, &sig);
+      TLOG_INFO("received signal; shutting down", "signal", sig);
+      control.request_stop();
+      sigwait(&set, &sig);
+      // A second signal: exit at once, as kube-scheduler does.
+      std::_Exit(exit_failure);
+    });
   }}.detach();
   run_hooks hooks;
   hooks.control = &control;

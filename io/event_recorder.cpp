@@ -4,6 +4,7 @@
 
 #include "io/rest_client.hpp"
 #include "support/log.hpp"
+#include "support/thread_body.hpp"
 #include "support/thread_name.hpp"
 
 #include <algorithm>
@@ -71,7 +72,9 @@ void event_recorder::start() {
   for (std::size_t i = 0; i < std::max<std::size_t>(config_.writers, 1); ++i)
     writers_.emplace_back([this] {
       set_thread_name("events");
-      writer_loop();
+      // writer_loop() catches around each write and each housekeeping pass;
+      // what still escapes ends this writer, logged, and the others serve.
+      (void)run_thread_body("events", [this] { writer_loop(); });
     });
 }
 
@@ -185,7 +188,14 @@ void event_recorder::writer_loop() {
         return;
       if (clock_.now() >= std::min(next_finish_, next_refresh_)) {
         lock.unlock();
-        housekeeping();
+        // housekeeping() moves its deadlines before the work that may
+        // throw, so a failed pass is logged and tried again only when due.
+        try {
+          housekeeping();
+        } catch (...) {
+          TLOG_ERROR("event housekeeping failed", "error",
+                     exception_text(std::current_exception()));
+        }
         continue;
       }
       auto it = next_ready();
@@ -201,8 +211,9 @@ void event_recorder::writer_loop() {
     // is lost, as one the API server refused would be.
     try {
       perform(std::move(w));
-    } catch (const std::exception& e) {
-      TLOG_ERROR("cannot write an event", "key", key, "error", e.what());
+    } catch (...) {
+      TLOG_ERROR("cannot write an event", "key", key, "error",
+                 exception_text(std::current_exception()));
     }
     {
       std::lock_guard guard{mutex_};

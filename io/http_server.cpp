@@ -3,6 +3,7 @@
 #include "io/http_server.hpp"
 
 #include "support/log.hpp"
+#include "support/thread_body.hpp"
 #include "support/thread_name.hpp"
 
 #include <boost/asio/as_tuple.hpp>
@@ -549,15 +550,11 @@ void http_server::run() {
   int n = std::max(1, impl_->cfg.threads);
   for (int t = 0; t < n; ++t)
     impl_->threads.emplace_back([p = impl_.get()] {
-      set_thread_name("http:" + p->cfg.name);
-      for (;;) {
-        try {
-          p->ioc.run();
-          return;
-        } catch (const std::exception& e) {
-          TLOG_ERROR("http server I/O thread caught an exception", "server",
-                     p->cfg.name, "error", e.what());
-        }
+      std::string name = "http:" + p->cfg.name;
+      set_thread_name(name);
+      // A handler that throws is logged and the I/O loop goes on serving
+      // the other connections.
+      while (!run_thread_body(name, [p] { p->ioc.run(); })) {
       }
     });
 }

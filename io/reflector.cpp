@@ -4,6 +4,7 @@
 
 #include "model/decode.hpp"
 #include "support/log.hpp"
+#include "support/thread_body.hpp"
 #include "support/thread_name.hpp"
 
 #include <random>
@@ -81,7 +82,9 @@ void reflector::start() {
   stopping_.store(false);
   thread_ = std::thread{[this] {
     set_thread_name("watch:" + config_.name);
-    run_guarded();
+    // run_guarded() starts over after a failed list or watch; only what
+    // escapes its backoff (a failed lock) ends the thread, logged.
+    (void)run_thread_body("watch:" + config_.name, [this] { run_guarded(); });
   }};
 }
 
@@ -144,10 +147,10 @@ void reflector::run_guarded() {
     try {
       run();
       return;
-    } catch (const std::exception& e) {
+    } catch (...) {
       stats_.errors.fetch_add(1, std::memory_order_relaxed);
       TLOG_ERROR("reflector failed; listing again", "resource", config_.name,
-                 "error", e.what());
+                 "error", exception_text(std::current_exception()));
     }
     if (stopping_.load() || !back_off())
       return;

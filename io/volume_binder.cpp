@@ -5,6 +5,7 @@
 #include "model/decode.hpp"
 #include "model/volume_writes.hpp"
 #include "support/log.hpp"
+#include "support/thread_body.hpp"
 #include "support/thread_name.hpp"
 
 #include <algorithm>
@@ -29,7 +30,9 @@ volume_binder::volume_binder(volume_binder_api api, volume_binder_config config)
   for (std::size_t i = 0; i < n; ++i)
     threads_.emplace_back([this] {
       set_thread_name("volumes");
-      loop();
+      // loop() catches around each step and each callback; what still
+      // escapes (a failed lock) ends this thread, logged, not the process.
+      (void)run_thread_body("volumes", [this] { loop(); });
     });
 }
 
@@ -104,16 +107,23 @@ void volume_binder::loop() {
     // binding fails and its pod is retried.
     try {
       finished = step(*t);
-    } catch (const std::exception& e) {
-      t->result = make_error(ec::internal, std::string{"volume binding "
-                                                       "failed: "}
-                                             + e.what());
+    } catch (...) {
+      t->result = make_error(ec::internal,
+                             "volume binding failed: "
+                               + exception_text(std::current_exception()));
     }
     lock.lock();
     --running_;
     if (finished) {
       lock.unlock();
-      t->done(std::move(t->result));
+      // The callback is the caller's code: one that throws loses only its
+      // own answer, and this thread keeps serving the others.
+      try {
+        t->done(std::move(t->result));
+      } catch (...) {
+        TLOG_ERROR("volume binding callback failed", "pod", t->pod->key(),
+                   "error", exception_text(std::current_exception()));
+      }
       lock.lock();
       continue;
     }

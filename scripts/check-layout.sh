@@ -66,8 +66,8 @@ NARROWER = [
 # CAF_FILES: the files of actors/ that may see CAF (its headers, or the
 # actors headers that include it). Every <role>_state, message and
 # interface of a source or sink stays CAF-free and is tested without it.
-CAF_FILES = r"actors/(interfaces\.hpp|atoms\.hpp|behaviors\.hpp|pipeline\.(hpp|cpp)|worker_polling\.cpp|([a-z_]+)/\3\.cpp)"
-CAF_HEADERS = r"actors/(interfaces|atoms|behaviors|pipeline)\.hpp"
+CAF_FILES = r"actors/(interfaces\.hpp|atoms\.hpp|behaviors\.hpp|pipeline\.(hpp|cpp)|exit_on_exception\.(hpp|cpp)|worker_polling\.cpp|([a-z_]+)/\4\.cpp)"
+CAF_HEADERS = r"actors/(interfaces|atoms|behaviors|pipeline|exit_on_exception)\.hpp"
 
 # THIRD_PARTY: where a heavy third-party header may appear. Tests follow
 # the same table (a test may include what its folder's code may, and

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/behaviors.hpp"
+#include "actors/exit_on_exception.hpp"
 #include "metrics/scheduler_metrics.hpp"
 
 #include <caf/all.hpp>
@@ -73,6 +74,7 @@ struct binder_cell : binder_ports {
 binder_actor::behavior_type
 binder(binder_actor::stateful_pointer<binder_cell> self, binder_config cfg,
        cluster_sink* sink, cache_actor c, queue_actor q) {
+  exit_on_exception(self);
   auto& cell = self->state;
   cell.self = self;
   cell.out = sink;

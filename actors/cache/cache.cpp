@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/behaviors.hpp"
+#include "actors/exit_on_exception.hpp"
 #include "metrics/scheduler_metrics.hpp"
 
 #include <caf/all.hpp>
@@ -67,6 +68,7 @@ cache_actor::behavior_type cache(cache_actor::stateful_pointer<cache_cell> self,
                                  cache_config cfg, const clock* clk,
                                  std::vector<shard_actor> shards,
                                  queue_actor q) {
+  exit_on_exception(self);
   auto ttl = cfg.assumed_ttl;
   self->state.metrics = cfg.metrics;
   self->state.state = std::make_unique<cache_state>(std::move(cfg), *clk);

@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/behaviors.hpp"
+#include "actors/exit_on_exception.hpp"
 #include "metrics/scheduler_metrics.hpp"
 
 #include <caf/all.hpp>
@@ -82,6 +83,7 @@ coordinator(coordinator_actor::stateful_pointer<coordinator_cell> self,
             coordinator_config cfg, std::vector<plugins::profile_ptr> profiles,
             cluster_sink* sink, std::vector<shard_actor> shards, cache_actor c,
             queue_actor q, binder_actor b) {
+  exit_on_exception(self);
   auto& cell = self->state;
   cell.self = self;
   cell.out = sink;

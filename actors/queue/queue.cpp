@@ -4,6 +4,7 @@
 // (`queue_state`) or simulate's (`settling_queue_state`). Both take the
 // same inputs and answer the same pops; only the live one has timers.
 #include "actors/behaviors.hpp"
+#include "actors/exit_on_exception.hpp"
 #include "metrics/scheduler_metrics.hpp"
 
 #include <caf/all.hpp>
@@ -124,6 +125,7 @@ queue_actor::behavior_type behavior(queue_self<State> self, OnTick on_tick) {
 queue_actor::behavior_type
 live_queue(queue_self<queue_state> self, queue_config cfg, const clock* clk,
            std::vector<plugins::profile_ptr> profiles, duration tick) {
+  exit_on_exception(self);
   self->state.metrics = cfg.metrics;
   self->state.state
     = std::make_unique<queue_state>(cfg, *clk, std::move(profiles));
@@ -147,6 +149,7 @@ queue_actor::behavior_type
 settling_queue(queue_self<settling_queue_state> self,
                metrics::scheduler_metrics* metrics, const clock* clk,
                std::vector<plugins::profile_ptr> profiles) {
+  exit_on_exception(self);
   self->state.metrics = metrics;
   self->state.state = std::make_unique<settling_queue_state>(
     metrics, *clk, std::move(profiles));

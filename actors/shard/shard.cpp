@@ -1,6 +1,7 @@
 // SPDX-FileCopyrightText: 2026 The tessera authors
 // SPDX-License-Identifier: Apache-2.0
 #include "actors/behaviors.hpp"
+#include "actors/exit_on_exception.hpp"
 #include "metrics/scheduler_metrics.hpp"
 
 #include <caf/all.hpp>
@@ -97,6 +98,7 @@ serve_when_current(shard_actor::stateful_pointer<shard_cell> self,
 
 shard_actor::behavior_type shard(shard_actor::stateful_pointer<shard_cell> self,
                                  shard_config cfg) {
+  exit_on_exception(self);
   std::uint32_t index = cfg.index;
   self->state.metrics = cfg.metrics;
   self->state.state.emplace(index, cfg.metrics);

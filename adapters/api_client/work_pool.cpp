@@ -3,6 +3,7 @@
 #include "adapters/api_client/work_pool.hpp"
 
 #include "support/log.hpp"
+#include "support/thread_body.hpp"
 #include "support/thread_name.hpp"
 
 #include <algorithm>
@@ -14,7 +15,9 @@ work_pool::work_pool(std::string name, std::size_t threads)
   for (std::size_t i = 0; i < std::max<std::size_t>(threads, 1); ++i)
     threads_.emplace_back([this] {
       set_thread_name(name_);
-      loop();
+      // run_guarded() catches around each job; what still escapes (a
+      // failed lock) ends this thread, logged, and the others serve.
+      (void)run_thread_body(name_, [this] { loop(); });
     });
 }
 
@@ -46,13 +49,19 @@ void work_pool::run_guarded(job& j) {
   try {
     j.run();
     return;
-  } catch (const std::exception& e) {
-    TLOG_ERROR("work pool job threw", "pool", name_, "error", e.what());
   } catch (...) {
-    TLOG_ERROR("work pool job threw", "pool", name_, "error", "unknown");
+    TLOG_ERROR("work pool job threw", "pool", name_, "error",
+               exception_text(std::current_exception()));
   }
-  if (j.abandon)
+  if (!j.abandon)
+    return;
+  // `abandon` is the owner's code too: it must not take the thread down.
+  try {
     j.abandon();
+  } catch (...) {
+    TLOG_ERROR("work pool abandon threw", "pool", name_, "error",
+               exception_text(std::current_exception()));
+  }
 }
 
 std::deque<work_pool::job>::iterator work_pool::next_ready() {

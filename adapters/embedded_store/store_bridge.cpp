@@ -9,6 +9,7 @@
 #include "io/volume_binder.hpp"
 #include "support/log.hpp"
 #include "support/text.hpp"
+#include "support/thread_body.hpp"
 #include "support/thread_name.hpp"
 
 #include <algorithm>
@@ -92,7 +93,10 @@ struct store_bridge::impl {
     if (cfg.record_events)
       recorder = std::thread([this] {
         set_thread_name("bridge:events");
-        record_loop();
+        // record_loop() catches around each event; what still escapes ends
+        // the recorder, logged, and events are dropped from then on.
+        if (!run_thread_body("bridge:events", [this] { record_loop(); }))
+          recorder_failed();
       });
     io::volume_binder_api api;
     api.get = [this](model::object_kind kind, std::string_view ns,
@@ -161,6 +165,8 @@ struct store_bridge::impl {
   /// Events taken off the queue and not yet written.
   std::size_t events_writing = 0;
   bool events_stopping = false;
+  /// The recorder thread ended on an exception: nothing writes any more.
+  bool events_lost = false;
   std::thread recorder;
 
   void wake() {
@@ -359,7 +365,7 @@ struct store_bridge::impl {
       return;
     {
       std::lock_guard guard{events_mu};
-      if (events_queue.size() >= cfg.max_queued_events) {
+      if (events_lost || events_queue.size() >= cfg.max_queued_events) {
         ++events_dropped;
         return;
       }
@@ -380,8 +386,17 @@ struct store_bridge::impl {
       batch.swap(events_queue);
       events_writing = batch.size();
       lock.unlock();
-      for (const auto& e : batch)
-        write_event(*e.pod, e.type, e.reason, e.action, e.message);
+      for (const auto& e : batch) {
+        // One event that cannot be written is dropped, as one the store
+        // refused would be; the rest of the batch still goes.
+        try {
+          write_event(*e.pod, e.type, e.reason, e.action, e.message);
+        } catch (...) {
+          ++events_dropped;
+          TLOG_ERROR("store bridge: event not recorded", "pod", e.pod->key(),
+                     "error", exception_text(std::current_exception()));
+        }
+      }
       batch.clear();
       lock.lock();
       events_writing = 0;
@@ -389,11 +404,24 @@ struct store_bridge::impl {
     }
   }
 
+  /// After the recorder thread failed: drops what waits, so that
+  /// flush_events() does not wait for ever on a thread that is gone.
+  void recorder_failed() {
+    {
+      std::lock_guard guard{events_mu};
+      events_lost = true;
+      events_dropped += events_queue.size();
+      events_queue.clear();
+      events_writing = 0;
+    }
+    events_cv.notify_all();
+  }
+
   void flush_events() {
     std::unique_lock lock{events_mu};
     events_cv.wait(lock, [&] {
       return (events_queue.empty() && events_writing == 0)
-             || !recorder.joinable();
+             || !recorder.joinable() || events_lost;
     });
   }
 
@@ -483,7 +511,8 @@ void store_bridge::start(receiver r) {
   }
   impl_->thread = std::thread([this] {
     set_thread_name("bridge:watch");
-    impl_->run();
+    // A failure ends the deliveries, logged, as a failed list does.
+    (void)run_thread_body("bridge:watch", [this] { impl_->run(); });
   });
 }
 

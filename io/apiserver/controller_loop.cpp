@@ -3,6 +3,7 @@
 #include "io/apiserver/controller_loop.hpp"
 
 #include "support/log.hpp"
+#include "support/thread_body.hpp"
 
 #include <exception>
 #include <utility>
@@ -11,7 +12,10 @@ namespace tessera::apiserver {
 
 controller_loop::controller_loop(std::string name, duration retry, pass_fn pass)
   : name_(std::move(name)), retry_(retry), pass_(std::move(pass)),
-    thread_([this] { run(); }) {
+    thread_([this] {
+      // run() catches around each pass; only a failed wait escapes it.
+      (void)run_thread_body(name_, [this] { run(); });
+    }) {
 }
 
 controller_loop::~controller_loop() {
@@ -29,9 +33,9 @@ void controller_loop::run() {
   do {
     try {
       wait = pass_();
-    } catch (const std::exception& e) {
+    } catch (...) {
       TLOG_ERROR("controller pass failed", "controller", name_, "error",
-                 e.what());
+                 exception_text(std::current_exception()));
       wait = retry_;
     }
   } while (signal_.wait(wait));

@@ -4,6 +4,7 @@
 
 #include "io/http_server.hpp"
 #include "io/serving/self_signed.hpp"
+#include "support/internal_error.hpp"
 #include "support/log.hpp"
 
 #include <boost/asio/post.hpp>
@@ -236,7 +237,18 @@ struct ops_server::impl final : io::http_handler {
         return;
       }
       net::post(*reviews, [this, a = auth, c, deliver] {
-        auto d = std::make_shared<auth_decision>(a->check(c->view()));
+        // An exception would leave the pool's thread (std::terminate) and
+        // the request unanswered: answer 500 instead.
+        auto d = std::make_shared<auth_decision>();
+        try {
+          *d = a->check(c->view());
+        } catch (...) {
+          TLOG_ERROR("request review failed", "path", c->target, "error",
+                     exception_text(std::current_exception()));
+          d->status = 500;
+          d->content_type = "text/plain; charset=utf-8";
+          d->body = "internal server error\n";
+        }
         deliver([this, c, d] {
           return decided(std::move(*d), c->method, c->target);
         });

@@ -14,6 +14,7 @@
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
 #include "io/http_client.hpp"
+#include "support/thread_body.hpp"
 
 #include <benchmark/benchmark.h>
 #include <boost/json.hpp>
@@ -89,21 +90,26 @@ void BM_BindingPosts(benchmark::State& state) {
     std::vector<std::thread> threads;
     for (int c = 0; c < conns; ++c)
       threads.emplace_back([&, c] {
-        auto& client = *clients[static_cast<std::size_t>(c)];
-        for (int k = 0; k < per_conn; ++k) {
-          int i = c * per_conn + k;
-          std::string name = "p" + std::to_string(i);
-          char node[16];
-          std::snprintf(node, sizeof node, "node-%06d", i % 100);
-          auto r = client.post(
-            "/api/v1/namespaces/default/pods/" + name + "/binding",
-            R"({"kind":"Binding","apiVersion":"v1","metadata":{"name":")" + name
-              + R"("},"target":{"kind":"Node","name":")" + node + "\"}}");
-          if (r && r->status == 201)
-            ++ok;
-          else
-            ++failed;
-        }
+        // A thread that dies fails the rest of its binds, logged.
+        if (!run_thread_body("bench:bind", [&] {
+              auto& client = *clients[static_cast<std::size_t>(c)];
+              for (int k = 0; k < per_conn; ++k) {
+                int i = c * per_conn + k;
+                std::string name = "p" + std::to_string(i);
+                char node[16];
+                std::snprintf(node, sizeof node, "node-%06d", i % 100);
+                auto r = client.post(
+                  "/api/v1/namespaces/default/pods/" + name + "/binding",
+                  R"({"kind":"Binding","apiVersion":"v1","metadata":{"name":")"
+                    + name + R"("},"target":{"kind":"Node","name":")" + node
+                    + "\"}}");
+                if (r && r->status == 201)
+                  ++ok;
+                else
+                  ++failed;
+              }
+            }))
+          ++failed;
       });
     for (auto& t : threads)
       t.join();
@@ -176,30 +182,34 @@ void BM_WatchFanout(benchmark::State& state) {
       static_cast<std::size_t>(watchers));
     for (int w = 0; w < watchers; ++w)
       readers.emplace_back([&, w] {
-        auto& s = *streams[static_cast<std::size_t>(w)];
-        boost::json::parser p;
-        int got = 0;
-        while (got < events) {
-          auto line = s.next_line(std::chrono::seconds(30));
-          if (!line || !*line) {
-            ++bad;
-            break;
-          }
-          if (decode) {
-            boost::json::error_code ec;
-            p.reset();
-            p.write(**line, ec);
-            if (ec) {
-              ++bad;
-              continue;
-            }
-            auto v = p.release();
-            benchmark::DoNotOptimize(v);
-          }
-          ++got;
-        }
-        delivered += got;
-        finished[static_cast<std::size_t>(w)] = clock_type::now();
+        // A reader that dies counts as an error, logged.
+        if (!run_thread_body("bench:watch", [&] {
+              auto& s = *streams[static_cast<std::size_t>(w)];
+              boost::json::parser p;
+              int got = 0;
+              while (got < events) {
+                auto line = s.next_line(std::chrono::seconds(30));
+                if (!line || !*line) {
+                  ++bad;
+                  break;
+                }
+                if (decode) {
+                  boost::json::error_code ec;
+                  p.reset();
+                  p.write(**line, ec);
+                  if (ec) {
+                    ++bad;
+                    continue;
+                  }
+                  auto v = p.release();
+                  benchmark::DoNotOptimize(v);
+                }
+                ++got;
+              }
+              delivered += got;
+              finished[static_cast<std::size_t>(w)] = clock_type::now();
+            }))
+          ++bad;
       });
     auto t0 = clock_type::now();
     for (int i = 0; i < events; ++i) {
@@ -256,14 +266,18 @@ void BM_StoreWrites(benchmark::State& state) {
       auto r = st.watch(pods(), "", {});
       ws.push_back(*r);
       drains.emplace_back([&, w] {
-        std::vector<watch_event> batch;
-        while (!stop) {
-          ws[static_cast<std::size_t>(w)]->wait_for(
-            std::chrono::milliseconds(10));
-          batch.clear();
-          seen
-            += static_cast<long>(ws[static_cast<std::size_t>(w)]->poll(batch));
-        }
+        // A drain that dies leaves its watcher to fill up: the `dropped`
+        // counter shows it, and the log says why.
+        (void)run_thread_body("bench:drain", [&] {
+          std::vector<watch_event> batch;
+          while (!stop) {
+            ws[static_cast<std::size_t>(w)]->wait_for(
+              std::chrono::milliseconds(10));
+            batch.clear();
+            seen += static_cast<long>(
+              ws[static_cast<std::size_t>(w)]->poll(batch));
+          }
+        });
       });
     }
     auto t0 = clock_type::now();

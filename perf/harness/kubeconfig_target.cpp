@@ -13,6 +13,7 @@
 #include "perf/harness/embedded_target.hpp"
 #include "perf/harness/resource_usage.hpp"
 #include "support/log.hpp"
+#include "support/thread_body.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -137,7 +138,14 @@ public:
         static_cast<std::size_t>(std::max(options_.create_workers, 1)), count));
     std::vector<std::thread> workers;
     for (std::size_t i = 0; i < n; ++i)
-      workers.emplace_back(work);
+      workers.emplace_back([&] {
+        // A worker that died fails the op like a refused create.
+        if (run_thread_body("perf:create", work))
+          return;
+        std::lock_guard guard{report};
+        if (!failed.exchange(true))
+          first = make_error(ec::internal, "a create worker failed");
+      });
     for (auto& w : workers)
       w.join();
     return first;
@@ -265,7 +273,10 @@ public:
     };
     std::vector<std::thread> workers;
     for (int i = 0; i < std::max(options_.create_workers, 1); ++i)
-      workers.emplace_back(work);
+      workers.emplace_back([&] {
+        if (!run_thread_body("perf:cleanup", work))
+          ++failures;
+      });
     for (auto& w : workers)
       w.join();
     if (failures > 0)

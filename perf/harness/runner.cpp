@@ -8,6 +8,7 @@
 #include "perf/harness/resource_usage.hpp"
 #include "perf/harness/templates.hpp"
 #include "support/log.hpp"
+#include "support/thread_body.hpp"
 #include "support/thread_name.hpp"
 
 #include <atomic>
@@ -134,7 +135,12 @@ public:
       remove_(std::move(remove)), meter_(meter) {
     thread_ = std::thread([this] {
       set_thread_name("perf:churn");
-      run();
+      meter_.exclude_this_thread();
+      // A churn op that died is a failed background op: the run must not
+      // pass for a measurement of what the file describes.
+      if (!run_thread_body("perf:churn", [this] { run(); }))
+        note(make_error(ec::internal, "the churn thread failed"));
+      meter_.thread_exiting();
     });
   }
   ~churner() {
@@ -156,7 +162,6 @@ public:
 
 private:
   void run() {
-    meter_.exclude_this_thread();
     auto number = static_cast<std::size_t>(op_.number);
     // recreate: slot i of template t holds the object it created last.
     std::vector<std::vector<std::string>> slots(
@@ -186,7 +191,6 @@ private:
       ++count;
       lock.lock();
     }
-    meter_.thread_exiting();
   }
 
   void note(const error& e) {
@@ -627,7 +631,12 @@ private:
       deleters_.emplace_back([this, remove_all] {
         set_thread_name("perf:delete");
         meter_.exclude_this_thread();
-        remove_all();
+        // Failed deletions fail the run (see the background errors).
+        if (!run_thread_body("perf:delete", remove_all))
+          if (background_errors_++ == 0) {
+            std::lock_guard guard{background_mu_};
+            background_first_error_ = "the deletion thread failed";
+          }
         meter_.thread_exiting();
       });
       return {};
