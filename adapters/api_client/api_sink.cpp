@@ -59,7 +59,12 @@ api_sink::api_sink(io::rest_client& client, io::event_recorder& events,
     return client_.get_object(io::object_path(kind, ns, name));
   };
   api.update = [this](model::object_kind kind, std::string_view ns,
-                      std::string_view name, std::string body) {
+                      std::string_view name, std::string body) -> error {
+    // PreBind's writes bind the pod as much as the binding does: refused
+    // like it, they fail the pod's binding with the gate's error, and the
+    // binder backs the pod off.
+    if (error held = check_write_gate())
+      return held;
     return client_.update_object(io::object_path(kind, ns, name),
                                  std::move(body));
   };

@@ -5,9 +5,9 @@
 /// call returns at once; the API calls run on io threads:
 ///
 /// Every write first asks the config's gates (leadership; for bindings,
-/// informers in sync and the node known); a refused binding fails with the
-/// gate's error, a refused status patch waits for the gate (a while), other
-/// refused writes are dropped.
+/// informers in sync and the node known); a refused binding, or volume
+/// write of one, fails with the gate's error, a refused status patch waits
+/// for the gate (a while), other refused writes are dropped.
 ///
 ///   bind            POST pods/{name}/binding on the bind pool (the binder
 ///                   keeps at most bindConcurrency in flight); `done` gets
@@ -96,9 +96,11 @@ struct api_sink_config {
   /// Host name for Events' reportingInstance (`<scheduler>-<host>`); empty =
   /// gethostname().
   std::string hostname;
-  /// Asked right before every API write (a binding, a status patch, a
-  /// deletion, an event) on the thread that makes it: an error skips the
-  /// write, and a binding fails with it (the binder backs the pod off).
+  /// Asked right before every API write (a binding, a volume's or claim's
+  /// update, a status patch, a deletion, an event) on the thread that makes
+  /// it: an error skips the write, and a binding fails with it (the binder
+  /// backs the pod off). Events are asked when recorded; give the
+  /// event_recorder the gate too, so that one queued meanwhile is not sent.
   /// `tessera run` passes "still holds the leader lease". Null = always.
   std::function<error()> write_gate;
   /// Asked right before every binding with its node: an error fails the

@@ -220,6 +220,56 @@ TEST_F(ApiSinkTest, GatesRefuseWritesBeforeTheyAreSent) {
   EXPECT_EQ(sink_->stats().gated.load(), 1u);
 }
 
+// PreBind's volume writes are writes of the leader too: one whose lease ran
+// out leaves the volumes and the claims alone, and the binding fails with
+// the gate's error, so that the binder backs the pod off, as it does when
+// the gate refuses the binding itself.
+TEST_F(ApiSinkTest, GateRefusesVolumeWritesBeforeTheyAreSent) {
+  std::atomic<bool> leading{false};
+  api_sink_config cfg;
+  cfg.volume_poll_interval = 20ms;
+  cfg.write_gate = [&]() -> error {
+    if (leading.load())
+      return {};
+    return make_error(ec::unavailable, "not the leader");
+  };
+  use_sink(cfg);
+  test::storage_objects objects{store_};
+  struct test_case {
+    std::string name;
+    model::volume_binding_plan_ptr plan;
+    /// What the refused write would have set; empty when not sent.
+    std::function<std::string()> written;
+  };
+  const std::vector<test_case> cases{
+    {"a static volume's claimRef", objects.static_plan(),
+     [&] { return objects.claim_ref(); }},
+    {"a claim's selected node", objects.provision_plan(),
+     [&] {
+       return objects.claim_annotation("dynamic",
+                                       "volume.kubernetes.io/selected-node");
+     }},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto refused = test::bind_volumes(*sink_, objects.pod(), tc.plan, 2s);
+    ASSERT_EQ(refused.wait_for(10s), std::future_status::ready);
+    error e = refused.get();
+    EXPECT_EQ(e.code, ec::unavailable);
+    EXPECT_EQ(e.message, "not the leader");
+    EXPECT_EQ(tc.written(), "");
+  }
+  EXPECT_EQ(sink_->stats().gated.load(), cases.size());
+
+  leading = true;
+  auto bound
+    = test::bind_volumes(*sink_, objects.pod(), objects.static_plan(), 10s);
+  ASSERT_TRUE(test::eventually([&] { return !objects.claim_ref().empty(); }));
+  objects.complete("static", "pv1");
+  ASSERT_EQ(bound.wait_for(10s), std::future_status::ready);
+  EXPECT_FALSE(bound.get());
+}
+
 // A leader paused past its lease refuses writes until it renews, and may
 // lead on: a failure it reported meanwhile is written once the gate
 // opens, or its pod would wait, parked, with no reason shown. Not after the
