@@ -311,6 +311,58 @@ TEST_F(ApiSinkTest, ARefusedStatusPatchWaitsForTheGateAWhile) {
   }
 }
 
+// A status patch waiting for the write gate holds its writer thread: the
+// wait ends as soon as the sink shuts down, so that neither drain() nor
+// stop() sits out the retry interval; and it ends with the patience, so
+// that the thread is free for other pods' writes once the patch is given
+// up.
+TEST_F(ApiSinkTest, AWaitForTheWriteGateEndsWithShutdownOrPatience) {
+  struct test_case {
+    std::string name;
+    std::chrono::milliseconds patience;
+    /// Shuts the sink down; empty: the gate opens and the sink writes on.
+    std::function<void(api_sink&)> shut_down;
+  };
+  const std::vector<test_case> cases{
+    {"drain", 1h, [](api_sink& s) { EXPECT_TRUE(s.drain(10s)); }},
+    {"stop", 1h, [](api_sink& s) { s.stop(); }},
+    {"patience", 100ms, {}},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    std::atomic<bool> leading{false};
+    api_sink_config cfg;
+    cfg.status_threads = 1;
+    // Far longer than any wait the test allows.
+    cfg.gated_status_interval = 30s;
+    cfg.gated_status_patience = tc.patience;
+    cfg.write_gate = [&]() -> error {
+      if (leading.load())
+        return {};
+      return make_error(ec::unavailable, "not the leader");
+    };
+    use_sink(cfg);
+    sink_->unschedulable(create_pod("waits-" + tc.name),
+                         failure("Unschedulable", "0/1 nodes are available"));
+    ASSERT_TRUE(
+      test::eventually([&] { return sink_->stats().gated.load() > 0; }));
+    if (tc.shut_down) {
+      test::finishes_within(
+        "shutdown during the wait for the gate", [&] { tc.shut_down(*sink_); },
+        5s);
+      continue;
+    }
+    // The given-up patch frees the only writer thread for the next pod.
+    std::this_thread::sleep_for(tc.patience);
+    leading = true;
+    std::string next = "next-" + tc.name;
+    sink_->unschedulable(create_pod(next),
+                         failure("Unschedulable", "0/1 nodes are available"));
+    EXPECT_TRUE(test::eventually(
+      [&] { return scheduled_condition(doc_of(next)) != nullptr; }, 5s));
+  }
+}
+
 // A pod the scheduler cannot read gets an event and, unbound, the
 // PodScheduled=False condition; once per version.
 TEST_F(ApiSinkTest, UndecodablePodGetsAnEventAndACondition) {
