@@ -6,6 +6,7 @@
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
 #include "test/support/api_client.hpp"
+#include "test/support/log_capture.hpp"
 #include "test/support/storage_objects.hpp"
 #include "test/support/wait.hpp"
 
@@ -361,6 +362,17 @@ TEST_F(ApiSinkTest, AWaitForTheWriteGateEndsWithShutdownOrPatience) {
     EXPECT_TRUE(test::eventually(
       [&] { return scheduled_condition(doc_of(next)) != nullptr; }, 5s));
   }
+}
+
+// A binding the API refuses with 409 (the pod bound by another instance, or
+// by an earlier attempt whose answer was lost) is worth seeing without -v.
+TEST_F(ApiSinkTest, BindingConflictIsLoggedAtDefaultVerbosity) {
+  auto p = create_pod("taken");
+  ASSERT_FALSE(bind_now(p, "n1"));
+  test::log_capture logs{0};
+  EXPECT_EQ(bind_now(p, "n2").code, ec::conflict);
+  EXPECT_EQ(logs.count(R"("binding conflict" pod="default/taken" node="n2")"),
+            1u);
 }
 
 // A pod the scheduler cannot read gets an event and, unbound, the
