@@ -522,7 +522,8 @@ int schedule(run_context& rc) {
   // runs, records into rc.hooks.metrics once this function returns.
   caf::actor_system sys{caf_cfg};
 
-  // Checked right before every write: a paused leader whose lease ran out
+  // Checked right before every write (bindings and their volume updates,
+  // status patches, deletions, events): a paused leader whose lease ran out
   // stops at once.
   std::function<error()> lease_gate;
   if (rc.lease != nullptr)
@@ -558,11 +559,11 @@ int schedule(run_context& rc) {
   sc.bind_threads = f.bind_threads > 0
                       ? static_cast<std::size_t>(f.bind_threads)
                       : std::min<std::size_t>(setup.bind_concurrency, 16);
-  // No binding goes out while an informer re-lists or to a node the cache
-  // does not hold.
   sc.write_gate = lease_gate;
   if (rc.lease != nullptr)
     sc.gated_status_patience = election_timing(f).lease_duration;
+  // No binding goes out while an informer re-lists or to a node the cache
+  // does not hold.
   sc.bind_gate
     = [&source](model::symbol node) { return source.check_bind_target(node); };
   adapters::api_sink sink{rc.client, events, sc};
