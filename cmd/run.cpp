@@ -529,9 +529,22 @@ int schedule(run_context& rc) {
   // runs, records into rc.hooks.metrics once this function returns.
   caf::actor_system sys{caf_cfg};
 
+  // Checked right before every write (bindings and their volume updates,
+  // status patches, deletions, events): a paused leader whose lease ran out
+  // stops at once.
+  std::function<error()> lease_gate;
+  if (rc.lease != nullptr)
+    lease_gate = [lease = rc.lease]() -> error {
+      if (lease->holds_lease())
+        return {};
+      return make_error(ec::unavailable,
+                        "not the leader: the lease was not renewed within "
+                        "its duration");
+    };
   bool events_v1 = rc.client.has_events_v1();
   io::event_recorder_config ec;
   ec.use_events_v1 = events_v1;
+  ec.write_gate = lease_gate;
   io::event_recorder events{rc.event_client, ec};
   events.start();
   adapters::api_source_config source_cfg;
@@ -553,19 +566,11 @@ int schedule(run_context& rc) {
   sc.bind_threads = f.bind_threads > 0
                       ? static_cast<std::size_t>(f.bind_threads)
                       : std::min<std::size_t>(setup.bind_concurrency, 16);
-  // Checked right before every write: a paused leader whose lease ran out
-  // stops at once, and no binding goes out while an informer re-lists or
-  // to a node the cache does not hold.
-  if (rc.lease != nullptr)
-    sc.write_gate = [lease = rc.lease]() -> error {
-      if (lease->holds_lease())
-        return {};
-      return make_error(ec::unavailable,
-                        "not the leader: the lease was not renewed within "
-                        "its duration");
-    };
+  sc.write_gate = lease_gate;
   if (rc.lease != nullptr)
     sc.gated_status_patience = election_timing(f).lease_duration;
+  // No binding goes out while an informer re-lists or to a node the cache
+  // does not hold.
   sc.bind_gate
     = [&source](model::symbol node) { return source.check_bind_target(node); };
   adapters::api_sink sink{rc.client, events, sc};

@@ -227,8 +227,23 @@ void event_recorder::writer_loop() {
   }
 }
 
+bool event_recorder::gate_refuses(const write& w) {
+  if (!config_.write_gate)
+    return false;
+  error e = config_.write_gate();
+  if (!e)
+    return false;
+  stats_.gated.fetch_add(1, std::memory_order_relaxed);
+  TLOG_V(2, "event not written: the write gate refused it", "reason",
+         w.event.reason, "object",
+         w.event.regarding.ns + "/" + w.event.regarding.name, "err", e.message);
+  return true;
+}
+
 void event_recorder::perform(write w) {
   for (;;) {
+    if (gate_refuses(w))
+      return;
     error e;
     bool created = w.create;
     if (w.create) {
@@ -238,6 +253,8 @@ void event_recorder::perform(write w) {
       if (e.code == ec::not_found) {
         // The Event expired on the server: write it again whole.
         created = true;
+        if (gate_refuses(w))
+          return;
         e = client_.create_event(w.event, config_.use_events_v1);
       }
     }

@@ -25,17 +25,21 @@
 /// order (the create before its first PATCH), and a queued PATCH is
 /// replaced by a newer one of the same key instead of queueing both. Failed
 /// writes of transport errors are retried (up to 12 tries, 10 s apart,
-/// jittered); a Status error drops the write.
+/// jittered); a Status error drops the write. The config's write gate is
+/// asked right before every write, each retry included: an event may wait
+/// in the queue or for a retry far longer than the leader lease lasts.
 #pragma once
 
 #include "io/api_objects.hpp"
 #include "io/fwd.hpp"
 #include "support/clock.hpp"
+#include "support/error.hpp"
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -56,6 +60,10 @@ struct event_recorder_config {
   std::chrono::milliseconds retry_sleep{std::chrono::seconds(10)};
   /// Null = the system clock.
   const clock* time = nullptr;
+  /// Asked right before every write on the writer thread: an error drops
+  /// the write (the series is written whole on its next occurrence).
+  /// `tessera run` passes "still holds the leader lease". Null = always.
+  std::function<error()> write_gate;
 };
 
 struct event_recorder_stats {
@@ -65,6 +73,8 @@ struct event_recorder_stats {
   std::atomic<std::uint64_t> deduplicated{0};
   std::atomic<std::uint64_t> dropped{0};
   std::atomic<std::uint64_t> failed{0};
+  /// Writes the write gate refused.
+  std::atomic<std::uint64_t> gated{0};
 };
 
 class event_recorder {
@@ -112,6 +122,8 @@ private:
   std::deque<write>::iterator next_ready();
   void writer_loop();
   void perform(write w);
+  /// True, counted and logged, when the write gate refuses `w`.
+  bool gate_refuses(const write& w);
 
   rest_client& client_;
   event_recorder_config config_;

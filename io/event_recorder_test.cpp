@@ -10,6 +10,7 @@
 #include <boost/json.hpp>
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <thread>
 
 namespace tessera::io {
@@ -187,6 +188,36 @@ TEST_F(EventRecorderTest, WritesOfOneKeyStayInOrder) {
   }
   rec.stop();
   slow->stop();
+}
+
+// The write gate is asked when an event is sent, not when it is recorded:
+// an event queued while the scheduler led (behind other writes, or waiting
+// for a retry) is not sent once its lease ran out.
+TEST_F(EventRecorderTest, WriteGateIsAskedRightBeforeEachWrite) {
+  std::atomic<bool> leading{true};
+  event_recorder_config cfg;
+  cfg.write_gate = [&]() -> error {
+    if (leading.load())
+      return {};
+    return make_error(ec::unavailable, "not the leader");
+  };
+  event_recorder rec{*client_, cfg}; // not started: the event waits
+  rec.record(failed("paused", "recorded while leading"));
+  leading = false;
+  rec.start();
+  settle(rec);
+  EXPECT_TRUE(events_of("paused").empty());
+  EXPECT_EQ(rec.stats().gated.load(), 1u);
+  EXPECT_EQ(rec.stats().created.load(), 0u);
+
+  // Leading again: the next occurrence writes the series whole.
+  leading = true;
+  rec.record(failed("paused", "recorded while leading again"));
+  settle(rec);
+  auto evs = events_of("paused");
+  ASSERT_EQ(evs.size(), 1u);
+  EXPECT_EQ(count_of(evs[0]), 2);
+  rec.stop();
 }
 
 TEST_F(EventRecorderTest, FullQueueDrops) {

@@ -44,18 +44,6 @@ std::string leases_path(std::string_view ns) {
   return p;
 }
 
-/// Seconds of a `Retry-After` header (client-go honours integer seconds).
-std::optional<int> retry_after(const http_response& r) {
-  const std::string* h = r.header("Retry-After");
-  if (h == nullptr)
-    return std::nullopt;
-  int v = 0;
-  auto [ptr, e] = std::from_chars(h->data(), h->data() + h->size(), v);
-  if (e != std::errc{} || v < 0)
-    return std::nullopt;
-  return v;
-}
-
 error shut_down_error() {
   return make_error(ec::unavailable, "client is shutting down");
 }
@@ -88,6 +76,20 @@ ec code_for_status(int s) noexcept {
   default:
     return s >= 500 ? ec::unavailable : ec::internal;
   }
+}
+
+std::optional<std::chrono::milliseconds>
+retry_delay(const http_response& r, std::chrono::milliseconds cap) {
+  const std::string* h = r.header("Retry-After");
+  if (h == nullptr)
+    return std::nullopt;
+  // client-go honours integer seconds only.
+  int seconds = 0;
+  auto [ptr, e] = std::from_chars(h->data(), h->data() + h->size(), seconds);
+  if (e != std::errc{} || seconds < 0)
+    return std::nullopt;
+  return std::min<std::chrono::milliseconds>(std::chrono::seconds(seconds),
+                                             cap);
 }
 
 error status_error(const http_response& r) {
@@ -257,14 +259,12 @@ expected<http_response> rest_client::request(const http_request& r,
     }
     if ((resp->status == 429 || resp->status >= 500)
         && retries < config_.max_retries) {
-      if (auto after = retry_after(*resp)) {
+      if (auto delay = retry_delay(*resp, config_.max_retry_after)) {
         ++retries;
         stats_.retries.fetch_add(1, std::memory_order_relaxed);
         TLOG_V(3, "retrying after Retry-After", "path", r.target, "status",
-               resp->status, "seconds", *after);
-        if (!pause(std::min<std::chrono::milliseconds>(
-                     std::chrono::seconds(*after), config_.max_retry_after),
-                   scope))
+               resp->status, "delayMs", delay->count());
+        if (!pause(*delay, scope))
           return shut_down_error();
         continue;
       }

@@ -30,6 +30,7 @@
 #include "support/error.hpp"
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <memory>
@@ -182,6 +183,12 @@ private:
 
 /// The error for a non-2xx answer: the Status message, `ec` by code.
 error status_error(const http_response& r);
+
+/// How long to wait before retrying a 429 or 5xx answer: its Retry-After
+/// in seconds, at most `cap`; nullopt without a Retry-After of whole
+/// seconds (the answer is not retried).
+std::optional<std::chrono::milliseconds>
+retry_delay(const http_response& r, std::chrono::milliseconds cap);
 
 /// `ec` for an HTTP status code (see the file comment).
 ec code_for_status(int http_status) noexcept;

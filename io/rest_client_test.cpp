@@ -9,6 +9,7 @@
 #include "io/rest_client.hpp"
 #include "test/support/api_client.hpp"
 #include "test/support/temp_dir.hpp"
+#include "test/support/wait.hpp"
 
 #include <arpa/inet.h>
 #include <boost/json.hpp>
@@ -21,6 +22,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
 #include <poll.h>
 #include <sstream>
 #include <thread>
@@ -429,6 +431,59 @@ TEST(RestClientRaw, RetryAfterIsHonoured) {
   EXPECT_EQ(failed.err().code, ec::unavailable);
   EXPECT_EQ(failed.err().message, "boom");
   EXPECT_EQ(srv.requests(), 4);
+}
+
+TEST(RetryDelay, RetryAfterSecondsUpToTheCap) {
+  struct test_case {
+    std::string name;
+    /// The header's value; nullopt: no header.
+    std::optional<std::string> retry_after;
+    std::optional<std::chrono::milliseconds> delay;
+  };
+  const auto cap = rest_client_config{}.max_retry_after;
+  const std::vector<test_case> cases{
+    {"no header", std::nullopt, std::nullopt},
+    {"zero", "0", 0ms},
+    {"seconds below the cap", "2", 2s},
+    {"the cap", "10", 10s},
+    {"an hour is cut to the cap", "3600", 10s},
+    {"negative", "-1", std::nullopt},
+    {"an HTTP date", "Wed, 21 Oct 2015 07:28:00 GMT", std::nullopt},
+  };
+  ASSERT_EQ(cap, 10s) << "the default cap";
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    http_response r;
+    r.status = 429;
+    if (tc.retry_after)
+      r.headers.push_back({"Retry-After", *tc.retry_after});
+    EXPECT_EQ(retry_delay(r, cap), tc.delay);
+  }
+}
+
+// A server asking for an hour gets max_retry_after: a Retry-After never
+// parks a caller, or a scheduler stopping meanwhile, for longer.
+TEST(RestClientRaw, RetryAfterIsCutToTheCap) {
+  std::atomic<int> n{0};
+  raw_server srv{[&](const std::string&) {
+    if (n++ == 0)
+      return answer(429, R"({"kind":"Status","code":429})",
+                    "Retry-After: 3600\r\n");
+    return answer(200, R"({"kind":"NodeList","items":[]})");
+  }};
+  auto rc = config_for(srv.url());
+  rc.max_retry_after = 50ms;
+  rest_client c{rc};
+  http_request r;
+  r.target = "/api/v1/nodes";
+  std::optional<expected<http_response>> resp;
+  test::finishes_within(
+    "a call retried after Retry-After: 3600", [&] { resp = c.request(r); },
+    10s);
+  ASSERT_TRUE(*resp) << resp->err().message;
+  EXPECT_EQ((*resp)->status, 200);
+  EXPECT_EQ(srv.requests(), 2);
+  EXPECT_EQ(c.stats().retries.load(), 1u);
 }
 
 TEST(RestClientRaw, KeepAliveReusesConnections) {

@@ -5,7 +5,6 @@
 #include "support/log.hpp"
 
 #include <algorithm>
-#include <thread>
 #include <unistd.h>
 
 namespace tessera::adapters {
@@ -59,7 +58,12 @@ api_sink::api_sink(io::rest_client& client, io::event_recorder& events,
     return client_.get_object(io::object_path(kind, ns, name));
   };
   api.update = [this](model::object_kind kind, std::string_view ns,
-                      std::string_view name, std::string body) {
+                      std::string_view name, std::string body) -> error {
+    // PreBind's writes bind the pod as much as the binding does: refused
+    // like it, they fail the pod's binding with the gate's error, and the
+    // binder backs the pod off.
+    if (error held = check_write_gate())
+      return held;
     return client_.update_object(io::object_path(kind, ns, name),
                                  std::move(body));
   };
@@ -145,6 +149,19 @@ void api_sink::bind_volumes(const model::pod_ptr& pod, model::symbol node,
     return;
   }
   volumes_->bind(pod, node, plan, timeout, std::move(done));
+}
+
+void api_sink::close() {
+  {
+    std::lock_guard guard{closing_mutex_};
+    closed_.store(true);
+  }
+  closing_.notify_all();
+}
+
+bool api_sink::wait_while_open(std::chrono::steady_clock::time_point until) {
+  std::unique_lock lock{closing_mutex_};
+  return !closing_.wait_until(lock, until, [this] { return closed_.load(); });
 }
 
 error api_sink::check_write_gate() {
@@ -312,10 +329,13 @@ void api_sink::post_status_patch(
     // and leads on when nobody took over meanwhile. A failure dropped then
     // is lost for good: its pod waits, parked as unschedulable, with no
     // reason shown. So the patch waits for the gate, for a while.
+    // The wait holds a writer thread, so it ends with the patience and as
+    // soon as the sink closes.
     auto now = std::chrono::steady_clock::now();
     auto until = give_up.value_or(now + config_.gated_status_patience);
-    if (!closed_.load() && now < until) {
-      std::this_thread::sleep_for(config_.gated_status_interval);
+    if (now < until
+        && wait_while_open(
+          std::min(now + config_.gated_status_interval, until))) {
       post_status_patch(pod_key, until);
       return;
     }
@@ -451,7 +471,7 @@ void api_sink::clear_nomination(const model::pod_ptr& pod) {
 }
 
 bool api_sink::drain(std::chrono::milliseconds timeout) {
-  closed_.store(true);
+  close();
   binds_->close();
   writes_->close();
   auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -464,7 +484,7 @@ bool api_sink::drain(std::chrono::milliseconds timeout) {
 }
 
 void api_sink::stop() {
-  closed_.store(true);
+  close();
   std::size_t abandoned = binds_->shutdown(std::chrono::milliseconds(0));
   abandoned += writes_->shutdown(std::chrono::milliseconds(0));
   volumes_->stop();

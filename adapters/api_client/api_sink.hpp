@@ -5,9 +5,10 @@
 /// call returns at once; the API calls run on io threads:
 ///
 /// Every write first asks the config's gates (leadership; for bindings,
-/// informers in sync and the node known); a refused binding fails with the
-/// gate's error, a refused status patch waits for the gate (a while), other
-/// refused writes are dropped.
+/// informers in sync and the node known); a refused binding, or volume
+/// write of one, fails with the gate's error, a refused status patch waits
+/// for the gate (a while, or until shutdown), other refused writes are
+/// dropped.
 ///
 ///   bind            POST pods/{name}/binding on the bind pool (the binder
 ///                   keeps at most bindConcurrency in flight); `done` gets
@@ -57,6 +58,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -81,8 +83,9 @@ struct api_sink_config {
   /// default client QPS lets through.
   std::size_t status_threads = 16;
   /// A status patch the write gate refuses is tried again every
-  /// `gated_status_interval` (on its writer thread) for at most
-  /// `gated_status_patience` after the first refusal. `tessera run` passes
+  /// `gated_status_interval` (waiting on its writer thread, until
+  /// shutdown) for at most `gated_status_patience` after the first
+  /// refusal. `tessera run` passes
   /// the lease duration: a paused leader that keeps its lease renews within
   /// a retry period of resuming, while one that lost it can win it back
   /// only after the new holder's lease ran out unrenewed for that long, and
@@ -96,9 +99,11 @@ struct api_sink_config {
   /// Host name for Events' reportingInstance (`<scheduler>-<host>`); empty =
   /// gethostname().
   std::string hostname;
-  /// Asked right before every API write (a binding, a status patch, a
-  /// deletion, an event) on the thread that makes it: an error skips the
-  /// write, and a binding fails with it (the binder backs the pod off).
+  /// Asked right before every API write (a binding, a volume's or claim's
+  /// update, a status patch, a deletion, an event) on the thread that makes
+  /// it: an error skips the write, and a binding fails with it (the binder
+  /// backs the pod off). Events are asked when recorded; give the
+  /// event_recorder the gate too, so that one queued meanwhile is not sent.
   /// `tessera run` passes "still holds the leader lease". Null = always.
   std::function<error()> write_gate;
   /// Asked right before every binding with its node: an error fails the
@@ -206,6 +211,10 @@ private:
   void send_status(const std::string& pod_key);
   /// The write gate's verdict, counted when it refuses.
   error check_write_gate();
+  /// Stops taking work and wakes the writers waiting for the write gate.
+  void close();
+  /// Waits until `until`; false, at once, when the sink closes first.
+  bool wait_while_open(std::chrono::steady_clock::time_point until);
 
   io::rest_client& client_;
   io::event_recorder& events_;
@@ -215,6 +224,9 @@ private:
   std::unique_ptr<work_pool> writes_;
   std::unique_ptr<io::volume_binder> volumes_;
   std::atomic<bool> closed_{false};
+  /// Wakes the writers waiting for the write gate when the sink closes.
+  std::mutex closing_mutex_;
+  std::condition_variable closing_;
   api_sink_stats stats_;
   /// Pod versions (uid/resourceVersion) already reported as undecodable.
   std::mutex undecodable_mutex_;

@@ -6,6 +6,7 @@
 #include "io/apiserver/server.hpp"
 #include "io/apiserver/store.hpp"
 #include "test/support/api_client.hpp"
+#include "test/support/log_capture.hpp"
 #include "test/support/storage_objects.hpp"
 #include "test/support/wait.hpp"
 
@@ -220,6 +221,56 @@ TEST_F(ApiSinkTest, GatesRefuseWritesBeforeTheyAreSent) {
   EXPECT_EQ(sink_->stats().gated.load(), 1u);
 }
 
+// PreBind's volume writes are writes of the leader too: one whose lease ran
+// out leaves the volumes and the claims alone, and the binding fails with
+// the gate's error, so that the binder backs the pod off, as it does when
+// the gate refuses the binding itself.
+TEST_F(ApiSinkTest, GateRefusesVolumeWritesBeforeTheyAreSent) {
+  std::atomic<bool> leading{false};
+  api_sink_config cfg;
+  cfg.volume_poll_interval = 20ms;
+  cfg.write_gate = [&]() -> error {
+    if (leading.load())
+      return {};
+    return make_error(ec::unavailable, "not the leader");
+  };
+  use_sink(cfg);
+  test::storage_objects objects{store_};
+  struct test_case {
+    std::string name;
+    model::volume_binding_plan_ptr plan;
+    /// What the refused write would have set; empty when not sent.
+    std::function<std::string()> written;
+  };
+  const std::vector<test_case> cases{
+    {"a static volume's claimRef", objects.static_plan(),
+     [&] { return objects.claim_ref(); }},
+    {"a claim's selected node", objects.provision_plan(),
+     [&] {
+       return objects.claim_annotation("dynamic",
+                                       "volume.kubernetes.io/selected-node");
+     }},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    auto refused = test::bind_volumes(*sink_, objects.pod(), tc.plan, 2s);
+    ASSERT_EQ(refused.wait_for(10s), std::future_status::ready);
+    error e = refused.get();
+    EXPECT_EQ(e.code, ec::unavailable);
+    EXPECT_EQ(e.message, "not the leader");
+    EXPECT_EQ(tc.written(), "");
+  }
+  EXPECT_EQ(sink_->stats().gated.load(), cases.size());
+
+  leading = true;
+  auto bound
+    = test::bind_volumes(*sink_, objects.pod(), objects.static_plan(), 10s);
+  ASSERT_TRUE(test::eventually([&] { return !objects.claim_ref().empty(); }));
+  objects.complete("static", "pv1");
+  ASSERT_EQ(bound.wait_for(10s), std::future_status::ready);
+  EXPECT_FALSE(bound.get());
+}
+
 // A leader paused past its lease refuses writes until it renews, and may
 // lead on: a failure it reported meanwhile is written once the gate
 // opens, or its pod would wait, parked, with no reason shown. Not after the
@@ -259,6 +310,69 @@ TEST_F(ApiSinkTest, ARefusedStatusPatchWaitsForTheGateAWhile) {
     settle();
     EXPECT_EQ(landed(), tc.lands);
   }
+}
+
+// A status patch waiting for the write gate holds its writer thread: the
+// wait ends as soon as the sink shuts down, so that neither drain() nor
+// stop() sits out the retry interval; and it ends with the patience, so
+// that the thread is free for other pods' writes once the patch is given
+// up.
+TEST_F(ApiSinkTest, AWaitForTheWriteGateEndsWithShutdownOrPatience) {
+  struct test_case {
+    std::string name;
+    std::chrono::milliseconds patience;
+    /// Shuts the sink down; empty: the gate opens and the sink writes on.
+    std::function<void(api_sink&)> shut_down;
+  };
+  const std::vector<test_case> cases{
+    {"drain", 1h, [](api_sink& s) { EXPECT_TRUE(s.drain(10s)); }},
+    {"stop", 1h, [](api_sink& s) { s.stop(); }},
+    {"patience", 100ms, {}},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    std::atomic<bool> leading{false};
+    api_sink_config cfg;
+    cfg.status_threads = 1;
+    // Far longer than any wait the test allows.
+    cfg.gated_status_interval = 30s;
+    cfg.gated_status_patience = tc.patience;
+    cfg.write_gate = [&]() -> error {
+      if (leading.load())
+        return {};
+      return make_error(ec::unavailable, "not the leader");
+    };
+    use_sink(cfg);
+    sink_->unschedulable(create_pod("waits-" + tc.name),
+                         failure("Unschedulable", "0/1 nodes are available"));
+    ASSERT_TRUE(
+      test::eventually([&] { return sink_->stats().gated.load() > 0; }));
+    if (tc.shut_down) {
+      test::finishes_within(
+        "shutdown during the wait for the gate", [&] { tc.shut_down(*sink_); },
+        5s);
+      continue;
+    }
+    // The given-up patch frees the only writer thread for the next pod.
+    std::this_thread::sleep_for(tc.patience);
+    leading = true;
+    std::string next = "next-" + tc.name;
+    sink_->unschedulable(create_pod(next),
+                         failure("Unschedulable", "0/1 nodes are available"));
+    EXPECT_TRUE(test::eventually(
+      [&] { return scheduled_condition(doc_of(next)) != nullptr; }, 5s));
+  }
+}
+
+// A binding the API refuses with 409 (the pod bound by another instance, or
+// by an earlier attempt whose answer was lost) is worth seeing without -v.
+TEST_F(ApiSinkTest, BindingConflictIsLoggedAtDefaultVerbosity) {
+  auto p = create_pod("taken");
+  ASSERT_FALSE(bind_now(p, "n1"));
+  test::log_capture logs{0};
+  EXPECT_EQ(bind_now(p, "n2").code, ec::conflict);
+  EXPECT_EQ(logs.count(R"("binding conflict" pod="default/taken" node="n2")"),
+            1u);
 }
 
 // A pod the scheduler cannot read gets an event and, unbound, the
