@@ -23,9 +23,11 @@
 #include <openssl/ssl.h>
 #include <openssl/x509.h>
 #include <openssl/x509v3.h>
+#include <sys/socket.h>
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <list>
 #include <thread>
 
@@ -125,6 +127,18 @@ peer_certificate peer_of(SSL* ssl) {
 }
 
 } // namespace
+
+bool peer_left(int fd) noexcept {
+  char byte = 0;
+  for (;;) {
+    ssize_t n = ::recv(fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT);
+    if (n < 0 && errno == EINTR)
+      continue;
+    // 0: end of stream; > 0: bytes; < 0: a reset or another error, unless
+    // the socket merely has nothing to read yet.
+    return !(n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK));
+  }
+}
 
 std::optional<ip_address> parse_ip_address(const std::string& text) {
   beast::error_code ec;
@@ -238,6 +252,29 @@ struct http_server::impl {
       net::use_awaitable);
   }
 
+  /// Marks the stream's client gone once its socket turns readable: a
+  /// client says nothing during a stream, so that is its close (or bytes it
+  /// should not send). Asio may report a readiness that is stale by the
+  /// time it is handled (another thread read the request away meanwhile),
+  /// so the socket is asked before the stream is given up.
+  static void watch_for_close(tcp::socket& socket,
+                              std::weak_ptr<stream_wait> weak) {
+    socket.async_wait(tcp::socket::wait_read,
+                      [&socket, weak](beast::error_code ec) {
+                        if (ec == net::error::operation_aborted)
+                          return;
+                        auto s = weak.lock();
+                        if (!s)
+                          return;
+                        if (!ec && !peer_left(socket.native_handle())) {
+                          watch_for_close(socket, weak);
+                          return;
+                        }
+                        s->closed = true;
+                        s->timer.cancel();
+                      });
+  }
+
   /// Sends `body` as a chunked response until it ends.
   template <class Stream>
   net::awaitable<void> send_stream(Stream& stream, const server_reply& r,
@@ -254,16 +291,7 @@ struct http_server::impl {
         });
     });
     auto& lower = tcp_of(stream);
-    // A readable socket during a stream means the client closed it.
-    lower.socket().async_wait(tcp::socket::wait_read,
-                              [weak](beast::error_code ec) {
-                                if (ec == net::error::operation_aborted)
-                                  return;
-                                if (auto s = weak.lock()) {
-                                  s->closed = true;
-                                  s->timer.cancel();
-                                }
-                              });
+    watch_for_close(lower.socket(), weak);
 
     http::response<http::empty_body> res{static_cast<http::status>(r.status),
                                          version};

@@ -98,6 +98,11 @@ public:
   virtual void stop() = 0;
 };
 
+/// Whether the peer of the connected socket `fd` closed it, reset it or sent
+/// bytes, without taking any: what a readable socket means while a stream
+/// is sent. False when nothing is there yet (a readiness report was stale).
+bool peer_left(int fd) noexcept;
+
 struct server_reply;
 
 /// Makes the final response on the I/O thread, after work done elsewhere.

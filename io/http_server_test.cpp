@@ -3,10 +3,14 @@
 #include "io/http_client.hpp"
 #include "io/http_server.hpp"
 
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/write.hpp>
 #include <gtest/gtest.h>
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <mutex>
 #include <optional>
 #include <thread>
@@ -168,6 +172,50 @@ TEST(http_server, answers_each_kind_of_reply) {
   const std::string* cache = echo->header("Cache-Control");
   ASSERT_NE(cache, nullptr);
   EXPECT_EQ(*cache, "no-cache, private");
+}
+
+// While a stream is sent, a readable socket means the client left. The
+// poller's word for it can be stale, so the socket itself is asked: only
+// a close, a reset or bytes count, and asking takes nothing from it.
+TEST(http_server, peer_left_asks_the_socket_itself) {
+  namespace net = boost::asio;
+  using tcp = net::ip::tcp;
+  net::io_context ioc;
+  tcp::acceptor acceptor{ioc, {net::ip::make_address("127.0.0.1"), 0}};
+  struct test_case {
+    std::string name;
+    std::function<void(tcp::socket&)> client_does;
+    bool left;
+  };
+  const std::vector<test_case> cases = {
+    {"nothing yet", [](tcp::socket&) {}, false},
+    {"a close", [](tcp::socket& c) { c.close(); }, true},
+    {"a reset",
+     [](tcp::socket& c) {
+       c.set_option(net::socket_base::linger{true, 0});
+       c.close();
+     },
+     true},
+    {"bytes", [](tcp::socket& c) { net::write(c, net::buffer("x", 1)); }, true},
+  };
+  for (const auto& tc : cases) {
+    SCOPED_TRACE(tc.name);
+    tcp::socket client{ioc};
+    client.connect(acceptor.local_endpoint());
+    tcp::socket server = acceptor.accept();
+    tc.client_does(client);
+    // What the client did takes a moment to reach the other end.
+    bool left = false;
+    for (int i = 0; i < 100 && !left; ++i) {
+      left = peer_left(server.native_handle());
+      if (!left)
+        std::this_thread::sleep_for(5ms);
+    }
+    EXPECT_EQ(left, tc.left);
+    if (tc.name == "bytes") {
+      EXPECT_EQ(server.available(), 1u) << "the peek took the byte";
+    }
+  }
 }
 
 // An address connects without a lookup; a name still goes through the
