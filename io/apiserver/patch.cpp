@@ -414,11 +414,28 @@ std::optional<std::string> pointer_remove(json::value& root,
   return std::string{"parent is not a container"};
 }
 
+/// The length of `v` as compact JSON, counted only up to `budget`: past
+/// it, some number above `budget`.
+std::size_t json_length_up_to(const json::value& v, std::size_t budget) {
+  json::serializer sr;
+  sr.reset(&v);
+  char buf[4096];
+  std::size_t n = 0;
+  while (!sr.done() && n <= budget)
+    n += sr.read(buf, sizeof buf).size();
+  return n;
+}
+
 std::optional<std::string> json_patch(json::value& target,
                                       const json::value& patch) {
   auto* ops = patch.if_array();
   if (!ops)
     return std::string{"a JSON patch must be an array of operations"};
+  // Copies are the one operation that grows the document beyond what the
+  // request carries: a copy of the root into itself doubles it, and twenty
+  // of them make a megabyte a terabyte. kube-apiserver bounds what copies
+  // add up to (JSONPatchMaxCopyBytes), with this message.
+  std::size_t copied = 0;
   for (const auto& opv : *ops) {
     auto* op = opv.if_object();
     if (!op)
@@ -468,10 +485,17 @@ std::optional<std::string> json_patch(json::value& target,
         err = pointer_remove(target, *ftoks, &v);
       } else {
         auto* src = find_pointer(target, *ftoks);
-        if (!src)
+        if (!src) {
           err = std::string{"missing path"};
-        else
+        } else {
+          copied += json_length_up_to(*src, max_json_patch_copy_bytes - copied);
+          if (copied > max_json_patch_copy_bytes)
+            return "Unable to complete the copy, the accumulated size "
+                   "increase of copy is "
+                   + std::to_string(copied) + ", exceeding the limit "
+                   + std::to_string(max_json_patch_copy_bytes);
           v = *src;
+        }
       }
       if (!err)
         err = pointer_add(target, *toks, std::move(v));

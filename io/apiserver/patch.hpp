@@ -14,6 +14,7 @@
 
 #include "io/apiserver/resources.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -35,6 +36,10 @@ enum class patch_type : std::uint8_t {
 /// The patch type of a Content-Type header value, ignoring parameters;
 /// nullopt for anything else.
 std::optional<patch_type> patch_type_from_content_type(std::string_view ct);
+
+/// What the copies of one JSON patch may add to the document, in bytes of
+/// JSON: kube-apiserver's default JSONPatchMaxCopyBytes.
+inline constexpr std::size_t max_json_patch_copy_bytes = 3 * 1024 * 1024;
 
 /// Applies `patch` to `target` (a JSON object) in place. Returns an error
 /// message when the patch is malformed or a JSON-patch operation fails

@@ -103,6 +103,37 @@ TEST(Patch, AppliesEachFormat) {
   }
 }
 
+// Copies of the root into itself double the document each time; the
+// copies' total is bounded as kube-apiserver bounds it, so that a few dozen
+// of them end in an error instead of gigabytes. Thirteen already pass the
+// bound (8 MB of copies).
+TEST(Patch, JsonPatchCopiesAreBoundedInTotal) {
+  auto doubling = [](int copies) {
+    json::array ops;
+    for (int i = 0; i < copies; ++i)
+      ops.push_back(json::object{
+        {"op", "copy"}, {"from", ""}, {"path", "/c" + std::to_string(i)}});
+    return json::value(std::move(ops));
+  };
+  json::value small = json::object{{"a", std::string(1000, 'x')}};
+  // 2^10 copies of a kilobyte: a megabyte in all, under the bound.
+  json::value target = small;
+  auto fits = apply_patch(target, doubling(10), patch_type::json_patch,
+                          storage_kind::pod);
+  ASSERT_FALSE(fits) << *fits;
+  EXPECT_GT(json::serialize(target).size(), 1000000u);
+  target = small;
+  auto err = apply_patch(target, doubling(13), patch_type::json_patch,
+                         storage_kind::pod);
+  ASSERT_TRUE(err);
+  EXPECT_NE(err->find("Unable to complete the copy, the accumulated size "
+                      "increase of copy is "),
+            std::string::npos)
+    << *err;
+  EXPECT_NE(err->find("exceeding the limit 3145728"), std::string::npos)
+    << *err;
+}
+
 TEST(Patch, ContentTypes) {
   EXPECT_EQ(patch_type_from_content_type("application/merge-patch+json"),
             patch_type::merge);
