@@ -40,6 +40,8 @@ std::optional<patch_type> patch_type_from_content_type(std::string_view ct);
 /// What the copies of one JSON patch may add to the document, in bytes of
 /// JSON: kube-apiserver's default JSONPatchMaxCopyBytes.
 inline constexpr std::size_t max_json_patch_copy_bytes = 3 * 1024 * 1024;
+/// Operations one JSON patch may hold, as kube-apiserver (413 past it).
+inline constexpr std::size_t max_json_patch_operations = 10000;
 
 /// Applies `patch` to `target` (a JSON object) in place. Returns an error
 /// message when the patch is malformed or a JSON-patch operation fails

@@ -293,9 +293,13 @@ api_status unauthorized() {
   return make(401, "Unauthorized", "Unauthorized");
 }
 
-api_status too_large(std::size_t limit) {
+api_status too_large(std::string_view what) {
   return make(413, "RequestEntityTooLarge",
-              "Request entity too large: limit is " + std::to_string(limit));
+              "Request entity too large: " + std::string{what});
+}
+
+api_status too_large(std::size_t limit) {
+  return too_large("limit is " + std::to_string(limit));
 }
 
 status_cause required(std::string field) {

@@ -105,7 +105,9 @@ api_status not_acceptable(std::string_view accept);
 api_status too_large_resource_version(std::uint64_t rv, std::uint64_t current);
 /// 401 Unauthorized.
 api_status unauthorized();
-/// 413 RequestEntityTooLarge.
+/// 413 RequestEntityTooLarge: "Request entity too large: " and `what`.
+api_status too_large(std::string_view what);
+/// The same for a body past `limit` bytes.
 api_status too_large(std::size_t limit);
 
 /// Field-error cause builders, rendering `<field>: Required value` etc.

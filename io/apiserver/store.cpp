@@ -796,6 +796,13 @@ api_result<object_ptr> store::patch(const resource_info& res,
     return status::bad_request("error decoding patch: " + ec.message());
   if (auto bad = json_doc::non_finite_number(patch_doc))
     return status::bad_request("error decoding patch: " + *bad);
+  if (const auto* ops = patch_doc.if_array();
+      ops && type == patch_type::json_patch
+      && ops->size() > max_json_patch_operations)
+    return status::too_large(
+      "The allowed maximum operations in a JSON patch is "
+      + std::to_string(max_json_patch_operations) + ", got "
+      + std::to_string(ops->size()));
   auto& st = *state_;
   std::lock_guard lock{st.mu};
   object_ptr old = find_stored(st, res, ns, name);

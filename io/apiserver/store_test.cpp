@@ -184,6 +184,44 @@ TEST(Store, EveryWriteAddsOneToTheCounter) {
   EXPECT_EQ(l->items[0]->resource_version(), start + 2);
 }
 
+// As kube-apiserver: 10,000 operations in one JSON patch at most (413 past
+// it), and its copies may add 3 MiB in all (422).
+TEST(Store, JsonPatchesHaveUpstreamsBounds) {
+  store s{quiet()};
+  ASSERT_TRUE(s.create(pods(), "default", pod_json("p1")));
+  auto tests = [](std::size_t n) {
+    std::string ops = "[";
+    for (std::size_t i = 0; i < n; ++i)
+      ops += std::string{i ? "," : ""}
+             + R"({"op":"test","path":"/metadata/name","value":"p1"})";
+    return ops + "]";
+  };
+  auto at_bound = s.patch(pods(), "default", "p1", patch_type::json_patch,
+                          tests(10000), subresource::main);
+  EXPECT_TRUE(at_bound) << at_bound.err().message;
+  auto past = s.patch(pods(), "default", "p1", patch_type::json_patch,
+                      tests(10001), subresource::main);
+  ASSERT_FALSE(past);
+  EXPECT_EQ(past.err().code, 413);
+  EXPECT_EQ(past.err().reason, "RequestEntityTooLarge");
+  EXPECT_EQ(past.err().message,
+            "Request entity too large: The allowed maximum operations in a "
+            "JSON patch is 10000, got 10001");
+  std::string doubling = "[";
+  for (int i = 0; i < 13; ++i)
+    doubling += std::string{i ? "," : ""}
+                + R"({"op":"copy","from":"","path":"/c)" + std::to_string(i)
+                + R"("})";
+  doubling += "]";
+  auto copies = s.patch(pods(), "default", "p1", patch_type::json_patch,
+                        doubling, subresource::main);
+  ASSERT_FALSE(copies);
+  EXPECT_EQ(copies.err().code, 422);
+  EXPECT_NE(copies.err().message.find("Unable to complete the copy"),
+            std::string::npos)
+    << copies.err().message;
+}
+
 /// `v` with every object's keys in reverse order (same content).
 json::value reversed_keys(const json::value& v) {
   if (const auto* o = v.if_object()) {
