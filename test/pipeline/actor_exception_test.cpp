@@ -65,12 +65,19 @@ void throw_in_a_test_actor() {
   sched.run();
 }
 
-TEST(actor_exception, a_handler_that_throws_ends_the_process) {
+// Runs `body` in a child process, which must end with the internal-error
+// exit code and its log line naming `actor` and `error`.
+void expect_internal_error_exit(void (*body)(), const std::string& actor,
+                                const std::string& error) {
   GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(throw_in_a_test_actor(),
-              ::testing::ExitedWithCode(exit_internal_error),
-              R"("internal error; exiting" actor="thrower" )"
-              R"(error="handler exploded" exitCode=70)");
+  EXPECT_EXIT(body(), ::testing::ExitedWithCode(exit_internal_error),
+              "\"internal error; exiting\" actor=\"" + actor + "\" error=\""
+                + error + "\" exitCode=70");
+}
+
+TEST(actor_exception, a_handler_that_throws_ends_the_process) {
+  expect_internal_error_exit(throw_in_a_test_actor, "thrower",
+                             "handler exploded");
 }
 
 // ------------------------------------- the real pipeline, a bad plugin
@@ -132,11 +139,8 @@ void schedule_with_a_throwing_filter() {
 }
 
 TEST(actor_exception, a_plugin_that_throws_in_a_shard_ends_the_process) {
-  GTEST_FLAG_SET(death_test_style, "threadsafe");
-  EXPECT_EXIT(schedule_with_a_throwing_filter(),
-              ::testing::ExitedWithCode(exit_internal_error),
-              R"("internal error; exiting" actor="shard" )"
-              R"(error="filter exploded" exitCode=70)");
+  expect_internal_error_exit(schedule_with_a_throwing_filter, "shard",
+                             "filter exploded");
 }
 
 } // namespace
