@@ -26,9 +26,16 @@ std::string malloc_in_use() {
 #ifdef TESSERA_JEMALLOC
   const char* v = nullptr;
   std::size_t size = sizeof(v);
-  if (mallctl("version", &v, &size, nullptr, 0) != 0 || v == nullptr)
-    return "jemalloc (version unknown)";
-  return std::string{"jemalloc "} + v;
+  std::string out = "jemalloc ";
+  out += mallctl("version", &v, &size, nullptr, 0) == 0 && v != nullptr
+           ? v
+           : "(version unknown)";
+  // Whether it asks for huge pages (cmd/malloc_conf.cpp, or MALLOC_CONF).
+  const char* thp = nullptr;
+  size = sizeof(thp);
+  if (mallctl("opt.thp", &thp, &size, nullptr, 0) == 0 && thp != nullptr)
+    out += std::string{" (thp:"} + thp + ")";
+  return out;
 #else
   return std::string{"glibc "} + gnu_get_libc_version();
 #endif

@@ -75,6 +75,12 @@ TEST(cli, verbs_and_exit_codes) {
     // one is the one running.
     {"version names the malloc in use", "version", 0,
      std::string{"malloc:     "} + TESSERA_EXPECTED_MALLOC, ""},
+#ifdef TESSERA_EXPECTS_HUGE_PAGES
+    // The binary's own jemalloc settings are in effect: it asks for huge
+    // pages (cmd/malloc_conf.cpp).
+    {"version says the malloc asks for huge pages", "version", 0,
+     "(thp:always)", ""},
+#endif
     {"bad flag", "simulate --nope", 2, "", "unknown flag: --nope"},
     {"bad int", "simulate --shards=zero -f x", 2, "",
      "invalid argument \"zero\" for \"--shards\" flag"},
